@@ -1,0 +1,148 @@
+package io.cohort;
+
+import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+/**
+ * A set of peers that exchange tagged messages. The world communicator returned by
+ * {@link Cohort#init()} holds every peer of the job, ranked 0 to {@code size() - 1}.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>Reliable delivery, FIFO per ordered pair of peers: two messages from A to B that match the
+ *       same receive are received in the order A sent them.</li>
+ *   <li>A receive matches on (source or {@link #ANY_SOURCE}, tag or {@link #ANY_TAG}); the earliest
+ *       matching arrival wins. Messages nobody is waiting for yet are kept until received.</li>
+ *   <li>Payloads are bytes from 0 to {@link #MAX_MESSAGE_BYTES}. Typed sends encode little-endian;
+ *       {@link #sendObject} uses Java serialization.</li>
+ *   <li>A send returns once its buffer may be reused; it does not wait for the matching receive.</li>
+ *   <li>When a peer fails, operations that depend on it throw {@link PeerFailedException}
+ *       naming it, instead of hanging. Receives from {@link #ANY_SOURCE} fail too, since the
+ *       message they wait for might have come from the failed peer.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * Every method may be called from any thread. A waiting thread drives communication progress
+ * through the peer's idle strategy; a background progress agent drains the network while no user
+ * thread is inside the library.
+ *
+ * <pre>
+ *   try (Communicator world = Cohort.init()) {
+ *       if (world.rank() == 0) world.send(1, 7, "hi".getBytes());
+ *       else if (world.rank() == 1) System.out.println(new String(world.recv(0, 7).bytes()));
+ *   }
+ * </pre>
+ */
+public interface Communicator extends AutoCloseable {
+    /** Wildcard source for receives and probes. */
+    int ANY_SOURCE = -1;
+    /** Wildcard tag for receives and probes. */
+    int ANY_TAG = -1;
+    /** Largest tag a program may use; tags are 0 to MAX_TAG. */
+    int MAX_TAG = Integer.MAX_VALUE;
+    /** Largest payload, in bytes. */
+    int MAX_MESSAGE_BYTES = Integer.MAX_VALUE;
+
+    /** This peer's rank, 0 to {@code size() - 1}. */
+    int rank();
+
+    /** Number of peers. */
+    int size();
+
+    // ---- blocking sends ------------------------------------------------------------------------
+
+    void send(int dest, int tag, byte[] data);
+
+    void send(int dest, int tag, byte[] data, int offset, int length);
+
+    /** Sends the bytes between position and limit; the buffer's position is not changed. */
+    void send(int dest, int tag, ByteBuffer data);
+
+    void send(int dest, int tag, int[] data);
+
+    void send(int dest, int tag, long[] data);
+
+    void send(int dest, int tag, double[] data);
+
+    void send(int dest, int tag, float[] data);
+
+    void send(int dest, int tag, short[] data);
+
+    void send(int dest, int tag, char[] data);
+
+    /** Sends a {@link Serializable} object (or {@code null}) by Java serialization. */
+    void sendObject(int dest, int tag, Object object);
+
+    // ---- nonblocking sends ---------------------------------------------------------------------
+
+    Request isend(int dest, int tag, byte[] data);
+
+    Request isend(int dest, int tag, byte[] data, int offset, int length);
+
+    /** The buffer's content between position and limit must stay untouched until the request is done. */
+    Request isend(int dest, int tag, ByteBuffer data);
+
+    Request isend(int dest, int tag, int[] data);
+
+    Request isend(int dest, int tag, long[] data);
+
+    Request isend(int dest, int tag, double[] data);
+
+    // ---- receives ------------------------------------------------------------------------------
+
+    /** Receives the next matching message, whatever its length. */
+    Message recv(int source, int tag);
+
+    /** Receives into {@code buffer} from offset 0; throws {@link MessageTruncatedException} if it does not fit. */
+    Status recv(int source, int tag, byte[] buffer);
+
+    /**
+     * Receives into the buffer from its position; on return the position has advanced past the
+     * received bytes. Direct buffers are filled without an intermediate copy where the transport
+     * allows it.
+     */
+    Status recv(int source, int tag, ByteBuffer buffer);
+
+    Status recv(int source, int tag, int[] buffer);
+
+    Status recv(int source, int tag, long[] buffer);
+
+    Status recv(int source, int tag, double[] buffer);
+
+    /** Receives and decodes an object sent with {@link #sendObject}. */
+    <T> T recvObject(int source, int tag);
+
+    /** Starts a receive of any length; the message is available from {@link Request#message()}. */
+    Request irecv(int source, int tag);
+
+    /** Starts a receive into the buffer (see {@link #recv(int, int, ByteBuffer)}). */
+    Request irecv(int source, int tag, ByteBuffer buffer);
+
+    // ---- probes --------------------------------------------------------------------------------
+
+    /** Blocks until a matching message is available, without receiving it. */
+    Status probe(int source, int tag);
+
+    /** Checks once, driving progress, whether a matching message is available. */
+    Optional<Status> iprobe(int source, int tag);
+
+    // ---- simple collectives on point-to-point --------------------------------------------------
+
+    /** Returns the root's bytes at every peer ({@code data} is ignored except at the root). */
+    byte[] bcast(int root, byte[] data);
+
+    /** Returns the root's object at every peer. */
+    <T> T bcastObject(int root, T object);
+
+    /** Returns when every peer has called it. */
+    void barrier();
+
+    /**
+     * Finishes this peer's part of the job: completes pending sends, then waits until every other
+     * peer has finished sending to it (or is gone), so that no message in flight is lost. Called
+     * automatically when {@code main} returns normally under {@code cohort run}.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,218 @@
+package io.cohort;
+
+import io.cohort.engine.EngineCommunicator;
+import io.cohort.engine.ProgressEngine;
+import io.cohort.idle.IdleStrategies;
+import io.cohort.idle.IdleStrategy;
+import io.cohort.transport.local.LocalFabric;
+import io.cohort.transport.local.LocalTransport;
+import io.cohort.transport.tcp.TcpTransport;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Runs N peers as threads in this JVM: for tests, examples and debugging. It is not a toy: each
+ * peer has its own engine, and with {@code transport("tcp")} the peers talk over real loopback TCP
+ * connections exactly as separate processes would.
+ *
+ * <pre>
+ *   LocalCohort.run(4, world -> {
+ *       int sum = ...;
+ *       world.barrier();
+ *   });
+ * </pre>
+ *
+ * If a peer throws, the others see it as a failed peer (their operations on it throw
+ * {@link PeerFailedException}) and {@code run} throws a {@link CohortException} whose cause is the
+ * first failure that was not itself caused by a failed peer.
+ */
+public final class LocalCohort {
+    /** The program each peer runs. */
+    @FunctionalInterface
+    public interface PeerBody {
+        void run(Communicator world) throws Exception;
+    }
+
+    private int size = 2;
+    private String transport = "local";
+    private Supplier<IdleStrategy> idle = IdleStrategies.configured();
+    private Duration timeout = Duration.ofMinutes(10);
+
+    private LocalCohort() {
+    }
+
+    public static LocalCohort builder() {
+        return new LocalCohort();
+    }
+
+    /** Runs {@code body} on {@code size} in-memory peers and waits for all of them. */
+    public static void run(int size, PeerBody body) {
+        builder().size(size).run(body);
+    }
+
+    public LocalCohort size(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("a job needs at least one peer, not " + n);
+        }
+        this.size = n;
+        return this;
+    }
+
+    /** {@code local} (in-memory, the default) or {@code tcp} (loopback sockets). */
+    public LocalCohort transport(String name) {
+        if (!name.equals("local") && !name.equals("tcp")) {
+            throw new IllegalArgumentException("unknown transport '" + name + "'; LocalCohort supports local and tcp");
+        }
+        this.transport = name;
+        return this;
+    }
+
+    public LocalCohort idle(String strategy) {
+        this.idle = IdleStrategies.factory(strategy);
+        return this;
+    }
+
+    /** How long {@link #run} waits for the peers before it gives up (default 10 minutes). */
+    public LocalCohort timeout(Duration t) {
+        this.timeout = t;
+        return this;
+    }
+
+    public void run(PeerBody body) {
+        ProgressEngine[] engines = new ProgressEngine[size];
+        for (int i = 0; i < size; i++) {
+            engines[i] = new ProgressEngine(i, size, idle);
+        }
+        LocalFabric fabric = transport.equals("local") ? wireLocal(engines) : null;
+        if (fabric == null) {
+            wireTcp(engines);
+        }
+        Throwable[] failures = new Throwable[size];
+        long[] failedAt = new long[size];
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            int rank = i;
+            EngineCommunicator world = new EngineCommunicator(engines[i], 0, engines[i]::shutdown);
+            Thread t = new Thread(() -> {
+                try {
+                    body.run(world);
+                    world.close();
+                } catch (Throwable e) {
+                    failedAt[rank] = System.nanoTime();
+                    failures[rank] = e;
+                    String reason = "rank " + rank + " failed: " + e;
+                    if (fabric != null) {
+                        fabric.markFailed(rank, reason);
+                    } else {
+                        engines[rank].abort(); // its sockets close; the others see the connection drop
+                    }
+                }
+            }, "cohort-local-" + rank);
+            t.setDaemon(true);
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Thread t : threads) {
+            try {
+                long left = deadline - System.nanoTime();
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CohortException("interrupted while waiting for the peers");
+            }
+            if (t.isAlive()) {
+                threads.forEach(Thread::interrupt);
+                for (ProgressEngine e : engines) {
+                    e.abort();
+                }
+                throw new CohortException("peers did not finish within " + timeout + " (" + t.getName() + " still running)");
+            }
+        }
+        int root = -1;
+        for (int i = 0; i < size; i++) {
+            if (failures[i] != null && !(failures[i] instanceof PeerFailedException)
+                    && (root < 0 || failedAt[i] < failedAt[root])) {
+                root = i;
+            }
+        }
+        for (int i = 0; i < size && root < 0; i++) {
+            if (failures[i] != null) {
+                root = i;
+            }
+        }
+        if (root >= 0) {
+            throw new CohortException("rank " + root + " failed: " + failures[root], failures[root]);
+        }
+    }
+
+    private static LocalFabric wireLocal(ProgressEngine[] engines) {
+        LocalFabric fabric = new LocalFabric(engines);
+        for (int i = 0; i < engines.length; i++) {
+            int[] others = new int[engines.length - 1];
+            for (int j = 0, k = 0; j < engines.length; j++) {
+                if (j != i) {
+                    others[k++] = j;
+                }
+            }
+            if (others.length > 0) {
+                engines[i].attach(new LocalTransport(fabric, i), others);
+            }
+        }
+        return fabric;
+    }
+
+    private static void wireTcp(ProgressEngine[] engines) {
+        int n = engines.length;
+        if (n == 1) {
+            return;
+        }
+        long key = ThreadLocalRandom.current().nextLong();
+        TcpTransport[] tcp = new TcpTransport[n];
+        InetSocketAddress[] addresses = new InetSocketAddress[n];
+        String[] names = new String[n];
+        try {
+            InetAddress loopback = InetAddress.getLoopbackAddress();
+            for (int i = 0; i < n; i++) {
+                tcp[i] = new TcpTransport(i, n, key, new InetSocketAddress(loopback, 0));
+                addresses[i] = tcp[i].localAddress();
+                names[i] = "rank " + i;
+            }
+        } catch (IOException e) {
+            throw new CohortException("could not open loopback TCP listeners: " + e.getMessage(), e);
+        }
+        Throwable[] errors = new Throwable[n];
+        Thread[] connectors = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            int rank = i;
+            connectors[i] = new Thread(() -> {
+                try {
+                    tcp[rank].connect(addresses, names, engines[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
+                    engines[rank].attach(tcp[rank], tcp[rank].peers());
+                } catch (Throwable e) {
+                    errors[rank] = e;
+                }
+            }, "cohort-connect-" + i);
+            connectors[i].start();
+        }
+        for (int i = 0; i < n; i++) {
+            try {
+                connectors[i].join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CohortException("interrupted while connecting the peers");
+            }
+            if (errors[i] != null) {
+                throw new CohortException("rank " + i + " could not connect: " + errors[i].getMessage(), errors[i]);
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.cohort;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A nonblocking send or receive in progress. Any thread may wait on or test a request; waiting
+ * drives the peer's communication progress through the configured idle strategy.
+ *
+ * <pre>
+ *   isend/irecv ──► PENDING ──(bytes handed off / message matched and copied)──► DONE
+ *                      │                                                     │
+ *                      └──────(peer failed, truncation)──► FAILED ◄──────────┘ wait() throws
+ * </pre>
+ */
+public interface Request {
+    /** Blocks until the request completes; returns its status or throws why it failed. */
+    Status await();
+
+    /**
+     * Like {@link #await()} but gives up after {@code timeout}.
+     *
+     * @throws TimeoutException if the request did not complete in time (it stays pending)
+     */
+    Status await(Duration timeout) throws TimeoutException;
+
+    /** Does one round of progress and reports whether the request has completed (successfully or not). */
+    boolean test();
+
+    /** Whether the request has completed, without driving progress. */
+    boolean isDone();
+
+    /**
+     * For a receive without a user buffer: the received message, once {@link #await()} returned.
+     *
+     * @throws IllegalStateException for sends, receives into a user buffer, or pending requests
+     */
+    Message message();
+
+    /** Waits for all requests; the first failure is thrown after all have completed. */
+    static void awaitAll(Request... requests) {
+        awaitAll(List.of(requests));
+    }
+
+    /** Waits for all requests; the first failure is thrown after all have completed. */
+    static void awaitAll(List<? extends Request> requests) {
+        RuntimeException first = null;
+        for (Request r : requests) {
+            try {
+                r.await();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** Waits until at least one request has completed and returns its index. */
+    static int awaitAny(Request... requests) {
+        return awaitAny(List.of(requests));
+    }
+
+    /** Waits until at least one request has completed and returns its index. */
+    static int awaitAny(List<? extends Request> requests) {
+        if (requests.isEmpty()) {
+            throw new IllegalArgumentException("awaitAny needs at least one request");
+        }
+        io.cohort.engine.RequestWaiter.awaitAny(requests);
+        for (int i = 0; i < requests.size(); i++) {
+            if (requests.get(i).isDone()) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("awaitAny returned with no request done");
+    }
+
+    /** Tests every request once; true if all have completed. */
+    static boolean testAll(List<? extends Request> requests) {
+        boolean all = true;
+        for (Request r : requests) {
+            all &= r.test();
+        }
+        return all;
+    }
+}

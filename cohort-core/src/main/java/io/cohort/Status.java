@@ -1,0 +1,52 @@
+package io.cohort;
+
+/**
+ * What a receive or probe learned about a message: who sent it, with which tag, and how many
+ * bytes it carried. Immutable.
+ */
+public final class Status {
+    private final int source;
+    private final int tag;
+    private final int length;
+
+    public Status(int source, int tag, int length) {
+        this.source = source;
+        this.tag = tag;
+        this.length = length;
+    }
+
+    /** Rank of the sender within the communicator the message was received on. */
+    public int source() {
+        return source;
+    }
+
+    /** Tag the sender gave the message. */
+    public int tag() {
+        return tag;
+    }
+
+    /** Payload length in bytes. */
+    public int length() {
+        return length;
+    }
+
+    /** Number of elements of {@code elementBytes} bytes each (4 for {@code int}, 8 for {@code double}...). */
+    public int count(int elementBytes) {
+        return length / elementBytes;
+    }
+
+    @Override
+    public String toString() {
+        return "Status[source=" + source + ", tag=" + tag + ", length=" + length + "]";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Status s && s.source == source && s.tag == tag && s.length == length;
+    }
+
+    @Override
+    public int hashCode() {
+        return (source * 31 + tag) * 31 + length;
+    }
+}

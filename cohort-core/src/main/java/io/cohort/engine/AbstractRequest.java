@@ -1,0 +1,119 @@
+package io.cohort.engine;
+
+import io.cohort.CohortException;
+import io.cohort.Message;
+import io.cohort.MessageTruncatedException;
+import io.cohort.PeerFailedException;
+import io.cohort.Request;
+import io.cohort.Status;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+
+/** State and completion shared by send and receive requests. */
+public abstract class AbstractRequest implements Request {
+    static final int PENDING = 0;
+    static final int DONE = 1;
+    static final int FAILED = 2;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(AbstractRequest.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final ProgressEngine engine;
+    /** Written with setRelease after the result fields, read with getAcquire: publishes them. */
+    private int state = PENDING;
+    private Status status;
+    private RuntimeException failure;
+    /** The thread blocked in a wait on this request, to unpark on completion. */
+    volatile Thread waiter;
+
+    AbstractRequest(ProgressEngine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public boolean isDone() {
+        return (int) STATE.getAcquire(this) != PENDING;
+    }
+
+    final void complete(Status s) {
+        this.status = s;
+        finish(DONE);
+    }
+
+    final void fail(RuntimeException cause) {
+        this.failure = cause;
+        finish(FAILED);
+    }
+
+    private void finish(int newState) {
+        // Release: the status / failure / payload written before must be visible to whoever sees DONE.
+        STATE.setRelease(this, newState);
+        Thread w = waiter;
+        if (w != null && w != Thread.currentThread()) {
+            LockSupport.unpark(w);
+            engine.wakeOwnerIfBlocked(w);
+        }
+    }
+
+    @Override
+    public Status await() {
+        if (!isDone()) {
+            engine.waitFor(this);
+        }
+        return result();
+    }
+
+    @Override
+    public Status await(Duration timeout) throws TimeoutException {
+        if (!isDone() && !engine.waitFor(this, System.nanoTime() + timeout.toNanos())) {
+            throw new TimeoutException("request not complete after " + timeout);
+        }
+        return result();
+    }
+
+    @Override
+    public boolean test() {
+        if (!isDone()) {
+            engine.progressOnce();
+        }
+        return isDone();
+    }
+
+    final Status result() {
+        if ((int) STATE.getAcquire(this) == FAILED) {
+            throw rethrowable(failure);
+        }
+        return status;
+    }
+
+    @Override
+    public Message message() {
+        throw new IllegalStateException("only a receive without a user buffer carries a message");
+    }
+
+    /** A fresh exception of the same kind, so the stack trace shows the waiting call, not the progress thread. */
+    static RuntimeException rethrowable(RuntimeException f) {
+        if (f instanceof PeerFailedException p) {
+            PeerFailedException copy = new PeerFailedException(p.peer(), p.getMessage());
+            return copy;
+        }
+        if (f instanceof MessageTruncatedException t) {
+            return t;
+        }
+        if (f instanceof CohortException) {
+            return new CohortException(f.getMessage(), f);
+        }
+        return f;
+    }
+}

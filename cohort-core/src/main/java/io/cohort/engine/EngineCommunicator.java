@@ -1,0 +1,281 @@
+package io.cohort.engine;
+
+import io.cohort.Communicator;
+import io.cohort.Message;
+import io.cohort.Request;
+import io.cohort.Status;
+
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+/**
+ * The communicator over a {@link ProgressEngine}. Point-to-point traffic uses context
+ * {@code context}; the collectives built here use {@code context + 1}, so a program's messages
+ * can never match a collective's, whatever tags it picks.
+ */
+public class EngineCommunicator implements Communicator {
+    static final int TAG_BCAST = 1;
+    static final int TAG_BARRIER = 2;
+
+    protected final ProgressEngine engine;
+    private final int context;
+    private final int collectiveContext;
+    private final Runnable onClose;
+    private volatile boolean closed;
+
+    public EngineCommunicator(ProgressEngine engine, int context, Runnable onClose) {
+        this.engine = engine;
+        this.context = context;
+        this.collectiveContext = context + 1;
+        this.onClose = onClose;
+    }
+
+    public ProgressEngine engine() {
+        return engine;
+    }
+
+    @Override
+    public int rank() {
+        return engine.rank();
+    }
+
+    @Override
+    public int size() {
+        return engine.size();
+    }
+
+    private static void checkTag(int tag) {
+        if (tag < 0) {
+            throw new IllegalArgumentException("tag " + tag + " is negative; tags are 0 to " + MAX_TAG
+                    + " (ANY_TAG is only for receives)");
+        }
+    }
+
+    private Request post(int dest, int tag, ByteBuffer payload) {
+        checkTag(tag);
+        return engine.send(dest, context, tag, payload);
+    }
+
+    // ---- sends -----------------------------------------------------------------------------------
+
+    @Override
+    public void send(int dest, int tag, byte[] data) {
+        isend(dest, tag, data).await();
+    }
+
+    @Override
+    public void send(int dest, int tag, byte[] data, int offset, int length) {
+        isend(dest, tag, data, offset, length).await();
+    }
+
+    @Override
+    public void send(int dest, int tag, ByteBuffer data) {
+        isend(dest, tag, data).await();
+    }
+
+    @Override
+    public void send(int dest, int tag, int[] data) {
+        isend(dest, tag, data).await();
+    }
+
+    @Override
+    public void send(int dest, int tag, long[] data) {
+        isend(dest, tag, data).await();
+    }
+
+    @Override
+    public void send(int dest, int tag, double[] data) {
+        isend(dest, tag, data).await();
+    }
+
+    @Override
+    public void send(int dest, int tag, float[] data) {
+        post(dest, tag, ByteBuffer.wrap(Payloads.of(data))).await();
+    }
+
+    @Override
+    public void send(int dest, int tag, short[] data) {
+        post(dest, tag, ByteBuffer.wrap(Payloads.of(data))).await();
+    }
+
+    @Override
+    public void send(int dest, int tag, char[] data) {
+        post(dest, tag, ByteBuffer.wrap(Payloads.of(data))).await();
+    }
+
+    @Override
+    public void sendObject(int dest, int tag, Object object) {
+        post(dest, tag, ByteBuffer.wrap(Payloads.ofObject(object))).await();
+    }
+
+    @Override
+    public Request isend(int dest, int tag, byte[] data) {
+        return post(dest, tag, ByteBuffer.wrap(data));
+    }
+
+    @Override
+    public Request isend(int dest, int tag, byte[] data, int offset, int length) {
+        return post(dest, tag, ByteBuffer.wrap(data, offset, length));
+    }
+
+    @Override
+    public Request isend(int dest, int tag, ByteBuffer data) {
+        return post(dest, tag, data);
+    }
+
+    @Override
+    public Request isend(int dest, int tag, int[] data) {
+        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+    }
+
+    @Override
+    public Request isend(int dest, int tag, long[] data) {
+        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+    }
+
+    @Override
+    public Request isend(int dest, int tag, double[] data) {
+        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+    }
+
+    // ---- receives --------------------------------------------------------------------------------
+
+    @Override
+    public Message recv(int source, int tag) {
+        Request r = irecv(source, tag);
+        r.await();
+        return r.message();
+    }
+
+    @Override
+    public Status recv(int source, int tag, byte[] buffer) {
+        return engine.receive(context, source, tag, ByteBuffer.wrap(buffer)).await();
+    }
+
+    @Override
+    public Status recv(int source, int tag, ByteBuffer buffer) {
+        return engine.receive(context, source, tag, buffer).await();
+    }
+
+    @Override
+    public Status recv(int source, int tag, int[] buffer) {
+        Message m = recv(source, tag);
+        Payloads.into(m.bytes(), m.status(), buffer, Integer.BYTES, buffer.length, "int");
+        return m.status();
+    }
+
+    @Override
+    public Status recv(int source, int tag, long[] buffer) {
+        Message m = recv(source, tag);
+        Payloads.into(m.bytes(), m.status(), buffer, Long.BYTES, buffer.length, "long");
+        return m.status();
+    }
+
+    @Override
+    public Status recv(int source, int tag, double[] buffer) {
+        Message m = recv(source, tag);
+        Payloads.into(m.bytes(), m.status(), buffer, Double.BYTES, buffer.length, "double");
+        return m.status();
+    }
+
+    @Override
+    public <T> T recvObject(int source, int tag) {
+        return recv(source, tag).asObject();
+    }
+
+    @Override
+    public Request irecv(int source, int tag) {
+        return engine.receive(context, source, tag, null);
+    }
+
+    @Override
+    public Request irecv(int source, int tag, ByteBuffer buffer) {
+        return engine.receive(context, source, tag, buffer);
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        return engine.probe(context, source, tag, true).orElseThrow();
+    }
+
+    @Override
+    public Optional<Status> iprobe(int source, int tag) {
+        return engine.probe(context, source, tag, false);
+    }
+
+    // ---- collectives over point-to-point ---------------------------------------------------------
+
+    /** Binomial tree rooted at {@code root}: log2(size) rounds, each peer receives once. */
+    @Override
+    public byte[] bcast(int root, byte[] data) {
+        int size = size();
+        int rank = rank();
+        if (root < 0 || root >= size) {
+            throw new IllegalArgumentException("root " + root + " does not exist; ranks are 0 to " + (size - 1));
+        }
+        if (rank == root && data == null) {
+            throw new IllegalArgumentException("the root of a bcast must supply data");
+        }
+        int relative = (rank - root + size) % size;
+        byte[] payload = data;
+        int mask = 1;
+        while (mask < size) {
+            if ((relative & mask) != 0) {
+                int parent = (relative - mask + root) % size;
+                Request r = engine.receive(collectiveContext, parent, TAG_BCAST, null);
+                r.await();
+                payload = r.message().bytes();
+                break;
+            }
+            mask <<= 1;
+        }
+        mask >>= 1;
+        while (mask > 0) {
+            if (relative + mask < size) {
+                int child = (relative + mask + root) % size;
+                engine.send(child, collectiveContext, TAG_BCAST, ByteBuffer.wrap(payload)).await();
+            }
+            mask >>= 1;
+        }
+        return payload;
+    }
+
+    @Override
+    public <T> T bcastObject(int root, T object) {
+        byte[] bytes = bcast(root, rank() == root ? Payloads.ofObject(object) : null);
+        return Payloads.toObject(bytes, new Status(root, TAG_BCAST, bytes.length));
+    }
+
+    /** Dissemination barrier: ceil(log2(size)) rounds of one send and one receive. */
+    @Override
+    public void barrier() {
+        int size = size();
+        int rank = rank();
+        ByteBuffer empty = ByteBuffer.allocate(0);
+        for (int k = 1; k < size; k <<= 1) {
+            Request s = engine.send((rank + k) % size, collectiveContext, TAG_BARRIER, empty);
+            engine.receive(collectiveContext, (rank - k + size) % size, TAG_BARRIER, empty).await();
+            s.await();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (onClose != null) {
+            onClose.run();
+        }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        return "Communicator[rank " + rank() + " of " + size() + "]";
+    }
+}

@@ -1,0 +1,343 @@
+package io.cohort.engine;
+
+import io.cohort.Communicator;
+import io.cohort.MessageTruncatedException;
+import io.cohort.PeerFailedException;
+import io.cohort.Status;
+import io.cohort.transport.InboundSink;
+import io.cohort.transport.InboundTarget;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Pairs arriving messages with posted receives, MPI style: a receive takes the earliest matching
+ * arrival; an arrival takes the earliest matching posted receive; arrivals nobody waits for yet
+ * wait in the unexpected queue. Matching happens when a message's header arrives, so a large
+ * message streams straight into the receive's buffer.
+ *
+ * <p>Threads: every method synchronizes on this object. Completions (which may unpark waiters)
+ * run outside the monitor where that is easy, inside it otherwise; they never call back in.
+ */
+final class MatchingEngine implements InboundSink {
+    private final ProgressEngine engine;
+    private final LinkedList<RecvRequest> posted = new LinkedList<>();
+    private final LinkedList<Arrival> unexpected = new LinkedList<>();
+    /** The one message per source currently being filled by its transport. */
+    private final Target[] inflight;
+    private final String[] failedReason;
+    private int failedCount;
+
+    MatchingEngine(ProgressEngine engine, int size) {
+        this.engine = engine;
+        this.inflight = new Target[size];
+        this.failedReason = new String[size];
+    }
+
+    // ---- the transport side ------------------------------------------------------------------
+
+    @Override
+    public InboundTarget begin(int source, int context, int tag, int length) {
+        Target target;
+        synchronized (this) {
+            RecvRequest match = null;
+            for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
+                RecvRequest r = it.next();
+                if (r.matches(context, source, tag)) {
+                    it.remove();
+                    match = r;
+                    break;
+                }
+            }
+            Status status = new Status(source, tag, length);
+            if (match == null) {
+                Arrival a = new Arrival(context, status);
+                unexpected.add(a);
+                target = a;
+            } else if (match.userBuffer == null) {
+                target = new IntoArray(match, status);
+            } else if (match.userBuffer.remaining() < length) {
+                target = new Truncated(match, status, match.userBuffer.remaining());
+            } else {
+                target = new IntoUserBuffer(match, status);
+            }
+            if (length > 0) {
+                inflight[source] = target;
+            }
+        }
+        return target;
+    }
+
+    @Override
+    public void peerFailed(int source, String reason) {
+        List<AbstractRequest> toFail = new ArrayList<>();
+        synchronized (this) {
+            if (failedReason[source] != null) {
+                return;
+            }
+            failedReason[source] = reason;
+            failedCount++;
+            for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
+                RecvRequest r = it.next();
+                if (r.source == source || r.source == Communicator.ANY_SOURCE) {
+                    it.remove();
+                    toFail.add(r);
+                }
+            }
+            Target half = inflight[source];
+            inflight[source] = null;
+            if (half instanceof Arrival a) {
+                unexpected.remove(a);
+                if (a.claimedBy != null) {
+                    toFail.add(a.claimedBy);
+                }
+            } else if (half != null) {
+                toFail.add(half.request());
+            }
+        }
+        for (AbstractRequest r : toFail) {
+            r.fail(new PeerFailedException(source, reason));
+        }
+    }
+
+    // ---- the user side -----------------------------------------------------------------------
+
+    /** Posts a receive: completes it at once from the unexpected queue, or queues it. */
+    void post(RecvRequest r) {
+        Arrival found = null;
+        String failure = null;
+        int failedPeer = -1;
+        synchronized (this) {
+            for (Iterator<Arrival> it = unexpected.iterator(); it.hasNext(); ) {
+                Arrival a = it.next();
+                if (a.claimedBy == null && r.matches(a.context, a.status.source(), a.status.tag())) {
+                    it.remove();
+                    found = a;
+                    if (!a.complete) {
+                        a.claimedBy = r; // finished when the transport completes the arrival
+                        return;
+                    }
+                    break;
+                }
+            }
+            if (found == null) {
+                failedPeer = failedPeerFor(r.source);
+                if (failedPeer < 0) {
+                    posted.add(r);
+                    return;
+                }
+                failure = failedReason[failedPeer];
+            }
+        }
+        if (found != null) {
+            deliver(found, r);
+        } else {
+            r.fail(new PeerFailedException(failedPeer, failure));
+        }
+    }
+
+    /** Removes a pending receive nobody will wait for (not used for matched ones). */
+    synchronized boolean cancel(RecvRequest r) {
+        return posted.remove(r);
+    }
+
+    synchronized Optional<Status> probe(int context, int source, int tag) {
+        for (Arrival a : unexpected) {
+            if (a.claimedBy == null && a.context == context && (source < 0 || source == a.status.source())
+                    && (tag < 0 || tag == a.status.tag())) {
+                return Optional.of(a.status);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The reason a peer failed, or null if it has not. */
+    synchronized String failure(int peer) {
+        return failedReason[peer];
+    }
+
+    /** A failed peer that makes a receive from {@code source} hopeless, or -1. */
+    private int failedPeerFor(int source) {
+        if (failedCount == 0) {
+            return -1;
+        }
+        if (source >= 0) {
+            return failedReason[source] != null ? source : -1;
+        }
+        for (int i = 0; i < failedReason.length; i++) {
+            if (failedReason[i] != null) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static void deliver(Arrival a, RecvRequest r) {
+        if (r.userBuffer == null) {
+            r.completeWithMessage(a.status, a.data);
+        } else if (r.userBuffer.remaining() < a.status.length()) {
+            r.fail(new MessageTruncatedException(a.status, r.userBuffer.remaining()));
+        } else {
+            r.userBuffer.put(a.data, 0, a.status.length());
+            r.complete(a.status);
+        }
+    }
+
+    private synchronized void finished(int source, Target t) {
+        if (inflight[source] == t) {
+            inflight[source] = null;
+        }
+    }
+
+    // ---- targets -----------------------------------------------------------------------------
+
+    private abstract class Target implements InboundTarget {
+        final Status status;
+
+        Target(Status status) {
+            this.status = status;
+        }
+
+        abstract AbstractRequest request();
+
+        @Override
+        public final void complete() {
+            if (status.length() > 0) {
+                finished(status.source(), this);
+            }
+            onComplete();
+        }
+
+        abstract void onComplete();
+    }
+
+    /** A message nobody waited for yet; lives in the unexpected queue. */
+    private final class Arrival extends Target {
+        final int context;
+        final byte[] data;
+        final ByteBuffer buffer;
+        boolean complete;
+        RecvRequest claimedBy;
+
+        Arrival(int context, Status status) {
+            super(status);
+            this.context = context;
+            this.data = new byte[status.length()];
+            this.buffer = ByteBuffer.wrap(data);
+        }
+
+        @Override
+        public ByteBuffer buffer() {
+            return buffer;
+        }
+
+        @Override
+        AbstractRequest request() {
+            return claimedBy;
+        }
+
+        @Override
+        void onComplete() {
+            RecvRequest claimer;
+            synchronized (MatchingEngine.this) {
+                complete = true;
+                claimer = claimedBy;
+            }
+            if (claimer != null) {
+                deliver(this, claimer);
+            }
+        }
+    }
+
+    private final class IntoArray extends Target {
+        final RecvRequest request;
+        final byte[] data;
+        final ByteBuffer buffer;
+
+        IntoArray(RecvRequest request, Status status) {
+            super(status);
+            this.request = request;
+            this.data = new byte[status.length()];
+            this.buffer = ByteBuffer.wrap(data);
+        }
+
+        @Override
+        public ByteBuffer buffer() {
+            return buffer;
+        }
+
+        @Override
+        AbstractRequest request() {
+            return request;
+        }
+
+        @Override
+        void onComplete() {
+            request.completeWithMessage(status, data);
+        }
+    }
+
+    private final class IntoUserBuffer extends Target {
+        final RecvRequest request;
+        final ByteBuffer buffer;
+        final int end;
+
+        IntoUserBuffer(RecvRequest request, Status status) {
+            super(status);
+            this.request = request;
+            ByteBuffer user = request.userBuffer;
+            this.end = user.position() + status.length();
+            this.buffer = user.duplicate();
+            this.buffer.limit(end);
+        }
+
+        @Override
+        public ByteBuffer buffer() {
+            return buffer;
+        }
+
+        @Override
+        AbstractRequest request() {
+            return request;
+        }
+
+        @Override
+        void onComplete() {
+            request.userBuffer.position(end);
+            request.complete(status);
+        }
+    }
+
+    /** The matched receive's buffer is too small: consume the bytes, then fail the receive. */
+    private final class Truncated extends Target {
+        final RecvRequest request;
+        final ByteBuffer buffer;
+        final int capacity;
+
+        Truncated(RecvRequest request, Status status, int capacity) {
+            super(status);
+            this.request = request;
+            this.capacity = capacity;
+            this.buffer = ByteBuffer.allocate(status.length());
+        }
+
+        @Override
+        public ByteBuffer buffer() {
+            return buffer;
+        }
+
+        @Override
+        AbstractRequest request() {
+            return request;
+        }
+
+        @Override
+        void onComplete() {
+            request.fail(new MessageTruncatedException(status, capacity));
+        }
+    }
+}

@@ -1,0 +1,422 @@
+package io.cohort.engine;
+
+import io.cohort.CohortException;
+import io.cohort.PeerFailedException;
+import io.cohort.Request;
+import io.cohort.Status;
+import io.cohort.idle.Blocker;
+import io.cohort.idle.IdleStrategy;
+import io.cohort.transport.InboundSink;
+import io.cohort.transport.InboundTarget;
+import io.cohort.transport.Transport;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * One peer's communication engine: routes sends to transports, matches arrivals to receives, and
+ * runs the progress role.
+ *
+ * <p>Progress is driven by the threads that wait ("progress on call", as MPI libraries do): the
+ * first waiting thread takes the progress lock and polls the transports until its own request is
+ * done, completing other threads' requests on the way; the rest park until woken. When nobody is
+ * inside the library the {@link ProgressAgent} polls now and then, so arrivals are drained and
+ * failures noticed. This keeps the ping-pong path on one thread, with no hand-off between threads.
+ */
+public final class ProgressEngine implements InboundSink {
+    private final int rank;
+    private final int size;
+    private final ThreadLocal<IdleStrategy> idle;
+    private final String idleName;
+    private final MatchingEngine matching;
+    private final Transport[] routes;
+    private final List<Transport> transports = new ArrayList<>();
+    private final ReentrantLock progressLock = new ReentrantLock();
+    private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger pendingSends = new AtomicInteger();
+    private final Blocker ownerBlocker;
+    private volatile Thread owner;
+    private volatile Transport blockingTransport;
+    private volatile PeerFailureListener failureListener;
+    private volatile boolean closed;
+
+    /** Told the first time each peer is seen to fail (the wire-up reports it to the launcher). */
+    @FunctionalInterface
+    public interface PeerFailureListener {
+        void peerFailed(int peer, String reason);
+    }
+
+    public ProgressEngine(int rank, int size, Supplier<IdleStrategy> idleFactory) {
+        if (size < 1 || rank < 0 || rank >= size) {
+            throw new IllegalArgumentException("rank " + rank + " is not in a job of " + size);
+        }
+        this.rank = rank;
+        this.size = size;
+        this.idle = ThreadLocal.withInitial(idleFactory);
+        this.idleName = idleFactory.get().name();
+        this.matching = new MatchingEngine(this, size);
+        this.routes = new Transport[size];
+        this.ownerBlocker = nanos -> {
+            Transport t = blockingTransport;
+            if (t != null) {
+                t.block(nanos);
+            } else {
+                LockSupport.parkNanos(nanos);
+            }
+        };
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public String idleStrategyName() {
+        return idleName;
+    }
+
+    /** Routes messages for {@code peers} through {@code transport}. Call before communicating. */
+    public synchronized void attach(Transport transport, int[] peers) {
+        for (int p : peers) {
+            if (p == rank) {
+                throw new IllegalArgumentException("self-sends never use a transport");
+            }
+            routes[p] = transport;
+        }
+        if (!transports.contains(transport)) {
+            transports.add(transport);
+        }
+        // Block in the kernel only when one transport carries everything; otherwise a blocked owner
+        // could sleep through an arrival on another transport.
+        blockingTransport = transports.size() == 1 && transport.canBlock() ? transport : null;
+    }
+
+    /** The name of the transport used to reach {@code peer} ("self" for this peer). */
+    public String transportName(int peer) {
+        return peer == rank ? "self" : routes[peer] == null ? "none" : routes[peer].name();
+    }
+
+    public void onPeerFailure(PeerFailureListener listener) {
+        this.failureListener = listener;
+    }
+
+    // ---- InboundSink, for transports -------------------------------------------------------------
+
+    @Override
+    public InboundTarget begin(int source, int context, int tag, int length) {
+        return matching.begin(source, context, tag, length);
+    }
+
+    @Override
+    public void peerFailed(int source, String reason) {
+        boolean first = matching.failure(source) == null;
+        matching.peerFailed(source, reason);
+        PeerFailureListener l = failureListener;
+        if (first && l != null && !closed) {
+            l.peerFailed(source, reason);
+        }
+    }
+
+    /** Delivers a message as if it had arrived from {@code source} (self-sends, local transport). */
+    public void deliver(int source, int context, int tag, ByteBuffer payload) {
+        InboundTarget t = matching.begin(source, context, tag, payload.remaining());
+        t.buffer().put(payload.duplicate());
+        t.complete();
+    }
+
+    /** The reason {@code peer} failed, or null. */
+    public String failure(int peer) {
+        return matching.failure(peer);
+    }
+
+    // ---- operations ------------------------------------------------------------------------------
+
+    public Request send(int dest, int context, int tag, ByteBuffer payload) {
+        checkPeer(dest);
+        checkUsable();
+        SendRequest r = new SendRequest(this, dest, tag, payload.remaining());
+        pendingSends.incrementAndGet();
+        if (dest == rank) {
+            deliver(rank, context, tag, payload);
+            r.sent();
+            return r;
+        }
+        String failed = matching.failure(dest);
+        if (failed != null) {
+            r.failed(new PeerFailedException(dest, failed));
+            return r;
+        }
+        routes[dest].send(dest, context, tag, payload, r);
+        return r;
+    }
+
+    public Request receive(int context, int source, int tag, ByteBuffer userBuffer) {
+        if (source != io.cohort.Communicator.ANY_SOURCE) {
+            checkPeer(source);
+        }
+        checkUsable();
+        RecvRequest r = new RecvRequest(this, context, source, tag, userBuffer);
+        matching.post(r);
+        return r;
+    }
+
+    public Optional<Status> probe(int context, int source, int tag, boolean block) {
+        checkUsable();
+        Optional<Status> s = matching.probe(context, source, tag);
+        if (s.isPresent()) {
+            return s;
+        }
+        progressOnce();
+        s = matching.probe(context, source, tag);
+        if (s.isPresent() || !block) {
+            if (s.isEmpty() && !block) {
+                throwIfHopeless(source);
+            }
+            return s;
+        }
+        Optional<Status>[] found = new Optional[] {Optional.empty()};
+        waitUntil(() -> {
+            found[0] = matching.probe(context, source, tag);
+            if (found[0].isEmpty()) {
+                throwIfHopeless(source);
+            }
+            return found[0].isPresent();
+        }, null, Long.MAX_VALUE);
+        return found[0];
+    }
+
+    private void throwIfHopeless(int source) {
+        int peer = source;
+        if (source < 0) {
+            for (int i = 0; i < size && peer < 0; i++) {
+                if (matching.failure(i) != null) {
+                    peer = i;
+                }
+            }
+            if (peer < 0) {
+                return;
+            }
+        }
+        String why = matching.failure(peer);
+        if (why != null) {
+            throw new PeerFailedException(peer, why);
+        }
+    }
+
+    // ---- waiting ---------------------------------------------------------------------------------
+
+    void waitFor(AbstractRequest r) {
+        waitUntil(r::isDone, r, Long.MAX_VALUE);
+    }
+
+    boolean waitFor(AbstractRequest r, long deadlineNanos) {
+        return waitUntil(r::isDone, r, deadlineNanos);
+    }
+
+    /** Waits until any of the requests is done. */
+    void waitAny(List<? extends Request> requests) {
+        for (Request q : requests) {
+            if (q instanceof AbstractRequest a) {
+                a.waiter = Thread.currentThread();
+            }
+        }
+        try {
+            waitUntil(() -> {
+                for (Request q : requests) {
+                    if (q.isDone()) {
+                        return true;
+                    }
+                }
+                return false;
+            }, null, Long.MAX_VALUE);
+        } finally {
+            for (Request q : requests) {
+                if (q instanceof AbstractRequest a) {
+                    a.waiter = null;
+                }
+            }
+        }
+    }
+
+    /**
+     * The wait loop: become the progress owner if nobody is, and poll; otherwise park until the owner
+     * completes our request or leaves. Returns false if the deadline passed first.
+     */
+    boolean waitUntil(BooleanSupplier done, AbstractRequest request, long deadlineNanos) {
+        if (done.getAsBoolean()) {
+            return true;
+        }
+        Thread me = Thread.currentThread();
+        if (me.isInterrupted()) {
+            // Channel I/O on an interrupted thread closes the channel; refuse before touching one.
+            throw new CohortException("interrupted while waiting for communication; clear the interrupt and retry");
+        }
+        IdleStrategy strategy = idle.get();
+        strategy.reset();
+        if (request != null) {
+            request.waiter = me;
+        }
+        try {
+            while (!done.getAsBoolean()) {
+                if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0) {
+                    return false;
+                }
+                if (progressLock.tryLock()) {
+                    owner = me;
+                    try {
+                        while (!done.getAsBoolean()) {
+                            if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0) {
+                                return false;
+                            }
+                            if (me.isInterrupted()) {
+                                throw new CohortException("interrupted while waiting for communication");
+                            }
+                            if (pollTransports() > 0) {
+                                strategy.reset();
+                            } else if (!done.getAsBoolean()) {
+                                strategy.idle(ownerBlocker);
+                            }
+                        }
+                        return true;
+                    } finally {
+                        owner = null;
+                        progressLock.unlock();
+                        handOver();
+                    }
+                }
+                parked.add(me);
+                try {
+                    if (!done.getAsBoolean()) {
+                        strategy.idle(Blocker.PARK);
+                    }
+                } finally {
+                    parked.remove(me);
+                }
+                if (me.isInterrupted()) {
+                    throw new CohortException("interrupted while waiting for communication");
+                }
+            }
+            return true;
+        } finally {
+            if (request != null) {
+                request.waiter = null;
+            }
+        }
+    }
+
+    /** Lets a parked thread take over the progress role we just gave up. */
+    private void handOver() {
+        if (!parked.isEmpty()) {
+            for (Thread t : parked) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    /** One round of progress if the role is free (request tests, probes). */
+    public void progressOnce() {
+        if (progressLock.tryLock()) {
+            owner = Thread.currentThread();
+            try {
+                pollTransports();
+            } finally {
+                owner = null;
+                progressLock.unlock();
+                handOver();
+            }
+        }
+    }
+
+    /** Called by the progress agent: drain the network if no user thread is doing it. */
+    void backgroundPoll() {
+        if (!closed) {
+            progressOnce();
+        }
+    }
+
+    private int pollTransports() {
+        int work = 0;
+        for (int i = 0, n = transports.size(); i < n; i++) {
+            work += transports.get(i).poll();
+        }
+        return work;
+    }
+
+    void wakeOwnerIfBlocked(Thread waiter) {
+        Transport t = blockingTransport;
+        if (t != null && owner == waiter) {
+            t.wakeup();
+        }
+    }
+
+    void sendFinished() {
+        pendingSends.decrementAndGet();
+    }
+
+    // ---- shutdown --------------------------------------------------------------------------------
+
+    /**
+     * Graceful close: finish pending sends, say goodbye on every transport, and wait until every
+     * peer has said goodbye to us or is gone. Idempotent.
+     */
+    public void shutdown() {
+        if (closed) {
+            return;
+        }
+        waitUntil(() -> pendingSends.get() == 0, null, Long.MAX_VALUE);
+        for (Transport t : transports) {
+            t.startClose();
+        }
+        waitUntil(() -> {
+            for (Transport t : transports) {
+                if (!t.isCloseComplete()) {
+                    return false;
+                }
+            }
+            return true;
+        }, null, Long.MAX_VALUE);
+        closed = true;
+        for (Transport t : transports) {
+            t.close();
+        }
+    }
+
+    /** Drops everything at once (failed start-up, abort). */
+    public void abort() {
+        closed = true;
+        for (Transport t : transports) {
+            t.close();
+        }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    private void checkPeer(int peer) {
+        if (peer < 0 || peer >= size) {
+            throw new IllegalArgumentException("rank " + peer + " does not exist; ranks are 0 to " + (size - 1));
+        }
+    }
+
+    private void checkUsable() {
+        if (closed) {
+            throw new IllegalStateException("this communicator is closed");
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new CohortException("interrupted; clear the thread's interrupt before communicating");
+        }
+    }
+}

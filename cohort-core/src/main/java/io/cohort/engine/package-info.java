@@ -1,0 +1,11 @@
+/**
+ * The progress engine: request objects, message matching, and the single progress role that
+ * drives the transports.
+ *
+ * <p>Threads: any user thread may enter; the thread holding the progress lock (the "owner") polls
+ * the transports and completes other threads' requests, which it wakes with
+ * {@link java.util.concurrent.locks.LockSupport#unpark}. {@link io.cohort.engine.MatchingEngine}
+ * is guarded by its own monitor. May depend on {@code io.cohort}, {@code io.cohort.idle} and
+ * {@code io.cohort.transport}.
+ */
+package io.cohort.engine;

@@ -1,0 +1,16 @@
+package io.cohort.idle;
+
+/**
+ * What a waiting thread does after a round of progress found no work. Instances keep per-wait
+ * state and belong to one thread at a time; {@link IdleStrategies#create} makes a fresh one.
+ */
+public interface IdleStrategy {
+    /** Called after a round that did no work. */
+    void idle(Blocker blocker);
+
+    /** Called after a round that did work, so the next idle period starts from the beginning. */
+    void reset();
+
+    /** The name under which {@link IdleStrategies} knows this strategy. */
+    String name();
+}

@@ -1,0 +1,52 @@
+package io.cohort.transport;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Moves messages to and from a set of peers.
+ *
+ * <pre>
+ *   user thread ── send(dest, ctx, tag, payload, completion) ──► transport ──► wire
+ *                                                                            │
+ *   progress owner ── poll() / block(nanos) ──► transport reads ──► InboundSink.begin(...)
+ *                                                               └─► InboundTarget.complete()
+ * </pre>
+ *
+ * <p>Threads: {@link #send} may be called by any thread, concurrently. {@link #poll},
+ * {@link #block} and the close handshake are called only by the engine's current progress owner
+ * (one thread at a time). {@link #wakeup} may be called by any thread.
+ */
+public interface Transport extends AutoCloseable {
+    /** Short name shown to users ({@code tcp}, {@code local}). */
+    String name();
+
+    /**
+     * Starts sending {@code payload} (position to limit; neither is changed). Never blocks for long:
+     * when the wire is busy the frame is queued and finished by later {@link #poll} calls. The
+     * completion is called exactly once, when the payload's memory may be reused or when the send
+     * failed.
+     */
+    void send(int dest, int context, int tag, ByteBuffer payload, SendCompletion completion);
+
+    /** Does whatever I/O is possible without blocking; returns a count of work done (0 = idle). */
+    int poll();
+
+    /** Whether {@link #block} waits for I/O readiness; if not, the engine parks instead. */
+    boolean canBlock();
+
+    /** Waits up to {@code nanos} for I/O to become possible, then does it. */
+    void block(long nanos);
+
+    /** Makes a concurrent {@link #block} return soon. */
+    void wakeup();
+
+    /** Starts the goodbye handshake: no sends may follow. */
+    void startClose();
+
+    /** True once every peer has said goodbye or is gone, and our goodbyes are on the wire. */
+    boolean isCloseComplete();
+
+    /** Releases sockets and memory. */
+    @Override
+    void close();
+}

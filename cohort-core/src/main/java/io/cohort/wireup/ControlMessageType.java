@@ -1,0 +1,75 @@
+package io.cohort.wireup;
+
+/**
+ * Every message of the control protocol between the controlling process ("controller"), the
+ * io-managers and the peers. Bodies are written with {@link ControlFrame.BodyWriter}: ints and
+ * longs big-endian, strings as int32 length + UTF-8, byte blocks as int32 length + bytes.
+ *
+ * <pre>
+ *  controller ◄──── IOM_HELLO, STARTED, START_FAILED, OUTPUT, EXITED ───── io-manager
+ *             ────► LAUNCH, STDIN, STDIN_CLOSE, STOP ──────────────────►
+ *  controller ◄──── PEER_HELLO, PEER_FAILURE, PEER_FINALIZED ───────────── peer
+ *             ────► PEER_TABLE, ABORT, REJECTED ───────────────────────►
+ * </pre>
+ */
+public final class ControlMessageType {
+    private ControlMessageType() {
+    }
+
+    // ---- peer <-> controller ---------------------------------------------------------------------
+
+    /** peer→ctl: jobId str, jobKey str, rank int, pid long, host str, n int, n × (name str, address str). */
+    public static final int PEER_HELLO = 1;
+    /** ctl→peer: size int, then size × {@link PeerRecord} without its rank (records are in rank order). */
+    public static final int PEER_TABLE = 2;
+    /** peer→ctl: failedRank int, reason str. The sender is collateral damage of that failure. */
+    public static final int PEER_FAILURE = 3;
+    /** peer→ctl: empty. The peer closed its communicator cleanly. */
+    public static final int PEER_FINALIZED = 4;
+    /** ctl→peer: reason str. The job is being stopped; the peer exits at once. */
+    public static final int ABORT = 5;
+    /** ctl→peer: reason str. The hello was refused (wrong key, duplicate or unknown rank). */
+    public static final int REJECTED = 6;
+
+    // ---- io-manager <-> controller ---------------------------------------------------------------
+
+    /** iom→ctl: jobId str, jobKey str, host str, pid long. */
+    public static final int IOM_HELLO = 16;
+    /** ctl→iom: cwd str, n int, n × (rank int, argc int, argc × str, envc int, envc × (key str, value str)). */
+    public static final int LAUNCH = 17;
+    /** iom→ctl: rank int, pid long. */
+    public static final int STARTED = 18;
+    /** iom→ctl: rank int, reason str. */
+    public static final int START_FAILED = 19;
+    /** iom→ctl: rank int, stream byte (1 stdout, 2 stderr), bytes block: whole lines, or a final partial line. */
+    public static final int OUTPUT = 20;
+    /** iom→ctl: rank int, status int (128+S for signal S), stoppedByManager bool. Sent after the peer's output is drained. */
+    public static final int EXITED = 21;
+    /** ctl→iom: rank int, bytes block, for the peer's standard input. */
+    public static final int STDIN = 22;
+    /** ctl→iom: rank int; closes the peer's standard input. */
+    public static final int STDIN_CLOSE = 23;
+    /** ctl→iom: graceMillis int; TERM every peer, KILL those left after the grace period. */
+    public static final int STOP = 24;
+
+    public static String name(int type) {
+        switch (type) {
+            case PEER_HELLO: return "PEER_HELLO";
+            case PEER_TABLE: return "PEER_TABLE";
+            case PEER_FAILURE: return "PEER_FAILURE";
+            case PEER_FINALIZED: return "PEER_FINALIZED";
+            case ABORT: return "ABORT";
+            case REJECTED: return "REJECTED";
+            case IOM_HELLO: return "IOM_HELLO";
+            case LAUNCH: return "LAUNCH";
+            case STARTED: return "STARTED";
+            case START_FAILED: return "START_FAILED";
+            case OUTPUT: return "OUTPUT";
+            case EXITED: return "EXITED";
+            case STDIN: return "STDIN";
+            case STDIN_CLOSE: return "STDIN_CLOSE";
+            case STOP: return "STOP";
+            default: return "UNKNOWN(" + type + ")";
+        }
+    }
+}

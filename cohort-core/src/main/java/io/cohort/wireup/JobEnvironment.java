@@ -1,0 +1,155 @@
+package io.cohort.wireup;
+
+import io.cohort.CohortException;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Map;
+
+/**
+ * A peer's identity, as the launcher puts it in the environment. Programs that never call the API
+ * may read the same variables (like Open MPI's {@code OMPI_COMM_WORLD_RANK}).
+ *
+ * <table>
+ *   <caption>Variables</caption>
+ *   <tr><td>{@value #JOB_ID}</td><td>the job's id, unique per launch</td></tr>
+ *   <tr><td>{@value #RANK}, {@value #SIZE}</td><td>this peer's rank and the number of peers</td></tr>
+ *   <tr><td>{@value #LOCAL_RANK}, {@value #LOCAL_SIZE}</td><td>the same among the peers on this host</td></tr>
+ *   <tr><td>{@value #HOST}</td><td>the member (host) name the launcher placed this peer on</td></tr>
+ *   <tr><td>{@value #CONTROLLER}</td><td>host:port of the controlling process (internal)</td></tr>
+ *   <tr><td>{@value #JOB_KEY}</td><td>the job's secret, proves membership (internal)</td></tr>
+ *   <tr><td>{@value #WIREUP_TIMEOUT}</td><td>seconds start-up may take (default 60)</td></tr>
+ * </table>
+ */
+public final class JobEnvironment {
+    public static final String JOB_ID = "COHORT_JOB_ID";
+    public static final String RANK = "COHORT_RANK";
+    public static final String SIZE = "COHORT_SIZE";
+    public static final String LOCAL_RANK = "COHORT_LOCAL_RANK";
+    public static final String LOCAL_SIZE = "COHORT_LOCAL_SIZE";
+    public static final String HOST = "COHORT_HOST";
+    public static final String CONTROLLER = "COHORT_CONTROLLER";
+    public static final String JOB_KEY = "COHORT_JOB_KEY";
+    public static final String WIREUP_TIMEOUT = "COHORT_WIREUP_TIMEOUT";
+    public static final int WIREUP_TIMEOUT_DEFAULT_SECONDS = 60;
+
+    private final String jobId;
+    private final int rank;
+    private final int size;
+    private final int localRank;
+    private final int localSize;
+    private final String host;
+    private final InetSocketAddress controller;
+    private final String jobKey;
+    private final int wireupTimeoutSeconds;
+
+    private JobEnvironment(Map<String, String> env) {
+        this.jobId = required(env, JOB_ID);
+        this.size = integer(env, SIZE, 1, Integer.MAX_VALUE);
+        this.rank = integer(env, RANK, 0, size - 1);
+        this.localSize = env.containsKey(LOCAL_SIZE) ? integer(env, LOCAL_SIZE, 1, size) : size;
+        this.localRank = env.containsKey(LOCAL_RANK) ? integer(env, LOCAL_RANK, 0, localSize - 1) : rank;
+        this.host = env.getOrDefault(HOST, "localhost");
+        this.controller = address(required(env, CONTROLLER));
+        this.jobKey = required(env, JOB_KEY);
+        this.wireupTimeoutSeconds = env.containsKey(WIREUP_TIMEOUT)
+                ? integer(env, WIREUP_TIMEOUT, 1, 86_400) : WIREUP_TIMEOUT_DEFAULT_SECONDS;
+    }
+
+    /** True when this process was started by {@code cohort run}. */
+    public static boolean isLaunched(Map<String, String> env) {
+        return env.containsKey(JOB_ID) && env.containsKey(CONTROLLER);
+    }
+
+    public static JobEnvironment from(Map<String, String> env) {
+        return new JobEnvironment(env);
+    }
+
+    private static String required(Map<String, String> env, String name) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            throw new CohortException("environment variable " + name + " is missing; start the program with cohort run");
+        }
+        return v;
+    }
+
+    private static int integer(Map<String, String> env, String name, int min, int max) {
+        String v = required(env, name);
+        try {
+            int i = Integer.parseInt(v.trim());
+            if (i < min || i > max) {
+                throw new NumberFormatException();
+            }
+            return i;
+        } catch (NumberFormatException e) {
+            throw new CohortException("environment variable " + name + "=" + v + " is not a number from " + min
+                    + " to " + max);
+        }
+    }
+
+    private static InetSocketAddress address(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        try {
+            return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+        } catch (RuntimeException e) {
+            throw new CohortException("environment variable " + CONTROLLER + "=" + hostPort + " is not host:port");
+        }
+    }
+
+    /** Parses "host:port". */
+    public static InetSocketAddress parseAddress(String hostPort) {
+        return address(hostPort);
+    }
+
+    /** A 64-bit key derived from the job secret, carried in every transport handshake. */
+    public long transportKey() {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest((jobId + "/" + jobKey).getBytes(StandardCharsets.UTF_8));
+            long k = 0;
+            for (int i = 0; i < 8; i++) {
+                k = (k << 8) | (d[i] & 0xFF);
+            }
+            return k;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+        }
+    }
+
+    public String jobId() {
+        return jobId;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public int localRank() {
+        return localRank;
+    }
+
+    public int localSize() {
+        return localSize;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public InetSocketAddress controller() {
+        return controller;
+    }
+
+    public String jobKey() {
+        return jobKey;
+    }
+
+    public int wireupTimeoutSeconds() {
+        return wireupTimeoutSeconds;
+    }
+}

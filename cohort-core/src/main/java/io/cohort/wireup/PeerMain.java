@@ -1,0 +1,69 @@
+package io.cohort.wireup;
+
+import io.cohort.Cohort;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+
+/**
+ * What {@code cohort run} starts in every peer JVM: {@code PeerMain <MainClass> args...}. Like
+ * PSE's initialization routine that ran before user code, it watches the io-manager (a peer never
+ * outlives it), runs the program's {@code main}, closes the world communicator if the program left
+ * it open, and turns an escaping exception into exit status 1 at once.
+ */
+public final class PeerMain {
+    /** Exit status when the main class cannot be found or has no {@code main}. */
+    public static final int EXIT_NO_MAIN = 3;
+
+    private PeerMain() {
+    }
+
+    public static void main(String[] args) throws Throwable {
+        if (args.length == 0) {
+            System.err.println("cohort: PeerMain needs the program's main class as its first argument");
+            System.exit(EXIT_NO_MAIN);
+        }
+        watchParent();
+        Method main = findMain(args[0]);
+        try {
+            main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+        } catch (InvocationTargetException e) {
+            Throwable t = e.getCause();
+            System.err.print("Exception in thread \"main\" ");
+            t.printStackTrace();
+            System.err.flush();
+            System.exit(1);
+        }
+        Cohort.closeIfOpen();
+    }
+
+    private static Method findMain(String className) {
+        try {
+            Class<?> c = Class.forName(className, false, ClassLoader.getSystemClassLoader());
+            Method m = c.getMethod("main", String[].class);
+            if (!Modifier.isStatic(m.getModifiers())) {
+                throw new NoSuchMethodException();
+            }
+            m.setAccessible(true);
+            return m;
+        } catch (ClassNotFoundException | NoClassDefFoundError e) {
+            System.err.println("cohort: class " + className + " was not found on the peer's classpath");
+        } catch (NoSuchMethodException | SecurityException e) {
+            System.err.println("cohort: class " + className + " has no public static void main(String[])");
+        }
+        System.exit(EXIT_NO_MAIN);
+        return null;
+    }
+
+    /** The io-manager is our parent; when it is gone, so is the job: end this process too. */
+    private static void watchParent() {
+        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> {
+            System.err.println("cohort: the io-manager of pid " + ProcessHandle.current().pid()
+                    + " is gone; ending this peer");
+            System.err.flush();
+            Runtime.getRuntime().halt(143);
+        }));
+    }
+}

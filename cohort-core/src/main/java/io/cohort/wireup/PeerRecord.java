@@ -1,0 +1,113 @@
+package io.cohort.wireup;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What one peer publishes at start-up: who it is and where its transports listen. */
+public final class PeerRecord {
+    private final int rank;
+    private final long pid;
+    private final String host;
+    private final Map<String, String> endpoints;
+
+    public PeerRecord(int rank, long pid, String host, Map<String, String> endpoints) {
+        this.rank = rank;
+        this.pid = pid;
+        this.host = host;
+        this.endpoints = Map.copyOf(endpoints);
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public long pid() {
+        return pid;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    /** Transport name → address, e.g. {@code tcp → 10.0.0.7:41233}. */
+    public Map<String, String> endpoints() {
+        return endpoints;
+    }
+
+    /** "rank 3 (pid 4711 on node7)", for error messages. */
+    public String describe() {
+        return "rank " + rank + " (pid " + pid + " on " + host + ")";
+    }
+
+    void writeTo(ControlFrame.BodyWriter w) {
+        w.putLong(pid).putString(host).putInt(endpoints.size());
+        endpoints.forEach((k, v) -> w.putString(k).putString(v));
+    }
+
+    static PeerRecord readFrom(int rank, ControlFrame.BodyReader r) throws IOException {
+        long pid = r.getLong();
+        String host = r.getString();
+        int n = r.getInt();
+        if (n < 0 || n > 64) {
+            throw new IOException("malformed peer record (" + n + " endpoints)");
+        }
+        Map<String, String> endpoints = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            endpoints.put(r.getString(), r.getString());
+        }
+        return new PeerRecord(rank, pid, host, endpoints);
+    }
+
+    /** Encodes a whole table, in rank order, as a {@link ControlMessageType#PEER_TABLE} frame. */
+    public static ControlFrame table(PeerRecord[] records) {
+        ControlFrame.BodyWriter w = ControlFrame.build(ControlMessageType.PEER_TABLE).putInt(records.length);
+        for (PeerRecord p : records) {
+            p.writeTo(w);
+        }
+        return w.frame();
+    }
+
+    public static PeerRecord[] parseTable(ControlFrame f) throws IOException {
+        ControlFrame.BodyReader r = f.reader();
+        int size = r.getInt();
+        if (size < 1 || size > 1 << 20) {
+            throw new IOException("malformed peer table (size " + size + ")");
+        }
+        PeerRecord[] records = new PeerRecord[size];
+        for (int i = 0; i < size; i++) {
+            records[i] = readFrom(i, r);
+        }
+        return records;
+    }
+
+    /** Encodes this peer's {@link ControlMessageType#PEER_HELLO}. */
+    public ControlFrame hello(String jobId, String jobKey) {
+        ControlFrame.BodyWriter w = ControlFrame.build(ControlMessageType.PEER_HELLO)
+                .putString(jobId).putString(jobKey).putInt(rank);
+        writeTo(w);
+        return w.frame();
+    }
+
+    /** Parses a hello into (jobId, jobKey, record). */
+    public static Hello parseHello(ControlFrame f) throws IOException {
+        ControlFrame.BodyReader r = f.reader();
+        String jobId = r.getString();
+        String jobKey = r.getString();
+        int rank = r.getInt();
+        return new Hello(jobId, jobKey, readFrom(rank, r));
+    }
+
+    /** A parsed {@link ControlMessageType#PEER_HELLO}. */
+    public static final class Hello {
+        public final String jobId;
+        public final String jobKey;
+        public final PeerRecord record;
+
+        Hello(String jobId, String jobKey, PeerRecord record) {
+            this.jobId = jobId;
+            this.jobKey = jobKey;
+            this.record = record;
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.cohort.wireup;
+
+import io.cohort.CohortException;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The peer's control connection to the controlling process: publish our endpoints, receive the
+ * table of everyone's, report peers we saw fail, say we finished. While the job runs the progress
+ * agent calls {@link #pollControl}, whose wait is the agent's sleep: an ABORT from the controller,
+ * or the controller's disappearance, ends this process within one agent period.
+ */
+public final class WireupClient implements AutoCloseable {
+    private final JobEnvironment env;
+    private final SocketChannel channel;
+    private final Selector selector;
+    private ByteBuffer in = ByteBuffer.allocate(4096);
+    private volatile boolean finished;
+
+    private WireupClient(JobEnvironment env, SocketChannel channel) throws IOException {
+        this.env = env;
+        this.channel = channel;
+        channel.configureBlocking(false);
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        this.selector = Selector.open();
+        channel.register(selector, SelectionKey.OP_READ);
+        in.limit(0);
+    }
+
+    public static WireupClient connect(JobEnvironment env) throws IOException {
+        SocketChannel ch = SocketChannel.open();
+        try {
+            ch.socket().connect(env.controller(), (int) TimeUnit.SECONDS.toMillis(env.wireupTimeoutSeconds()));
+        } catch (IOException e) {
+            ch.close();
+            throw new IOException("cannot reach the launcher at " + env.controller() + ": " + e.getMessage(), e);
+        }
+        return new WireupClient(env, ch);
+    }
+
+    /** The local address of the control connection: an address of ours the launcher's network reaches. */
+    public InetAddress localAddress() throws IOException {
+        return ((InetSocketAddress) channel.getLocalAddress()).getAddress();
+    }
+
+    /** Publishes {@code self} and blocks until the controller sends every peer's record. */
+    public PeerRecord[] exchange(PeerRecord self, long timeoutNanos) throws IOException {
+        send(self.hello(env.jobId(), env.jobKey()));
+        long deadline = System.nanoTime() + timeoutNanos;
+        for (;;) {
+            ControlFrame f = nextFrame();
+            if (f == null) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new IOException("the launcher did not send the peer table within "
+                            + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s; did every peer start?");
+                }
+                if (!readSome(left)) {
+                    throw new IOException("the launcher closed the control connection during start-up");
+                }
+                continue;
+            }
+            switch (f.type()) {
+                case ControlMessageType.PEER_TABLE:
+                    PeerRecord[] table = PeerRecord.parseTable(f);
+                    if (table.length != env.size()) {
+                        throw new IOException("the launcher sent a table of " + table.length + " peers, expected "
+                                + env.size());
+                    }
+                    return table;
+                case ControlMessageType.REJECTED:
+                case ControlMessageType.ABORT:
+                    throw new IOException("the launcher refused this peer: " + f.reader().getString());
+                default:
+                    // Nothing else is expected before the table; skip it.
+            }
+        }
+    }
+
+    public void reportFailure(int peer, String reason) {
+        if (!finished) {
+            trySend(ControlFrame.build(ControlMessageType.PEER_FAILURE).putInt(peer).putString(reason).frame());
+        }
+    }
+
+    public void finalized() {
+        trySend(ControlFrame.build(ControlMessageType.PEER_FINALIZED).frame());
+        finished = true;
+    }
+
+    /** The agent's duty: wait up to {@code nanos} for control messages and act on them. */
+    public void pollControl(long nanos) throws IOException {
+        if (finished) {
+            LockSupport.parkNanos(nanos);
+            return;
+        }
+        boolean open;
+        ControlFrame f = nextFrame();
+        if (f == null) {
+            open = readSome(nanos);
+            f = nextFrame();
+        } else {
+            open = true;
+        }
+        while (f != null) {
+            if (f.type() == ControlMessageType.ABORT) {
+                String reason = f.reader().getString();
+                exitNow("cohort: rank " + env.rank() + " stopped by the launcher: " + reason, 143);
+            }
+            f = nextFrame();
+        }
+        if (!open && !finished) {
+            exitNow("cohort: rank " + env.rank() + " lost its launcher (the controlling process is gone); exiting", 143);
+        }
+    }
+
+    private static void exitNow(String line, int status) {
+        System.err.println(line);
+        System.err.flush();
+        Runtime.getRuntime().halt(status);
+    }
+
+    private ControlFrame nextFrame() throws IOException {
+        return ControlFrame.parse(in);
+    }
+
+    /** Reads what is available, waiting up to {@code nanos}; false at end of stream. */
+    private boolean readSome(long nanos) throws IOException {
+        selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)));
+        selector.selectedKeys().clear();
+        in.compact();
+        if (!in.hasRemaining()) {
+            ByteBuffer bigger = ByteBuffer.allocate(in.capacity() * 2);
+            in.flip();
+            bigger.put(in);
+            in = bigger;
+        }
+        int n;
+        try {
+            n = channel.read(in);
+        } catch (IOException e) {
+            n = -1;
+        } finally {
+            in.flip();
+        }
+        return n >= 0;
+    }
+
+    private synchronized void send(ControlFrame f) throws IOException {
+        ByteBuffer b = f.encode();
+        while (b.hasRemaining()) {
+            if (channel.write(b) == 0) {
+                LockSupport.parkNanos(100_000); // control frames are tiny; a full socket clears quickly
+            }
+        }
+    }
+
+    private void trySend(ControlFrame f) {
+        try {
+            send(f);
+        } catch (IOException e) {
+            // The launcher is gone; pollControl will notice and end the process.
+        }
+    }
+
+    @Override
+    public void close() {
+        finished = true;
+        try {
+            selector.close();
+            channel.close();
+        } catch (IOException ignored) {
+            // Closing at the end; nothing to report.
+        }
+    }
+
+    /** Wraps start-up failures with the peer's identity. */
+    static CohortException startupFailure(JobEnvironment env, Exception e) {
+        return new CohortException("rank " + env.rank() + " could not join job " + env.jobId() + ": " + e.getMessage(), e);
+    }
+}
