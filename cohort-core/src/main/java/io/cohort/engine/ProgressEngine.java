@@ -48,6 +48,7 @@ public final class ProgressEngine implements InboundSink {
     private volatile Transport blockingTransport;
     private volatile PeerFailureListener failureListener;
     private volatile boolean closed;
+    private boolean transportsClosed;
 
     /** Told the first time each peer is seen to fail (the wire-up reports it to the launcher). */
     @FunctionalInterface
@@ -283,6 +284,9 @@ public final class ProgressEngine implements InboundSink {
                             if (me.isInterrupted()) {
                                 throw new CohortException("interrupted while waiting for communication");
                             }
+                            if (closed) {
+                                throw new CohortException("this peer's communication was shut down while waiting");
+                            }
                             if (pollTransports() > 0) {
                                 strategy.reset();
                             } else if (!done.getAsBoolean()) {
@@ -330,6 +334,9 @@ public final class ProgressEngine implements InboundSink {
         if (progressLock.tryLock()) {
             owner = Thread.currentThread();
             try {
+                if (closed) {
+                    return;
+                }
                 pollTransports();
             } finally {
                 owner = null;
@@ -387,17 +394,42 @@ public final class ProgressEngine implements InboundSink {
             }
             return true;
         }, null, Long.MAX_VALUE);
-        closed = true;
-        for (Transport t : transports) {
-            t.close();
-        }
+        closeTransports();
     }
 
     /** Drops everything at once (failed start-up, abort). */
     public void abort() {
+        closeTransports();
+    }
+
+    /**
+     * Marks the engine closed, wakes a blocked owner (which then gives up the progress lock with an
+     * error), and closes the transports under the lock, so the agent never polls a closing transport.
+     */
+    private void closeTransports() {
         closed = true;
-        for (Transport t : transports) {
-            t.close();
+        Transport b = blockingTransport;
+        if (b != null) {
+            b.wakeup();
+        }
+        boolean locked = false;
+        try {
+            locked = progressLock.tryLock(1, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            if (!transportsClosed) {
+                transportsClosed = true;
+                for (Transport t : transports) {
+                    t.close();
+                }
+            }
+        } finally {
+            if (locked) {
+                progressLock.unlock();
+                handOver();
+            }
         }
     }
 
