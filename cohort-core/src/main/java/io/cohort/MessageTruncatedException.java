@@ -4,10 +4,14 @@ package io.cohort;
 public class MessageTruncatedException extends CohortException {
     private final Status status;
 
+    /** {@code capacity} -1 means the receive asked for a {@code byte[]}, which cannot be that long. */
     public MessageTruncatedException(Status status, int capacity) {
-        super("message of " + status.length() + " bytes from rank " + status.source() + " with tag " + status.tag()
-                + " does not fit the receive buffer of " + capacity + " bytes; receive it without a buffer"
-                + " (recv(source, tag)) or probe its length first");
+        super(capacity < 0
+                ? "message of " + status.length() + " bytes from rank " + status.source() + " with tag " + status.tag()
+                        + " is longer than a Java array can be; receive it into a ByteBuffer"
+                : "message of " + status.length() + " bytes from rank " + status.source() + " with tag " + status.tag()
+                        + " does not fit the receive buffer of " + capacity + " bytes; receive it without a buffer"
+                        + " (recv(source, tag)) or probe its length first");
         this.status = status;
     }
 

@@ -30,10 +30,19 @@ final class MatchingEngine implements InboundSink {
     /** The one message per source currently being filled by its transport. */
     private final Target[] inflight;
     private final String[] failedReason;
+    private final int maxArrayBytes;
     private int failedCount;
 
+    /** The longest {@code byte[]} HotSpot allocates; longer messages live in direct memory. */
+    static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
+
     MatchingEngine(ProgressEngine engine, int size) {
+        this(engine, size, MAX_ARRAY_BYTES);
+    }
+
+    MatchingEngine(ProgressEngine engine, int size, int maxArrayBytes) {
         this.engine = engine;
+        this.maxArrayBytes = maxArrayBytes;
         this.inflight = new Target[size];
         this.failedReason = new String[size];
     }
@@ -58,6 +67,8 @@ final class MatchingEngine implements InboundSink {
                 Arrival a = new Arrival(context, status);
                 unexpected.add(a);
                 target = a;
+            } else if (match.userBuffer == null && length > maxArrayBytes) {
+                target = new Truncated(match, status, -1);
             } else if (match.userBuffer == null) {
                 target = new IntoArray(match, status);
             } else if (match.userBuffer.remaining() < length) {
@@ -177,12 +188,14 @@ final class MatchingEngine implements InboundSink {
     }
 
     private static void deliver(Arrival a, RecvRequest r) {
-        if (r.userBuffer == null) {
+        if (r.userBuffer == null && a.data == null) {
+            r.fail(new MessageTruncatedException(a.status, -1));
+        } else if (r.userBuffer == null) {
             r.completeWithMessage(a.status, a.data);
         } else if (r.userBuffer.remaining() < a.status.length()) {
             r.fail(new MessageTruncatedException(a.status, r.userBuffer.remaining()));
         } else {
-            r.userBuffer.put(a.data, 0, a.status.length());
+            r.userBuffer.put(a.buffer.duplicate().clear());
             r.complete(a.status);
         }
     }
@@ -215,7 +228,10 @@ final class MatchingEngine implements InboundSink {
         abstract void onComplete();
     }
 
-    /** A message nobody waited for yet; lives in the unexpected queue. */
+    /**
+     * A message nobody waited for yet; lives in the unexpected queue. Its bytes are a {@code byte[]}
+     * a later receive can take over without copying, or direct memory when too long for an array.
+     */
     private final class Arrival extends Target {
         final int context;
         final byte[] data;
@@ -226,8 +242,13 @@ final class MatchingEngine implements InboundSink {
         Arrival(int context, Status status) {
             super(status);
             this.context = context;
-            this.data = new byte[status.length()];
-            this.buffer = ByteBuffer.wrap(data);
+            if (status.length() > maxArrayBytes) {
+                this.data = null;
+                this.buffer = ByteBuffer.allocateDirect(status.length());
+            } else {
+                this.data = new byte[status.length()];
+                this.buffer = ByteBuffer.wrap(data);
+            }
         }
 
         @Override
@@ -312,7 +333,10 @@ final class MatchingEngine implements InboundSink {
         }
     }
 
-    /** The matched receive's buffer is too small: consume the bytes, then fail the receive. */
+    /**
+     * The matched receive cannot hold the message (its buffer is too small, or it wants a
+     * {@code byte[]} longer than Java allows, capacity -1): consume the bytes, then fail it.
+     */
     private final class Truncated extends Target {
         final RecvRequest request;
         final ByteBuffer buffer;
@@ -322,7 +346,8 @@ final class MatchingEngine implements InboundSink {
             super(status);
             this.request = request;
             this.capacity = capacity;
-            this.buffer = ByteBuffer.allocate(status.length());
+            this.buffer = status.length() > maxArrayBytes ? ByteBuffer.allocateDirect(status.length())
+                    : ByteBuffer.allocate(status.length());
         }
 
         @Override
