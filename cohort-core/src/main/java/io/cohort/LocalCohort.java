@@ -6,6 +6,8 @@ import io.cohort.idle.IdleStrategies;
 import io.cohort.idle.IdleStrategy;
 import io.cohort.transport.local.LocalFabric;
 import io.cohort.transport.local.LocalTransport;
+import io.cohort.transport.shm.ShmSegmentFile;
+import io.cohort.transport.shm.ShmTransport;
 import io.cohort.transport.tcp.TcpTransport;
 
 import java.io.IOException;
@@ -66,10 +68,11 @@ public final class LocalCohort {
         return this;
     }
 
-    /** {@code local} (in-memory, the default) or {@code tcp} (loopback sockets). */
+    /** {@code local} (in-memory, the default), {@code tcp} (loopback sockets) or {@code shm} (shared-memory rings). */
     public LocalCohort transport(String name) {
-        if (!name.equals("local") && !name.equals("tcp")) {
-            throw new IllegalArgumentException("unknown transport '" + name + "'; LocalCohort supports local and tcp");
+        if (!name.equals("local") && !name.equals("tcp") && !name.equals("shm")) {
+            throw new IllegalArgumentException("unknown transport '" + name
+                    + "'; LocalCohort supports local, tcp and shm");
         }
         this.transport = name;
         return this;
@@ -92,8 +95,10 @@ public final class LocalCohort {
             engines[i] = new ProgressEngine(i, size, idle);
         }
         LocalFabric fabric = transport.equals("local") ? wireLocal(engines) : null;
-        if (fabric == null) {
+        if (transport.equals("tcp")) {
             wireTcp(engines);
+        } else if (transport.equals("shm")) {
+            wireShm(engines);
         }
         Throwable[] failures = new Throwable[size];
         long[] failedAt = new long[size];
@@ -113,6 +118,9 @@ public final class LocalCohort {
                         fabric.markFailed(rank, reason);
                     } else {
                         engines[rank].abort(); // its sockets close; the others see the connection drop
+                        for (ProgressEngine other : engines) {
+                            other.notePeerGone(rank, reason); // what the launcher tells real processes
+                        }
                     }
                 }
             }, "cohort-local-" + rank);
@@ -170,6 +178,65 @@ public final class LocalCohort {
         return fabric;
     }
 
+    private static void wireShm(ProgressEngine[] engines) {
+        int n = engines.length;
+        if (n == 1) {
+            return;
+        }
+        long key = ThreadLocalRandom.current().nextLong();
+        String jobId = "local" + Long.toHexString(key & 0xFFFFFFFFL);
+        java.nio.file.Path dir = ShmSegmentFile.defaultDirectory();
+        String[] names = new String[n];
+        for (int i = 0; i < n; i++) {
+            names[i] = "rank " + i;
+        }
+        connectAll(engines, rank -> {
+            int[] others = new int[n - 1];
+            for (int j = 0, k = 0; j < n; j++) {
+                if (j != rank) {
+                    others[k++] = j;
+                }
+            }
+            ShmTransport t = new ShmTransport(rank, n, key, jobId, dir, others, ShmTransport.configuredRingBytes());
+            t.connect(names, engines[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
+            engines[rank].attach(t, t.peers());
+        });
+    }
+
+    /** What one peer does to join the in-JVM job; all run at once, since each waits for the others. */
+    @FunctionalInterface
+    private interface Connector {
+        void connect(int rank) throws Exception;
+    }
+
+    private static void connectAll(ProgressEngine[] engines, Connector connector) {
+        int n = engines.length;
+        Throwable[] errors = new Throwable[n];
+        Thread[] threads = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            int rank = i;
+            threads[i] = new Thread(() -> {
+                try {
+                    connector.connect(rank);
+                } catch (Throwable e) {
+                    errors[rank] = e;
+                }
+            }, "cohort-connect-" + i);
+            threads[i].start();
+        }
+        for (int i = 0; i < n; i++) {
+            try {
+                threads[i].join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CohortException("interrupted while connecting the peers");
+            }
+            if (errors[i] != null) {
+                throw new CohortException("rank " + i + " could not connect: " + errors[i].getMessage(), errors[i]);
+            }
+        }
+    }
+
     private static void wireTcp(ProgressEngine[] engines) {
         int n = engines.length;
         if (n == 1) {
@@ -189,30 +256,9 @@ public final class LocalCohort {
         } catch (IOException e) {
             throw new CohortException("could not open loopback TCP listeners: " + e.getMessage(), e);
         }
-        Throwable[] errors = new Throwable[n];
-        Thread[] connectors = new Thread[n];
-        for (int i = 0; i < n; i++) {
-            int rank = i;
-            connectors[i] = new Thread(() -> {
-                try {
-                    tcp[rank].connect(addresses, names, engines[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
-                    engines[rank].attach(tcp[rank], tcp[rank].peers());
-                } catch (Throwable e) {
-                    errors[rank] = e;
-                }
-            }, "cohort-connect-" + i);
-            connectors[i].start();
-        }
-        for (int i = 0; i < n; i++) {
-            try {
-                connectors[i].join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CohortException("interrupted while connecting the peers");
-            }
-            if (errors[i] != null) {
-                throw new CohortException("rank " + i + " could not connect: " + errors[i].getMessage(), errors[i]);
-            }
-        }
+        connectAll(engines, rank -> {
+            tcp[rank].connect(addresses, names, engines[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
+            engines[rank].attach(tcp[rank], tcp[rank].peers());
+        });
     }
 }

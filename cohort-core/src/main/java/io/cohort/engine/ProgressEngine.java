@@ -48,6 +48,9 @@ public final class ProgressEngine implements InboundSink {
     private volatile Transport blockingTransport;
     private volatile PeerFailureListener failureListener;
     private volatile boolean closed;
+    /** Launcher notices of peers that are gone, applied by the next progress owner. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Object[]> goneNotices =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     private boolean transportsClosed;
 
     /** Told the first time each peer is seen to fail (the wire-up reports it to the launcher). */
@@ -353,7 +356,31 @@ public final class ProgressEngine implements InboundSink {
         }
     }
 
+    /**
+     * The launcher says {@code peer}'s process has ended. Any thread may call this; the transport
+     * that reaches the peer hears of it from the next progress owner, since only the owner may read.
+     */
+    public void notePeerGone(int peer, String reason) {
+        if (peer >= 0 && peer < size && peer != rank) {
+            goneNotices.add(new Object[] {peer, reason});
+        }
+    }
+
+    private void applyGoneNotices() {
+        Object[] n;
+        while ((n = goneNotices.poll()) != null) {
+            int peer = (Integer) n[0];
+            Transport t = routes[peer];
+            if (t != null) {
+                t.peerGone(peer, (String) n[1]);
+            }
+        }
+    }
+
     private int pollTransports() {
+        if (!goneNotices.isEmpty()) {
+            applyGoneNotices();
+        }
         int work = 0;
         for (int i = 0, n = transports.size(); i < n; i++) {
             work += transports.get(i).poll();

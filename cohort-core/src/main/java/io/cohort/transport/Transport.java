@@ -40,6 +40,14 @@ public interface Transport extends AutoCloseable {
     /** Makes a concurrent {@link #block} return soon. */
     void wakeup();
 
+    /**
+     * The launcher says {@code peer}'s process is gone ({@code reason} names it). Transports that can
+     * see a dead peer themselves (a socket's end of stream) may ignore it; a shared-memory ring
+     * cannot, and uses it to end the connection. Called by the progress owner.
+     */
+    default void peerGone(int peer, String reason) {
+    }
+
     /** Starts the goodbye handshake: no sends may follow. */
     void startClose();
 

@@ -9,7 +9,7 @@ package io.cohort.wireup;
  *  controller ◄──── IOM_HELLO, STARTED, START_FAILED, OUTPUT, EXITED ───── io-manager
  *             ────► LAUNCH, STDIN, STDIN_CLOSE, STOP ──────────────────►
  *  controller ◄──── PEER_HELLO, PEER_FAILURE, PEER_FINALIZED ───────────── peer
- *             ────► PEER_TABLE, ABORT, REJECTED ───────────────────────►
+ *             ────► PEER_TABLE, PEER_GONE, ABORT, REJECTED ────────────►
  * </pre>
  */
 public final class ControlMessageType {
@@ -30,6 +30,11 @@ public final class ControlMessageType {
     public static final int ABORT = 5;
     /** ctl→peer: reason str. The hello was refused (wrong key, duplicate or unknown rank). */
     public static final int REJECTED = 6;
+    /**
+     * ctl→peer: rank int, status int, reason str. That peer's process has ended (also cleanly). Peers
+     * whose transport cannot see a death by itself (shared memory) act on it.
+     */
+    public static final int PEER_GONE = 7;
 
     // ---- io-manager <-> controller ---------------------------------------------------------------
 
@@ -60,6 +65,7 @@ public final class ControlMessageType {
             case PEER_FINALIZED: return "PEER_FINALIZED";
             case ABORT: return "ABORT";
             case REJECTED: return "REJECTED";
+            case PEER_GONE: return "PEER_GONE";
             case IOM_HELLO: return "IOM_HELLO";
             case LAUNCH: return "LAUNCH";
             case STARTED: return "STARTED";

@@ -33,6 +33,11 @@ public final class JobEnvironment {
     public static final String CONTROLLER = "COHORT_CONTROLLER";
     public static final String JOB_KEY = "COHORT_JOB_KEY";
     public static final String WIREUP_TIMEOUT = "COHORT_WIREUP_TIMEOUT";
+    /** {@code auto} (default: shared memory within a host, TCP between hosts), {@code shm} or {@code tcp}. */
+    public static final String TRANSPORT = "COHORT_TRANSPORT";
+    /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix. */
+    public static final String VERBOSE = "COHORT_VERBOSE";
+    public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp");
     public static final int WIREUP_TIMEOUT_DEFAULT_SECONDS = 60;
 
     private final String jobId;
@@ -44,6 +49,8 @@ public final class JobEnvironment {
     private final InetSocketAddress controller;
     private final String jobKey;
     private final int wireupTimeoutSeconds;
+    private final String transport;
+    private final boolean verbose;
 
     private JobEnvironment(Map<String, String> env) {
         this.jobId = required(env, JOB_ID);
@@ -56,6 +63,22 @@ public final class JobEnvironment {
         this.jobKey = required(env, JOB_KEY);
         this.wireupTimeoutSeconds = env.containsKey(WIREUP_TIMEOUT)
                 ? integer(env, WIREUP_TIMEOUT, 1, 86_400) : WIREUP_TIMEOUT_DEFAULT_SECONDS;
+        String t = env.getOrDefault(TRANSPORT, "auto").trim().toLowerCase(java.util.Locale.ROOT);
+        if (!TRANSPORTS.contains(t)) {
+            throw new CohortException("environment variable " + TRANSPORT + "=" + env.get(TRANSPORT)
+                    + " names no transport; choose one of " + TRANSPORTS);
+        }
+        this.transport = t;
+        this.verbose = "1".equals(env.get(VERBOSE)) || "true".equalsIgnoreCase(env.get(VERBOSE));
+    }
+
+    /** The transport policy: auto, shm or tcp. */
+    public String transport() {
+        return transport;
+    }
+
+    public boolean verbose() {
+        return verbose;
     }
 
     /** True when this process was started by {@code cohort run}. */

@@ -4,21 +4,29 @@ import io.cohort.engine.EngineCommunicator;
 import io.cohort.engine.ProgressAgent;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.IdleStrategies;
+import io.cohort.transport.shm.ShmSegmentFile;
+import io.cohort.transport.shm.ShmTransport;
 import io.cohort.transport.tcp.TcpTransport;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Assembles a launched peer: control connection, engine, TCP transport, progress agent.
+ * Assembles a launched peer: control connection, engine, transports, progress agent.
  *
  * <pre>
  *  connect to controller ─► bind TCP on the control connection's local address, port 0
- *        ─► PEER_HELLO(endpoints) ─► PEER_TABLE ─► connect the mesh ─► world communicator
+ *        ─► PEER_HELLO(endpoints) ─► PEER_TABLE ─► choose a transport per pair
+ *        ─► shared-memory rings with local peers, TCP connections with remote ones ─► world
  * </pre>
+ *
+ * The choice per pair ({@link TransportPlan}) is computed by every peer from the same table, so
+ * both ends of a pair always agree without another message.
  */
 public final class PeerRuntime {
     private PeerRuntime() {
@@ -27,34 +35,53 @@ public final class PeerRuntime {
     public static EngineCommunicator start(JobEnvironment env) {
         WireupClient control = null;
         TcpTransport tcp = null;
+        ShmTransport shm = null;
         try {
             long timeout = TimeUnit.SECONDS.toNanos(env.wireupTimeoutSeconds());
             control = WireupClient.connect(env);
             InetAddress advertised = control.localAddress();
             ProgressEngine engine = new ProgressEngine(env.rank(), env.size(), IdleStrategies.configured());
-            Map<String, String> endpoints = Map.of();
+            Map<String, String> endpoints = new LinkedHashMap<>();
+            Path shmDir = ShmSegmentFile.defaultDirectory();
             if (env.size() > 1) {
-                tcp = new TcpTransport(env.rank(), env.size(), env.transportKey(), new InetSocketAddress(advertised, 0));
-                endpoints = Map.of("tcp", advertised.getHostAddress() + ":" + tcp.localAddress().getPort());
+                if (!env.transport().equals("shm")) {
+                    tcp = new TcpTransport(env.rank(), env.size(), env.transportKey(), new InetSocketAddress(advertised, 0));
+                    endpoints.put("tcp", advertised.getHostAddress() + ":" + tcp.localAddress().getPort());
+                }
+                if (!env.transport().equals("tcp")) {
+                    endpoints.put("shm", shmDir.toString());
+                }
             }
             PeerRecord self = new PeerRecord(env.rank(), ProcessHandle.current().pid(), env.host(), endpoints);
             PeerRecord[] table = control.exchange(self, timeout);
-            if (tcp != null) {
+            TransportPlan plan = TransportPlan.of(env.transport(), env.rank(), table);
+            if (env.verbose() && env.rank() == 0) {
+                System.err.print(plan.matrix(table));
+            }
+            String[] names = new String[env.size()];
+            for (PeerRecord p : table) {
+                names[p.rank()] = p.describe();
+            }
+            if (plan.anyShm()) {
+                shm = new ShmTransport(env.rank(), env.size(), env.transportKey(), env.jobId(), shmDir,
+                        plan.peersOver("shm"), ShmTransport.configuredRingBytes());
+                shm.connect(names, engine, timeout);
+                engine.attach(shm, shm.peers());
+            }
+            if (tcp != null && plan.anyTcp()) {
                 InetSocketAddress[] addresses = new InetSocketAddress[env.size()];
-                String[] names = new String[env.size()];
-                for (PeerRecord p : table) {
-                    names[p.rank()] = p.describe();
-                    String a = p.endpoints().get("tcp");
-                    if (a == null) {
-                        throw new IOException(p.describe() + " published no TCP endpoint");
-                    }
-                    addresses[p.rank()] = JobEnvironment.parseAddress(a);
+                for (int p : plan.peersOver("tcp")) {
+                    addresses[p] = JobEnvironment.parseAddress(table[p].endpoints().get("tcp"));
                 }
-                tcp.connect(addresses, names, engine, timeout);
+                tcp.connect(addresses, plan.wanted("tcp"), names, engine, timeout);
                 engine.attach(tcp, tcp.peers());
+            } else if (tcp != null) {
+                tcp.close();
+                tcp = null;
             }
             WireupClient c = control;
             engine.onPeerFailure(c::reportFailure);
+            c.onPeerGone(engine::notePeerGone);
             ProgressAgent agent = new ProgressAgent(engine, c::pollControl, ProgressAgent.PERIOD_NANOS_DEFAULT);
             agent.start();
             return new EngineCommunicator(engine, 0, () -> {
@@ -66,6 +93,9 @@ public final class PeerRuntime {
         } catch (IOException | RuntimeException e) {
             if (tcp != null) {
                 tcp.close();
+            }
+            if (shm != null) {
+                shm.close();
             }
             if (control != null) {
                 control.close();

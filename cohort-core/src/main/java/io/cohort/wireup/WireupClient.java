@@ -25,6 +25,7 @@ public final class WireupClient implements AutoCloseable {
     private final Selector selector;
     private ByteBuffer in = ByteBuffer.allocate(4096);
     private volatile boolean finished;
+    private volatile java.util.function.BiConsumer<Integer, String> goneListener = (rank, reason) -> { };
 
     private WireupClient(JobEnvironment env, SocketChannel channel) throws IOException {
         this.env = env;
@@ -86,6 +87,11 @@ public final class WireupClient implements AutoCloseable {
         }
     }
 
+    /** Told of every {@link ControlMessageType#PEER_GONE}: (rank, sentence naming it and its status). */
+    public void onPeerGone(java.util.function.BiConsumer<Integer, String> listener) {
+        this.goneListener = listener;
+    }
+
     public void reportFailure(int peer, String reason) {
         if (!finished) {
             trySend(ControlFrame.build(ControlMessageType.PEER_FAILURE).putInt(peer).putString(reason).frame());
@@ -115,6 +121,11 @@ public final class WireupClient implements AutoCloseable {
             if (f.type() == ControlMessageType.ABORT) {
                 String reason = f.reader().getString();
                 exitNow("cohort: rank " + env.rank() + " stopped by the launcher: " + reason, 143);
+            } else if (f.type() == ControlMessageType.PEER_GONE) {
+                ControlFrame.BodyReader r = f.reader();
+                int rank = r.getInt();
+                r.getInt(); // status: the reason sentence already says it
+                goneListener.accept(rank, r.getString());
             }
             f = nextFrame();
         }

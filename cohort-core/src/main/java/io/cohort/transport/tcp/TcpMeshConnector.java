@@ -49,22 +49,33 @@ final class TcpMeshConnector {
         return rejected;
     }
 
-    /** Returns one connected, handshaken, non-blocking channel per other rank (null at our own). */
-    SocketChannel[] connect(InetSocketAddress[] endpoints, long timeoutNanos) throws IOException {
+    /**
+     * Returns one connected, handshaken, non-blocking channel per wanted rank (null elsewhere).
+     * {@code wanted} must be symmetric across the job: if i wants j, j wants i.
+     */
+    SocketChannel[] connect(InetSocketAddress[] endpoints, boolean[] wanted, long timeoutNanos) throws IOException {
         SocketChannel[] established = new SocketChannel[size];
         int count = 0;
+        int expected = 0;
+        for (int j = 0; j < size; j++) {
+            if (j != rank && wanted[j]) {
+                expected++;
+            }
+        }
         long deadline = System.nanoTime() + timeoutNanos;
         try (Selector selector = Selector.open()) {
             server.configureBlocking(false);
             server.register(selector, SelectionKey.OP_ACCEPT);
             for (int j = 0; j < rank; j++) {
-                startConnect(selector, endpoints[j], j);
+                if (wanted[j]) {
+                    startConnect(selector, endpoints[j], j);
+                }
             }
-            while (count < size - 1) {
+            while (count < expected) {
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     throw new IOException("timed out after " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos)
-                            + " s connecting to ranks " + missing(established) + "; are they alive and reachable?");
+                            + " s connecting to ranks " + missing(established, wanted) + "; are they alive and reachable?");
                 }
                 selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
                 for (SelectionKey key : new ArrayList<>(selector.selectedKeys())) {
@@ -116,7 +127,7 @@ final class TcpMeshConnector {
                             continue;
                         }
                         int peer = HandshakeDescriptor.validate(p.in, 0, jobKey, size);
-                        boolean ok = peer >= 0 && peer != rank && established[peer] == null
+                        boolean ok = peer >= 0 && peer != rank && wanted[peer] && established[peer] == null
                                 && (p.expected >= 0 ? peer == p.expected : peer > rank);
                         key.cancel();
                         if (!ok) {
@@ -178,10 +189,10 @@ final class TcpMeshConnector {
         }
     }
 
-    private List<Integer> missing(SocketChannel[] established) {
+    private List<Integer> missing(SocketChannel[] established, boolean[] wanted) {
         List<Integer> m = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            if (i != rank && established[i] == null) {
+            if (i != rank && wanted[i] && established[i] == null) {
                 m.add(i);
             }
         }

@@ -60,10 +60,18 @@ public final class TcpTransport implements Transport {
      */
     public void connect(InetSocketAddress[] endpoints, String[] peerNames, InboundSink sink, long timeoutNanos)
             throws IOException {
+        boolean[] all = new boolean[size];
+        java.util.Arrays.fill(all, true);
+        connect(endpoints, all, peerNames, sink, timeoutNanos);
+    }
+
+    /** Connects to the ranks marked in {@code wanted} only (the pairs that use TCP). */
+    public void connect(InetSocketAddress[] endpoints, boolean[] wanted, String[] peerNames, InboundSink sink,
+            long timeoutNanos) throws IOException {
         TcpMeshConnector mesh = new TcpMeshConnector(rank, size, jobKey, server);
         SocketChannel[] channels;
         try {
-            channels = mesh.connect(endpoints, timeoutNanos);
+            channels = mesh.connect(endpoints, wanted, timeoutNanos);
         } finally {
             rejectedConnections += mesh.rejected();
             server.close(); // the mesh is complete (or failed): nobody else may connect
@@ -77,15 +85,9 @@ public final class TcpTransport implements Transport {
         }
     }
 
-    /** Every rank other than ours, for {@code ProgressEngine.attach}. */
+    /** The ranks this transport is connected to, for {@code ProgressEngine.attach}. */
     public int[] peers() {
-        int[] p = new int[size - 1];
-        for (int i = 0, k = 0; i < size; i++) {
-            if (i != rank) {
-                p[k++] = i;
-            }
-        }
-        return p;
+        return java.util.stream.IntStream.range(0, size).filter(i -> connections[i] != null).toArray();
     }
 
     @Override

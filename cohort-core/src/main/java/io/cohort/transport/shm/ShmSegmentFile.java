@@ -1,0 +1,114 @@
+package io.cohort.transport.shm;
+
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+
+/**
+ * Segment files: where they live, what they are called, how they are made and removed.
+ *
+ * <p>A receiver makes each of its inbound segments under a temporary name, sizes, maps and formats
+ * it, and only then renames it to its final name: a sender that finds the final name can map it at
+ * once and never sees a file that is too short (touching a mapping beyond the end of a file is a
+ * SIGBUS) or not yet formatted.
+ */
+public final class ShmSegmentFile {
+    public static final String DIR_PROP_NAME = "cohort.shm.dir";
+    public static final String DIR_ENV_NAME = "COHORT_SHM_DIR";
+    /** Every segment file of job J starts with this prefix followed by J, so cleanup can find them. */
+    public static final String PREFIX = "cohort-";
+
+    private ShmSegmentFile() {
+    }
+
+    /** {@code /dev/shm} where it exists and is writable, otherwise the temporary directory; overridable. */
+    public static Path defaultDirectory() {
+        String configured = System.getProperty(DIR_PROP_NAME, System.getenv(DIR_ENV_NAME));
+        if (configured != null && !configured.isBlank()) {
+            return Paths.get(configured);
+        }
+        Path shm = Paths.get("/dev/shm");
+        if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+            return shm;
+        }
+        return Paths.get(System.getProperty("java.io.tmpdir"));
+    }
+
+    /** The file carrying frames from {@code sender} to {@code receiver} in job {@code jobId}. */
+    public static Path path(Path dir, String jobId, int sender, int receiver) {
+        return dir.resolve(PREFIX + jobId + "-" + sender + "-" + receiver);
+    }
+
+    /** Creates, maps and formats a segment, then publishes it under its final name. */
+    public static MappedByteBuffer create(Path finalPath, long jobKey, int sender, int receiver, int capacity)
+            throws IOException {
+        Path temp = finalPath.resolveSibling(finalPath.getFileName() + ".tmp");
+        long bytes = ShmSegmentDescriptor.segmentBytes(capacity);
+        MappedByteBuffer segment;
+        try (FileChannel ch = FileChannel.open(temp, EnumSet.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE), ownerOnly())) {
+            segment = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
+        }
+        ShmRing.format(segment, jobKey, sender, receiver, capacity);
+        try {
+            Files.move(temp, finalPath, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(temp, finalPath);
+        }
+        return segment;
+    }
+
+    private static java.nio.file.attribute.FileAttribute<?>[] ownerOnly() {
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            return new java.nio.file.attribute.FileAttribute<?>[] {
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))};
+        }
+        return new java.nio.file.attribute.FileAttribute<?>[0];
+    }
+
+    /** Maps an existing segment, or returns null if it does not exist (yet). */
+    public static MappedByteBuffer open(Path path) throws IOException {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = ch.size();
+            if (size < ShmSegmentDescriptor.DATA_OFFSET) {
+                throw new IOException(path + " is too short to be a Cohort segment");
+            }
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    public static void unlink(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // Already gone, or the directory vanished: nothing to clean.
+        }
+    }
+
+    /** Removes every segment file of a job (the io-manager does this when the job ends). */
+    public static int removeJobFiles(Path dir, String jobId) {
+        int removed = 0;
+        try (var files = Files.newDirectoryStream(dir, PREFIX + jobId + "-*")) {
+            for (Path p : files) {
+                if (Files.deleteIfExists(p)) {
+                    removed++;
+                }
+            }
+        } catch (IOException ignored) {
+            // No directory, no files.
+        }
+        return removed;
+    }
+}

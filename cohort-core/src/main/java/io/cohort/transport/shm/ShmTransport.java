@@ -1,0 +1,203 @@
+package io.cohort.transport.shm;
+
+import io.cohort.CohortException;
+import io.cohort.transport.InboundSink;
+import io.cohort.transport.SendCompletion;
+import io.cohort.transport.Transport;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Shared memory between the peers of one host.
+ *
+ * <p>Start-up ({@link #connect}), run by every local peer at once after the wire-up exchange:
+ * <ol>
+ *   <li>make the inbound segment from each local peer (published atomically, see {@link ShmSegmentFile});</li>
+ *   <li>map the outbound segment to each local peer as soon as its file appears, and mark it attached;</li>
+ *   <li>wait until every sender has attached to our inbound segments, then unlink them: from here on the
+ *       memory lives only in the mappings, and no file outlives the processes.</li>
+ * </ol>
+ * No step waits for a later step of another peer, so the start-up cannot deadlock.
+ *
+ * <p>Rings cannot signal that a process died; the launcher's word does ({@link #peerGone}).
+ */
+public final class ShmTransport implements Transport {
+    public static final String RING_BYTES_PROP_NAME = "cohort.shm.ringBytes";
+    public static final int RING_BYTES_DEFAULT = ShmSegmentDescriptor.CAPACITY_DEFAULT;
+
+    private final int rank;
+    private final long jobKey;
+    private final String jobId;
+    private final Path dir;
+    private final int capacity;
+    private final int[] localPeers;
+    private final ShmConnection[] connections;
+    private final Path[] inbound;
+
+    public ShmTransport(int rank, int size, long jobKey, String jobId, Path dir, int[] localPeers, int capacity) {
+        this.rank = rank;
+        this.jobKey = jobKey;
+        this.jobId = jobId;
+        this.dir = dir;
+        this.capacity = capacity;
+        this.localPeers = localPeers.clone();
+        this.connections = new ShmConnection[size];
+        this.inbound = new Path[size];
+    }
+
+    /** Ring size from {@value #RING_BYTES_PROP_NAME}, a power of two, default 1 MiB. */
+    public static int configuredRingBytes() {
+        String v = System.getProperty(RING_BYTES_PROP_NAME);
+        if (v == null) {
+            return RING_BYTES_DEFAULT;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (Integer.bitCount(n) == 1 && n >= 4096) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // fall through to the error
+        }
+        throw new CohortException(RING_BYTES_PROP_NAME + "=" + v + " must be a power of two of at least 4096");
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public int[] peers() {
+        return localPeers.clone();
+    }
+
+    public void connect(String[] peerNames, InboundSink sink, long timeoutNanos) throws IOException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        MappedByteBuffer[] in = new MappedByteBuffer[connections.length];
+        try {
+            for (int p : localPeers) {
+                inbound[p] = ShmSegmentFile.path(dir, jobId, p, rank);
+                in[p] = ShmSegmentFile.create(inbound[p], jobKey, p, rank, capacity);
+            }
+            for (int p : localPeers) {
+                Path out = ShmSegmentFile.path(dir, jobId, rank, p);
+                MappedByteBuffer segment;
+                while ((segment = ShmSegmentFile.open(out)) == null) {
+                    waitOrFail(deadline, peerNames[p] + " did not create its shared-memory segment " + out);
+                }
+                ShmRing producer;
+                try {
+                    producer = ShmRing.attach(segment, jobKey, rank, p);
+                } catch (IllegalStateException e) {
+                    throw new IOException(out + " is not the segment it should be: " + e.getMessage());
+                }
+                producer.markSenderAttached();
+                ShmRing consumer = ShmRing.attach(in[p], jobKey, p, rank);
+                connections[p] = new ShmConnection(p, peerNames[p], consumer, producer, sink);
+            }
+            for (int p : localPeers) {
+                ShmRing consumer = ShmRing.attach(in[p], jobKey, p, rank);
+                while (!consumer.senderAttached()) {
+                    waitOrFail(deadline, peerNames[p] + " did not map its shared-memory segment to us");
+                }
+                ShmSegmentFile.unlink(inbound[p]);
+                inbound[p] = null;
+            }
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private static void waitOrFail(long deadline, String what) throws IOException {
+        if (System.nanoTime() - deadline >= 0) {
+            throw new IOException(what + " in time; is it alive?");
+        }
+        LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+    }
+
+    @Override
+    public String name() {
+        return "shm";
+    }
+
+    @Override
+    public void send(int dest, int context, int tag, ByteBuffer payload, SendCompletion completion) {
+        ShmConnection c = connections[dest];
+        if (c == null) {
+            completion.failed(new CohortException("no shared-memory ring to rank " + dest));
+            return;
+        }
+        c.send(context, tag, payload, completion);
+    }
+
+    @Override
+    public int poll() {
+        int work = 0;
+        for (int p : localPeers) {
+            ShmConnection c = connections[p];
+            if (c != null) {
+                work += c.poll();
+            }
+        }
+        return work;
+    }
+
+    @Override
+    public boolean canBlock() {
+        return false;
+    }
+
+    @Override
+    public void block(long nanos) {
+        LockSupport.parkNanos(nanos);
+    }
+
+    @Override
+    public void wakeup() {
+    }
+
+    @Override
+    public void peerGone(int peer, String reason) {
+        ShmConnection c = connections[peer];
+        if (c != null) {
+            c.peerGone(reason);
+        }
+    }
+
+    @Override
+    public void startClose() {
+        for (int p : localPeers) {
+            if (connections[p] != null) {
+                connections[p].sendBye();
+            }
+        }
+    }
+
+    @Override
+    public boolean isCloseComplete() {
+        for (int p : localPeers) {
+            if (connections[p] != null && !connections[p].isCloseComplete()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        for (int p : localPeers) {
+            if (connections[p] != null) {
+                connections[p].endQuietly();
+            }
+            if (inbound[p] != null) {
+                ShmSegmentFile.unlink(inbound[p]);
+            }
+        }
+        // The mappings go with the buffers when they are collected; unmapping by hand would need Unsafe.
+    }
+}

@@ -1,0 +1,90 @@
+package io.cohort.wireup;
+
+import java.io.IOException;
+import java.util.stream.IntStream;
+
+/**
+ * Which transport carries each pair of peers, beyond PSE's one option per job: with {@code auto},
+ * shared memory between peers placed on the same host and TCP otherwise; {@code shm} and
+ * {@code tcp} force one transport (shm refuses a job that spans hosts).
+ */
+public final class TransportPlan {
+    private final String policy;
+    private final int rank;
+    private final String[] byPeer;
+
+    private TransportPlan(String policy, int rank, String[] byPeer) {
+        this.policy = policy;
+        this.rank = rank;
+        this.byPeer = byPeer;
+    }
+
+    /** Peers are on the same host when the launcher gave them the same host name. */
+    public static TransportPlan of(String policy, int rank, PeerRecord[] table) throws IOException {
+        String[] byPeer = new String[table.length];
+        for (PeerRecord p : table) {
+            if (p.rank() == rank) {
+                byPeer[p.rank()] = "self";
+                continue;
+            }
+            boolean local = p.host().equals(table[rank].host());
+            switch (policy) {
+                case "tcp":
+                    byPeer[p.rank()] = "tcp";
+                    break;
+                case "shm":
+                    if (!local) {
+                        throw new IOException("--transport shm needs every peer on one host, but " + p.describe()
+                                + " is not on " + table[rank].host() + "; use --transport auto");
+                    }
+                    byPeer[p.rank()] = "shm";
+                    break;
+                default:
+                    byPeer[p.rank()] = local && p.endpoints().containsKey("shm") ? "shm" : "tcp";
+            }
+        }
+        return new TransportPlan(policy, rank, byPeer);
+    }
+
+    public String transportTo(int peer) {
+        return byPeer[peer];
+    }
+
+    public int[] peersOver(String transport) {
+        return IntStream.range(0, byPeer.length).filter(i -> byPeer[i].equals(transport)).toArray();
+    }
+
+    public boolean[] wanted(String transport) {
+        boolean[] w = new boolean[byPeer.length];
+        for (int i : peersOver(transport)) {
+            w[i] = true;
+        }
+        return w;
+    }
+
+    public boolean anyShm() {
+        return peersOver("shm").length > 0;
+    }
+
+    public boolean anyTcp() {
+        return peersOver("tcp").length > 0;
+    }
+
+    /** The whole job's matrix, as every peer computes it (for {@code --verbose}). */
+    public String matrix(PeerRecord[] table) throws IOException {
+        StringBuilder b = new StringBuilder("cohort: transports (row = from, column = to)\n        ");
+        for (PeerRecord p : table) {
+            b.append(String.format("%6d", p.rank()));
+        }
+        b.append('\n');
+        for (PeerRecord from : table) {
+            TransportPlan row = from.rank() == rank ? this : of(policy, from.rank(), table);
+            b.append(String.format("%6d  ", from.rank()));
+            for (PeerRecord to : table) {
+                b.append(String.format("%6s", to.rank() == from.rank() ? "-" : row.transportTo(to.rank())));
+            }
+            b.append("   ").append(from.host()).append('\n');
+        }
+        return b.toString();
+    }
+}
