@@ -1,0 +1,94 @@
+package io.cohort.bench;
+
+import io.cohort.Cohort;
+import io.cohort.Communicator;
+import org.HdrHistogram.Histogram;
+
+import java.nio.ByteBuffer;
+import java.util.Locale;
+
+/**
+ * Ping-pong between ranks 0 and 1 of a real job (separate processes), for whichever transport
+ * {@code cohort run --transport} chose. Prints a Markdown table of half round-trip median, p99 and
+ * mean in microseconds (the mean is what OSU's osu_latency reports), with the sample count, and
+ * streaming bandwidth at the large sizes. A benchmark, not a test: it asserts nothing.
+ *
+ * <pre>
+ *   cohort run -n 2 --transport shm --idle busy-spin -cp ... io.cohort.bench.ProcessPingPong [--quick]
+ * </pre>
+ */
+public final class ProcessPingPong {
+    private static final int[] SIZES = {8, 64, 512, 4096, 32768, 65536, 262144, 1048576, 4194304};
+
+    private ProcessPingPong() {
+    }
+
+    public static void main(String[] args) {
+        boolean quick = args.length > 0 && args[0].equals("--quick");
+        try (Communicator world = Cohort.init()) {
+            if (world.size() != 2) {
+                throw new IllegalArgumentException("run with -n 2");
+            }
+            int rank = world.rank();
+            int other = 1 - rank;
+            ByteBuffer buf = ByteBuffer.allocateDirect(SIZES[SIZES.length - 1]);
+            StringBuilder out = new StringBuilder(
+                    "| size B | median us | p99 us | mean us | samples | MiB/s streaming |\n|---:|---:|---:|---:|---:|---:|\n");
+            for (int size : SIZES) {
+                int iterations = quick ? 200 : size <= 65536 ? 50_000 : 1_000;
+                int warmup = quick ? 100 : iterations / 5;
+                Histogram h = new Histogram(3_600_000_000_000L, 3);
+                long total = 0;
+                world.barrier();
+                for (int i = 0; i < warmup + iterations; i++) {
+                    long t0 = System.nanoTime();
+                    if (rank == 0) {
+                        buf.clear().limit(size);
+                        world.send(other, 1, buf);
+                        buf.clear().limit(size);
+                        world.recv(other, 1, buf);
+                    } else {
+                        buf.clear().limit(size);
+                        world.recv(other, 1, buf);
+                        buf.clear().limit(size);
+                        world.send(other, 1, buf);
+                    }
+                    long rtt = System.nanoTime() - t0;
+                    if (i >= warmup) {
+                        h.recordValue(rtt);
+                        total += rtt;
+                    }
+                }
+                String bandwidth = size >= 262144 ? String.format(Locale.ROOT, "%.0f", stream(world, buf, size, quick)) : "";
+                out.append(String.format(Locale.ROOT, "| %d | %.3f | %.3f | %.3f | %d | %s |%n", size,
+                        h.getValueAtPercentile(50) / 2000.0, h.getValueAtPercentile(99) / 2000.0,
+                        total / 2000.0 / iterations, iterations, bandwidth));
+            }
+            if (rank == 0) {
+                System.out.print(out);
+            }
+        }
+    }
+
+    /** Rank 0 sends messages back to back, rank 1 receives them and acknowledges the last: MiB/s. */
+    private static double stream(Communicator world, ByteBuffer buf, int size, boolean quick) {
+        int count = quick ? 10 : Math.max(20, (256 << 20) / size);
+        world.barrier();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            buf.clear().limit(size);
+            if (world.rank() == 0) {
+                world.send(1, 2, buf);
+            } else {
+                world.recv(0, 2, buf);
+            }
+        }
+        if (world.rank() == 0) {
+            world.recv(1, 3);
+        } else {
+            world.send(0, 3, new byte[1]);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return (double) count * size / seconds / (1 << 20);
+    }
+}
