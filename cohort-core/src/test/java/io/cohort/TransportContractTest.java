@@ -850,6 +850,22 @@ abstract class TransportContractTest {
         });
     }
 
+    @Test
+    @Timeout(30)
+    void operationsAfterCloseFailClearly() {
+        run(2, world -> {
+            world.send(1 - world.rank(), 1, new byte[] {1});
+            world.recv(1 - world.rank(), 1);
+            world.close();
+            world.close(); // idempotent
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> world.send(1 - world.rank(), 0, new byte[1]));
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+            assertThrows(IllegalStateException.class, () -> world.irecv(Communicator.ANY_SOURCE, Communicator.ANY_TAG));
+            assertThrows(IllegalStateException.class, () -> world.iprobe(Communicator.ANY_SOURCE, Communicator.ANY_TAG));
+        });
+    }
+
     // ---- idle strategies -------------------------------------------------------------------------
 
     @ParameterizedTest(name = "{0}")
