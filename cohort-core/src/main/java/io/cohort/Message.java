@@ -40,7 +40,8 @@ public final class Message {
 
     /** A read-only little-endian view of the payload. */
     public ByteBuffer buffer() {
-        return ByteBuffer.wrap(payload).order(java.nio.ByteOrder.LITTLE_ENDIAN).asReadOnlyBuffer();
+        // asReadOnlyBuffer() resets the order to big-endian, so set the order afterwards.
+        return ByteBuffer.wrap(payload).asReadOnlyBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
     }
 
     public int[] asInts() {

@@ -51,6 +51,19 @@ public class EngineCommunicator implements Communicator {
         }
     }
 
+    /** Receives and probes take a tag from 0 to MAX_TAG or ANY_TAG; any other negative tag is a mistake, not a wildcard. */
+    private static void checkRecvTag(int tag) {
+        if (tag < 0 && tag != ANY_TAG) {
+            throw new IllegalArgumentException("tag " + tag + " is negative; receives take a tag from 0 to " + MAX_TAG
+                    + " or ANY_TAG (" + ANY_TAG + ")");
+        }
+    }
+
+    private Request receive(int source, int tag, ByteBuffer buffer) {
+        checkRecvTag(tag);
+        return engine.receive(context, source, tag, buffer);
+    }
+
     private Request post(int dest, int tag, ByteBuffer payload) {
         checkTag(tag);
         return engine.send(dest, context, tag, payload);
@@ -149,12 +162,12 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, byte[] buffer) {
-        return engine.receive(context, source, tag, ByteBuffer.wrap(buffer)).await();
+        return receive(source, tag, ByteBuffer.wrap(buffer)).await();
     }
 
     @Override
     public Status recv(int source, int tag, ByteBuffer buffer) {
-        return engine.receive(context, source, tag, buffer).await();
+        return receive(source, tag, buffer).await();
     }
 
     @Override
@@ -185,21 +198,23 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Request irecv(int source, int tag) {
-        return engine.receive(context, source, tag, null);
+        return receive(source, tag, null);
     }
 
     @Override
     public Request irecv(int source, int tag, ByteBuffer buffer) {
-        return engine.receive(context, source, tag, buffer);
+        return receive(source, tag, buffer);
     }
 
     @Override
     public Status probe(int source, int tag) {
+        checkRecvTag(tag);
         return engine.probe(context, source, tag, true).orElseThrow();
     }
 
     @Override
     public Optional<Status> iprobe(int source, int tag) {
+        checkRecvTag(tag);
         return engine.probe(context, source, tag, false);
     }
 

@@ -177,6 +177,9 @@ public final class ProgressEngine implements InboundSink {
     }
 
     public Optional<Status> probe(int context, int source, int tag, boolean block) {
+        if (source != io.cohort.Communicator.ANY_SOURCE) {
+            checkPeer(source); // an impossible source would never match: a blocking probe would hang
+        }
         checkUsable();
         Optional<Status> s = matching.probe(context, source, tag);
         if (s.isPresent()) {

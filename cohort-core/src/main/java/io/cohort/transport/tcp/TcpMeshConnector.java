@@ -64,6 +64,7 @@ final class TcpMeshConnector {
         }
         long deadline = System.nanoTime() + timeoutNanos;
         try (Selector selector = Selector.open()) {
+          try {
             server.configureBlocking(false);
             server.register(selector, SelectionKey.OP_ACCEPT);
             for (int j = 0; j < rank; j++) {
@@ -149,6 +150,9 @@ final class TcpMeshConnector {
             }
             server.keyFor(selector).cancel();
             selector.selectNow(); // flush cancelled keys so the channels can join the transport's selector
+          } finally {
+            closeUnfinished(selector);
+          }
         } catch (IOException e) {
             for (SocketChannel c : established) {
                 if (c != null) {
@@ -163,6 +167,23 @@ final class TcpMeshConnector {
             }
         }
         return established;
+    }
+
+    /**
+     * Closes every connection still in its handshake: strangers that never finished one (and, after a
+     * failure, our own attempts). Without this they would stay open, unread, for the life of the peer.
+     */
+    private static void closeUnfinished(Selector selector) {
+        for (SelectionKey key : selector.keys()) {
+            if (key.isValid() && key.attachment() instanceof Pending p) {
+                key.cancel();
+                try {
+                    p.channel.close();
+                } catch (IOException ignored) {
+                    // it is being dropped anyway
+                }
+            }
+        }
     }
 
     private void startConnect(Selector selector, InetSocketAddress address, int peer) throws IOException {
