@@ -2,7 +2,7 @@ package io.cohort.idle;
 
 /**
  * What a waiting thread does after a round of progress found no work. Instances keep per-wait
- * state and belong to one thread at a time; {@link IdleStrategies#create} makes a fresh one.
+ * state and belong to one thread at a time; {@link IdleStrategies#factory} makes fresh ones.
  */
 public interface IdleStrategy {
     /** Called after a round that did no work. */

@@ -1,5 +1,6 @@
 package io.cohort.transport.stream;
 
+import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
 import io.cohort.transport.SendCompletion;
 import io.cohort.transport.tcp.FrameDescriptor;
@@ -66,9 +67,13 @@ public final class FrameWriter {
     }
 
     public synchronized void send(int context, int tag, ByteBuffer payload, SendCompletion completion) {
+        if (ended && endReason != null) {
+            completion.failed(new PeerFailedException(peer, endReason));
+            return;
+        }
         if (ended || byeQueued) {
-            completion.failed(new PeerFailedException(peer, endReason != null ? endReason
-                    : "cannot send to rank " + peer + ": the connection is closing"));
+            completion.failed(new CohortException("cannot send to rank " + peer
+                    + ": this peer is closing its communicator"));
             return;
         }
         int length = payload.remaining();

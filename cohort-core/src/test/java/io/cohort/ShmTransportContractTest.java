@@ -1,0 +1,9 @@
+package io.cohort;
+
+/** The contract over shared-memory rings between in-JVM peers, through real files in /dev/shm. */
+class ShmTransportContractTest extends TransportContractTest {
+    @Override
+    String transport() {
+        return "shm";
+    }
+}
