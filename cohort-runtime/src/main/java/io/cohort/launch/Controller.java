@@ -598,7 +598,7 @@ public final class Controller {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            if (spec.verbose()) {
+            if (spec.verbose() && !done) {
                 log.println("cohort: io-manager connection failed: " + e);
             }
         }
