@@ -15,13 +15,20 @@ import java.util.Map;
  * Writes the peers' output lines where the user asked: the launcher's stdout/stderr (optionally
  * tagged "[rank] "), or one file per peer ({@code --output PATTERN}, both streams into the same file,
  * in the order the io-manager read them). Each line is written with one call under the target's
- * lock, so lines of different peers never mix. Thread-safe.
+ * lock, so lines of different peers never mix; a peer's unfinished line (its last, or a piece of a
+ * very long one) is ended with a newline only if another peer's line comes next to the same place.
+ * Thread-safe.
  */
 public final class OutputRouter implements Closeable {
     private final boolean tag;
     private final OutputStream out;
     private final OutputStream err;
     private final OutputStream[] files;
+    /** Targets whose last write ended without a newline, and whose line it was; guarded by the target's lock. */
+    private final Map<OutputStream, MidLine> midLine = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record MidLine(int rank) {
+    }
 
     /**
      * @param pattern per-peer file pattern ("%r" rank, "%j" job id) or null; peers whose pattern
@@ -94,6 +101,15 @@ public final class OutputRouter implements Closeable {
         }
         synchronized (target) {
             try {
+                MidLine open = midLine.get(target);
+                if (open != null && open.rank != rank) {
+                    target.write('\n'); // another peer's unfinished line must not swallow the start of this one
+                }
+                if (bytes.length > 0 && bytes[bytes.length - 1] != '\n') {
+                    midLine.put(target, new MidLine(rank));
+                } else {
+                    midLine.remove(target);
+                }
                 target.write(bytes);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write the output of rank " + rank + ": " + e.getMessage(), e);

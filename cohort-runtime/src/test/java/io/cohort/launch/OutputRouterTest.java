@@ -42,6 +42,18 @@ class OutputRouterTest {
     }
 
     @Test
+    void anotherPeersLineNeverJoinsAnUnfinishedLine() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (OutputRouter r = new OutputRouter(2, false, null, "j", out, new ByteArrayOutputStream())) {
+            r.write(0, 1, b("abc"));
+            r.write(0, 1, b("def\n")); // the same peer continues its line: unchanged
+            r.write(0, 1, b("tail0"));
+            r.write(1, 1, b("line1\n"));
+        }
+        assertEquals("abcdef\ntail0\nline1\n", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void oneFilePerPeerWithBothStreams(@TempDir Path dir) throws IOException {
         String pattern = dir.resolve("sub/%j-rank%r.txt").toString();
         try (OutputRouter r = new OutputRouter(2, false, pattern, "abc", new ByteArrayOutputStream(),
