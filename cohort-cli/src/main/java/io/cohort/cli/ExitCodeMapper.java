@@ -1,0 +1,61 @@
+package io.cohort.cli;
+
+import io.cohort.launch.ExitCodes;
+import io.cohort.launch.LaunchException;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+
+/**
+ * The one place where failures become exit codes and messages: one line on stderr, starting with
+ * "cohort: ", saying what was wrong and what to do; a stack trace only with {@code --verbose}.
+ */
+final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, CommandLine.IParameterExceptionHandler {
+
+    @Override
+    public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        String command = cmd.getCommandSpec().qualifiedName();
+        report(cmd.getErr(), sentence(ex.getMessage()) + "; run '" + command + " --help' for usage", ex, verbose(cmd));
+        return ExitCodes.USAGE;
+    }
+
+    @Override
+    public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
+        boolean verbose = verbose(cmd);
+        PrintWriter err = cmd.getErr();
+        if (ex instanceof UsageException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.USAGE;
+        }
+        if (ex instanceof ProgramNotFoundException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.PROGRAM_NOT_FOUND;
+        }
+        if (ex instanceof LaunchException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.LAUNCH_FAILURE;
+        }
+        report(err, "internal error (" + ex + "); run with --verbose for the stack trace and please report it", ex,
+                verbose);
+        return ExitCodes.INTERNAL_ERROR;
+    }
+
+    private static boolean verbose(CommandLine cmd) {
+        Object o = cmd.getCommand();
+        return o instanceof RunCommand && ((RunCommand) o).verbose;
+    }
+
+    private static void report(PrintWriter err, String message, Throwable t, boolean verbose) {
+        err.println("cohort: " + sentence(message));
+        if (verbose) {
+            t.printStackTrace(err);
+        }
+        err.flush();
+    }
+
+    /** Messages are one line, whatever the exception carried. */
+    static String sentence(String s) {
+        return s == null ? "" : s.replaceAll("\\s*[\\r\\n]+\\s*", " ").trim();
+    }
+}

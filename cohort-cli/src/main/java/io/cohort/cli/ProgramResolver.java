@@ -1,0 +1,144 @@
+package io.cohort.cli;
+
+import io.cohort.launch.CohortHome;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+/**
+ * Turns the three program forms into (classpath, main class) and checks, before anything starts,
+ * that the class exists: a typo should cost the user one second and one sentence, not N JVM
+ * start-ups and N stack traces.
+ */
+final class ProgramResolver {
+    /** What the peers run. */
+    record Program(List<String> classpath, String mainClass) {
+    }
+
+    private final Path cwd;
+
+    ProgramResolver(Path cwd) {
+        this.cwd = cwd;
+    }
+
+    Program jar(String jar) {
+        Path p = cwd.resolve(jar);
+        if (!Files.isRegularFile(p)) {
+            throw new ProgramNotFoundException("jar file " + jar + " does not exist; check the path given to -jar");
+        }
+        String main;
+        try (JarFile jf = new JarFile(p.toFile())) {
+            Manifest m = jf.getManifest();
+            main = m == null ? null : m.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+        } catch (IOException e) {
+            throw new ProgramNotFoundException(jar + " is not a readable jar file (" + e.getMessage() + ")");
+        }
+        if (main == null || main.isBlank()) {
+            throw new ProgramNotFoundException(jar + " has no Main-Class in its manifest; run it as -cp " + jar
+                    + " MAIN_CLASS instead");
+        }
+        return new Program(List.of(jar), main.trim());
+    }
+
+    Program classpath(String classpath, String mainClass) {
+        List<String> entries = new ArrayList<>();
+        for (String e : classpath.split(File.pathSeparator)) {
+            if (!e.isEmpty()) {
+                entries.add(e);
+            }
+        }
+        if (entries.isEmpty()) {
+            throw new UsageException("-cp needs at least one directory or jar");
+        }
+        if (!isClassName(mainClass)) {
+            throw new UsageException("'" + mainClass + "' is not a Java class name; give the main class after -cp CLASSPATH");
+        }
+        List<Path> search = new ArrayList<>();
+        for (String e : entries) {
+            search.addAll(expand(e));
+        }
+        Path core = CohortHome.coreJar();
+        if (core != null) {
+            search.add(core);
+        }
+        if (!contains(search, mainClass.replace('.', '/') + ".class", new HashSet<>())) {
+            throw new ProgramNotFoundException("class " + mainClass + " was not found on the classpath " + classpath
+                    + "; check the class name (with its package) and the -cp entries");
+        }
+        return new Program(entries, mainClass);
+    }
+
+    private static boolean isClassName(String s) {
+        if (s.isEmpty() || s.startsWith(".") || s.endsWith(".") || s.contains("..")) {
+            return false;
+        }
+        for (String part : s.split("\\.")) {
+            if (!Character.isJavaIdentifierStart(part.charAt(0))
+                    || !part.chars().skip(1).allMatch(Character::isJavaIdentifierPart)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A classpath entry as java reads it: "dir/*" means every jar in dir. */
+    private List<Path> expand(String entry) {
+        if (entry.equals("*") || entry.endsWith(File.separator + "*")) {
+            Path dir = cwd.resolve(entry.substring(0, entry.length() - 1).isEmpty() ? "." : entry.substring(0, entry.length() - 1));
+            List<Path> jars = new ArrayList<>();
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.{jar,JAR}")) {
+                ds.forEach(jars::add);
+            } catch (IOException e) {
+                // A missing directory contributes nothing, as for java.
+            }
+            return jars;
+        }
+        return List.of(cwd.resolve(entry));
+    }
+
+    /** Looks in directories and jars, following jars' manifest Class-Path like the JVM does. */
+    private static boolean contains(List<Path> entries, String resource, Set<Path> seen) {
+        for (Path p : entries) {
+            if (!seen.add(p.toAbsolutePath().normalize())) {
+                continue;
+            }
+            if (Files.isDirectory(p)) {
+                if (Files.isRegularFile(p.resolve(resource))) {
+                    return true;
+                }
+            } else if (Files.isRegularFile(p)) {
+                try (JarFile jf = new JarFile(p.toFile())) {
+                    if (jf.getEntry(resource) != null) {
+                        return true;
+                    }
+                    Manifest m = jf.getManifest();
+                    String cp = m == null ? null : m.getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
+                    if (cp != null) {
+                        List<Path> more = new ArrayList<>();
+                        for (String s : cp.trim().split("\\s+")) {
+                            if (!s.isEmpty() && !s.contains(":")) {
+                                more.add(p.toAbsolutePath().getParent().resolve(s));
+                            }
+                        }
+                        if (contains(more, resource, seen)) {
+                            return true;
+                        }
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // Not a jar: java ignores it too.
+                }
+            }
+        }
+        return false;
+    }
+}

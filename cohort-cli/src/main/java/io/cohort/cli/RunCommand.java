@@ -1,0 +1,232 @@
+package io.cohort.cli;
+
+import io.cohort.idle.IdleStrategies;
+import io.cohort.launch.CohortHome;
+import io.cohort.launch.Controller;
+import io.cohort.launch.JobOutcome;
+import io.cohort.launch.JobSpec;
+import io.cohort.launch.LaunchException;
+import io.cohort.launch.LocalLaunchAgent;
+import io.cohort.launch.StdinTarget;
+import io.cohort.wireup.JobEnvironment;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Stack;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code cohort run}: validates the command line into a {@link JobSpec}, then runs the job in this
+ * JVM as its controller. SIGINT/SIGTERM reach a shutdown hook that stops the job in order.
+ */
+@Command(name = "run", sortOptions = false,
+        description = "Run a program as N cooperating peer processes.",
+        customSynopsis = {"cohort run -n N [OPTIONS] (-jar JAR | -cp CLASSPATH MAIN_CLASS | --example NAME) [PROGRAM_ARGS...]"})
+final class RunCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-n", "--np"}, required = true, paramLabel = "N", description = "Number of peers (1 or more).")
+    int np;
+
+    @Option(names = "-jar", paramLabel = "JAR", parameterConsumer = ProgramConsumer.class,
+            description = "Run the Main-Class of JAR; the words after JAR are the program's arguments.")
+    String jar;
+
+    @Option(names = {"-cp", "--classpath"}, paramLabel = "CLASSPATH",
+            description = "The program's classpath; the first word after the options is its main class.")
+    String classpath;
+
+    @Option(names = "--example", paramLabel = "NAME", parameterConsumer = ProgramConsumer.class,
+            description = "Run a shipped example (see 'cohort examples'); the words after NAME are its arguments.")
+    String example;
+
+    @Parameters(paramLabel = "MAIN_CLASS [PROGRAM_ARGS]", arity = "0..*",
+            description = "With -cp: the main class, then the program's arguments (all passed as they are).")
+    List<String> positional = new ArrayList<>();
+
+    /** Program arguments that followed -jar JAR or --example NAME. */
+    final List<String> trailing = new ArrayList<>();
+
+    @Option(names = "--jvm-opt", paramLabel = "OPT", description = "An option for every peer JVM (repeatable).")
+    List<String> jvmOptions = new ArrayList<>();
+
+    @Option(names = "-x", paramLabel = "VAR[=VALUE]",
+            description = "Set VAR in every peer's environment; VAR alone passes on this shell's value (repeatable).")
+    List<String> exports = new ArrayList<>();
+
+    @Option(names = "--tag-output", description = "Prefix every output line with [rank].")
+    boolean tagOutput;
+
+    @Option(names = "--output", paramLabel = "PATTERN",
+            description = "Write each peer's stdout and stderr to a file: %%r is the rank, %%j the job id.")
+    String output;
+
+    @Option(names = "--stdin", paramLabel = "all|none|RANK", defaultValue = "0",
+            description = "Which peers read this command's stdin (default: ${DEFAULT-VALUE}).")
+    String stdin;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Stop the job after this long, exit 124.")
+    int timeoutSeconds;
+
+    @Option(names = "--grace-period", paramLabel = "MILLIS", defaultValue = "" + JobSpec.GRACE_MILLIS_DEFAULT,
+            description = "Time between TERM and KILL when the job is stopped (default: ${DEFAULT-VALUE}).")
+    int graceMillis;
+
+    @Option(names = "--idle", paramLabel = "STRATEGY",
+            description = "How waiting peers idle: busy-spin, yield, backoff or park (sets COHORT_IDLE).")
+    String idle;
+
+    @Option(names = "--wireup-timeout", paramLabel = "SECONDS", defaultValue = "" + JobSpec.WIREUP_TIMEOUT_SECONDS_DEFAULT,
+            description = "Time the peers have to connect to each other (default: ${DEFAULT-VALUE}).")
+    int wireupTimeoutSeconds;
+
+    @Option(names = "--verbose", description = "Print the job id and command lines, and stack traces of errors.")
+    boolean verbose;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
+    boolean help;
+
+    @Override
+    public Integer call() throws LaunchException, IOException {
+        JobSpec job = jobSpec(System.getenv(), Path.of("").toAbsolutePath());
+        Controller controller = new Controller(job, new LocalLaunchAgent(), System.in,
+                new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err), System.err);
+        Thread hook = new Thread(() -> {
+            // SIGINT/SIGTERM: stop the peers in order; the JVM then exits with 130/143 by itself.
+            controller.interrupt();
+            try {
+                controller.awaitFinished(job.graceMillis() + 15_000L);
+            } catch (InterruptedException ignored) {
+                // Exiting anyway.
+            }
+        }, "cohort-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        JobOutcome outcome = controller.run();
+        return outcome.exitCode();
+    }
+
+    /** Checks every option and builds the job; throws {@link UsageException} / {@link ProgramNotFoundException}. */
+    JobSpec jobSpec(Map<String, String> launcherEnv, Path cwd) {
+        if (np < 1) {
+            throw new UsageException("-n must be 1 or more (got " + np + ")");
+        }
+        int forms = (jar != null ? 1 : 0) + (classpath != null ? 1 : 0) + (example != null ? 1 : 0);
+        if (forms == 0) {
+            throw new UsageException("no program given; use -jar JAR, -cp CLASSPATH MAIN_CLASS or --example NAME");
+        }
+        if (forms > 1) {
+            throw new UsageException("give only one of -jar JAR, -cp CLASSPATH MAIN_CLASS and --example NAME");
+        }
+        if (timeoutSeconds < 0) {
+            throw new UsageException("--timeout must be 0 (no limit) or more seconds (got " + timeoutSeconds + ")");
+        }
+        if (graceMillis < 0) {
+            throw new UsageException("--grace-period must be 0 or more milliseconds (got " + graceMillis + ")");
+        }
+        if (wireupTimeoutSeconds < 1) {
+            throw new UsageException("--wireup-timeout must be 1 or more seconds (got " + wireupTimeoutSeconds + ")");
+        }
+        StdinTarget stdinTarget;
+        try {
+            stdinTarget = StdinTarget.parse(stdin);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (stdinTarget.singleRank() >= np) {
+            throw new UsageException("--stdin " + stdin + " names a rank outside a job of " + np + " peers");
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String x : exports) {
+            int eq = x.indexOf('=');
+            String name = eq < 0 ? x : x.substring(0, eq);
+            if (name.isEmpty()) {
+                throw new UsageException("-x '" + x + "' has no variable name; write -x VAR=VALUE or -x VAR");
+            }
+            if (eq >= 0) {
+                env.put(name, x.substring(eq + 1));
+            } else if (launcherEnv.containsKey(name)) {
+                env.put(name, launcherEnv.get(name));
+            } else {
+                throw new UsageException("-x " + name + ": " + name + " is not set here; give a value with -x " + name + "=VALUE");
+            }
+        }
+        if (idle != null) {
+            try {
+                IdleStrategies.factory(idle);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            env.put(IdleStrategies.IDLE_ENV_NAME, idle);
+        }
+        if (output != null && output.isBlank()) {
+            throw new UsageException("--output needs a file name pattern such as out/rank-%r.txt");
+        }
+        ProgramResolver resolver = new ProgramResolver(cwd);
+        ProgramResolver.Program program;
+        List<String> args;
+        if (jar != null) {
+            program = resolver.jar(jar);
+            args = List.copyOf(trailing);
+        } else if (example != null) {
+            ExampleCatalog.Example e = ExampleCatalog.load().get(example);
+            if (e == null) {
+                throw new UsageException("unknown example '" + example + "'; run 'cohort examples' to list them");
+            }
+            Path examplesJar = CohortHome.jar(CohortHome.EXAMPLES_JAR, e.mainClass());
+            if (examplesJar == null) {
+                throw new ProgramNotFoundException("the examples jar was not found; rebuild Cohort (mvn package)");
+            }
+            program = new ProgramResolver.Program(List.of(examplesJar.toString()), e.mainClass());
+            args = List.copyOf(trailing);
+        } else {
+            if (positional.isEmpty()) {
+                throw new UsageException("-cp " + classpath + " needs a main class after it");
+            }
+            program = resolver.classpath(classpath, positional.get(0));
+            args = positional.subList(1, positional.size());
+        }
+        if (jar == null && example == null && !trailing.isEmpty()) {
+            throw new UsageException("unexpected arguments " + trailing);
+        }
+        if ((jar != null || example != null) && !positional.isEmpty()) {
+            throw new UsageException("unexpected arguments " + positional + " before the program");
+        }
+        if (env.keySet().stream().anyMatch(k -> k.equals(JobEnvironment.RANK) || k.equals(JobEnvironment.JOB_ID))) {
+            throw new UsageException("-x may not set the COHORT_* variables the launcher sets itself");
+        }
+        return new JobSpec(np, program.classpath(), program.mainClass(), args, jvmOptions, env, tagOutput, output,
+                stdinTarget, timeoutSeconds, graceMillis, wireupTimeoutSeconds, verbose, cwd);
+    }
+
+    /**
+     * Consumes the value of -jar / --example and then every remaining word as the program's
+     * arguments, so that "-jar app.jar -n 5" passes "-n 5" to the program.
+     */
+    static final class ProgramConsumer implements CommandLine.IParameterConsumer {
+        @Override
+        public void consumeParameters(Stack<String> args, CommandLine.Model.ArgSpec argSpec,
+                                      CommandLine.Model.CommandSpec commandSpec) {
+            CommandLine.Model.OptionSpec option = (CommandLine.Model.OptionSpec) argSpec;
+            if (args.isEmpty()) {
+                throw new CommandLine.ParameterException(commandSpec.commandLine(),
+                        option.longestName() + " needs a value (" + option.paramLabel() + ")");
+            }
+            argSpec.setValue(args.pop());
+            RunCommand run = (RunCommand) commandSpec.userObject();
+            while (!args.isEmpty()) {
+                run.trailing.add(args.pop());
+            }
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package io.cohort.cli;
+
+import io.cohort.launch.JobSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command line in-process: parsing, validation and the exit codes of bad input. */
+@Timeout(10)
+class RunCommandTest {
+    private static final String TEST_CLASSES = Path.of("target/test-classes").toAbsolutePath().toString();
+    private static final String SELF = RunCommandTest.class.getName();
+
+    /** Exit code and stderr of an in-process run. */
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result execute(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(args, new PrintWriter(out), new PrintWriter(err));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private static JobSpec spec(Map<String, String> env, String... args) {
+        CommandLine cl = Main.commandLine(new PrintWriter(OutputStream.nullOutputStream()),
+                new PrintWriter(OutputStream.nullOutputStream()));
+        CommandLine.ParseResult pr = cl.parseArgs(args);
+        RunCommand run = (RunCommand) pr.subcommand().commandSpec().userObject();
+        return run.jobSpec(env, Path.of("").toAbsolutePath());
+    }
+
+    private static void assertUsageError(Result r, String fragment) {
+        assertEquals(2, r.code(), r.err());
+        assertOneLine(r.err(), fragment);
+    }
+
+    private static void assertOneLine(String err, String fragment) {
+        String[] lines = err.strip().split("\n");
+        assertEquals(1, lines.length, "one line expected: " + err);
+        assertTrue(lines[0].startsWith("cohort: "), err);
+        assertTrue(lines[0].contains(fragment), err);
+        assertFalse(err.contains("\tat "), "no stack trace: " + err);
+    }
+
+    @Test
+    void programArgumentsAfterMainClassAreThePrograms() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "-cp", TEST_CLASSES, SELF, "-v", "--foo", "-n", "7");
+        assertEquals(2, s.size());
+        assertEquals(SELF, s.mainClass());
+        assertEquals(List.of("-v", "--foo", "-n", "7"), s.programArgs());
+        assertEquals(List.of(TEST_CLASSES), s.classpath());
+        assertEquals("0", s.stdin().toString());
+        assertEquals(2000, s.graceMillis());
+        assertEquals(60, s.wireupTimeoutSeconds());
+    }
+
+    @Test
+    void jarFormReadsMainClassAndPassesTheRest(@TempDir Path dir) throws IOException {
+        Path jar = dir.resolve("app.jar");
+        Manifest m = new Manifest();
+        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "com.example.App");
+        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(jar), m)) {
+            j.flush();
+        }
+        JobSpec s = spec(Map.of(), "run", "--np", "3", "--tag-output", "-jar", jar.toString(), "-n", "5", "--tag-output");
+        assertEquals("com.example.App", s.mainClass());
+        assertEquals(List.of(jar.toString()), s.classpath());
+        assertEquals(List.of("-n", "5", "--tag-output"), s.programArgs());
+        assertTrue(s.tagOutput());
+    }
+
+    @Test
+    void exampleFormUsesTheExamplesJar() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "--example", "pi", "1000");
+        assertEquals("io.cohort.examples.Pi", s.mainClass());
+        assertEquals(List.of("1000"), s.programArgs());
+    }
+
+    @Test
+    void environmentOptions() {
+        JobSpec s = spec(Map.of("HOME_VAR", "here"), "run", "-n", "1", "-x", "FOO=bar", "-x", "HOME_VAR", "-x", "EMPTY=",
+                "--idle", "park", "--stdin", "all", "--jvm-opt", "-Xmx64m", "--output", "o/%r.txt", "--timeout", "9",
+                "--grace-period", "100", "--wireup-timeout", "5", "-cp", TEST_CLASSES, SELF);
+        assertEquals(Map.of("FOO", "bar", "HOME_VAR", "here", "EMPTY", "", "COHORT_IDLE", "park"), s.environment());
+        assertEquals("all", s.stdin().toString());
+        assertEquals(List.of("-Xmx64m"), s.jvmOptions());
+        assertEquals("o/%r.txt", s.outputPattern());
+        assertEquals(9, s.timeoutSeconds());
+        assertEquals(100, s.graceMillis());
+        assertEquals(5, s.wireupTimeoutSeconds());
+        assertNull(null);
+    }
+
+    @Test
+    void zeroPeersIsAUsageError() {
+        assertUsageError(execute("run", "-n", "0", "--example", "pi"), "-n must be 1 or more (got 0)");
+    }
+
+    @Test
+    void missingNpIsAUsageError() {
+        assertUsageError(execute("run", "--example", "pi"), "Missing required option");
+    }
+
+    @Test
+    void unknownOptionIsAUsageError() {
+        assertUsageError(execute("run", "-n", "2", "--bogus", "--example", "pi"), "Unknown option: '--bogus'");
+    }
+
+    @Test
+    void conflictingProgramFormsAreAUsageError() {
+        assertUsageError(execute("run", "-n", "2", "-cp", TEST_CLASSES, "--example", "pi"), "give only one of");
+    }
+
+    @Test
+    void noProgramIsAUsageError() {
+        assertUsageError(execute("run", "-n", "2"), "no program given");
+    }
+
+    @Test
+    void unknownExampleIsAUsageError() {
+        assertUsageError(execute("run", "-n", "2", "--example", "nope"), "unknown example 'nope'");
+    }
+
+    @Test
+    void badIdleStrategyIsAUsageError() {
+        assertUsageError(execute("run", "-n", "2", "--idle", "snooze", "--example", "pi"), "unknown idle strategy 'snooze'");
+    }
+
+    @Test
+    void stdinRankOutsideTheJobIsAUsageError() {
+        assertUsageError(execute("run", "-n", "2", "--stdin", "2", "--example", "pi"), "--stdin 2");
+    }
+
+    @Test
+    void badNumberIsAUsageError() {
+        assertUsageError(execute("run", "-n", "two", "--example", "pi"), "'two'");
+    }
+
+    @Test
+    void unsetForwardedVariableIsAUsageError() {
+        assertUsageError(execute("run", "-n", "1", "-x", "COHORT_TEST_SURELY_UNSET_VAR", "--example", "pi"),
+                "is not set here");
+    }
+
+    @Test
+    void missingClassIsProgramNotFound() {
+        Result r = execute("run", "-n", "2", "-cp", TEST_CLASSES, "com.example.Missing");
+        assertEquals(3, r.code());
+        assertOneLine(r.err(), "class com.example.Missing was not found");
+    }
+
+    @Test
+    void missingJarIsProgramNotFound() {
+        Result r = execute("run", "-n", "2", "-jar", "no/such/app.jar");
+        assertEquals(3, r.code());
+        assertOneLine(r.err(), "jar file no/such/app.jar does not exist");
+    }
+
+    @Test
+    void jarWithoutMainClassIsProgramNotFound(@TempDir Path dir) throws IOException {
+        Path jar = dir.resolve("lib.jar");
+        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(jar))) {
+            j.flush();
+        }
+        Result r = execute("run", "-n", "2", "-jar", jar.toString());
+        assertEquals(3, r.code());
+        assertOneLine(r.err(), "has no Main-Class");
+    }
+
+    @Test
+    void noSubcommandIsAUsageError() {
+        assertUsageError(execute(), "a subcommand is needed");
+    }
+
+    @Test
+    void examplesListsNamesAndDescriptions() {
+        Result r = execute("examples");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("pi "), r.out());
+        assertTrue(r.out().contains("passes a token around the ring"), r.out());
+    }
+
+    @Test
+    void versionAndHelp() {
+        Result v = execute("--version");
+        assertEquals(0, v.code());
+        assertTrue(v.out().startsWith("cohort 0."), v.out());
+        Result h = execute("help", "run");
+        assertEquals(0, h.code());
+        assertTrue(h.out().contains("--tag-output"), h.out());
+    }
+
+    @Test
+    void exampleCatalogLineFormat() {
+        ExampleCatalog.Example e = ExampleCatalog.parse(" pi = a.b.Pi | computes pi [n]");
+        assertEquals(new ExampleCatalog.Example("pi", "a.b.Pi", "computes pi [n]"), e);
+        assertNull(ExampleCatalog.parse("# comment"));
+        assertNull(ExampleCatalog.parse("   "));
+    }
+}

@@ -1,0 +1,26 @@
+package io.cohort.launch;
+
+/**
+ * The exit codes of the {@code cohort} command (documented in docs/cli.md). Any other value is the
+ * status of the peer that caused the job to fail.
+ */
+public final class ExitCodes {
+    public static final int SUCCESS = 0;
+    /** Bad option or option value, conflicting program forms, unknown example. */
+    public static final int USAGE = 2;
+    /** The program (jar, Main-Class, class on the classpath) does not exist. */
+    public static final int PROGRAM_NOT_FOUND = 3;
+    /** The io-manager or a peer could not be started, or the peers did not wire up in time. */
+    public static final int LAUNCH_FAILURE = 4;
+    /** Internal error of the launcher (EX_SOFTWARE). */
+    public static final int INTERNAL_ERROR = 70;
+    /** The job ran longer than {@code --timeout} (as coreutils' timeout). */
+    public static final int TIMEOUT = 124;
+    /** The launcher got SIGINT (128 + 2). */
+    public static final int INTERRUPTED = 130;
+    /** The launcher got SIGTERM (128 + 15). */
+    public static final int TERMINATED = 143;
+
+    private ExitCodes() {
+    }
+}

@@ -1,0 +1,213 @@
+package io.cohort.launch;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides a job's exit status from what the io-managers and the peers report: PSE's "first abnormal
+ * value", except that a peer that failed because another one vanished never counts as the cause.
+ *
+ * <p>A peer is <em>collateral</em> if it sent PEER_FAILURE before it exited, or if the launcher was
+ * stopping it and it died of SIGTERM or SIGKILL (status 143 or 137). PEER_FAILURE travels on the
+ * peer's control connection and EXITED on the io-manager's, so they may arrive in either order; a
+ * peer's flag is final only once both its EXITED arrived and its control connection ended (or it
+ * never connected), and {@link #outcome} is asked only when every peer is final.
+ *
+ * <p>Pure state, no I/O; confined to the controller's event thread.
+ */
+public final class ExitTracker {
+    static final int STATUS_SIGTERM = 128 + 15;
+    static final int STATUS_SIGKILL = 128 + 9;
+
+    private final String jobId;
+    private final String[] hosts;
+    private final Integer[] status;
+    private final boolean[] stoppedWhenExited;
+    private final boolean[] connected;
+    private final boolean[] controlClosed;
+    private final String[] failureReason;
+    private final int[] failedPeer;
+    private final List<Integer> exitOrder = new ArrayList<>();
+    private boolean stopping;
+
+    public ExitTracker(String jobId, String[] hosts) {
+        int n = hosts.length;
+        this.jobId = jobId;
+        this.hosts = hosts.clone();
+        this.status = new Integer[n];
+        this.stoppedWhenExited = new boolean[n];
+        this.connected = new boolean[n];
+        this.controlClosed = new boolean[n];
+        this.failureReason = new String[n];
+        this.failedPeer = new int[n];
+    }
+
+    public int size() {
+        return hosts.length;
+    }
+
+    /** The launcher has begun stopping the job (STOP sent): TERM/KILL deaths from now on are ours. */
+    public void stopping() {
+        stopping = true;
+    }
+
+    /**
+     * An io-manager reported an exit.
+     *
+     * @return true if this is an abnormal exit
+     */
+    public boolean exited(int rank, int exitStatus, boolean stoppedByManager) {
+        if (status[rank] != null) {
+            return false;
+        }
+        status[rank] = exitStatus;
+        stoppedWhenExited[rank] = stopping || stoppedByManager;
+        exitOrder.add(rank);
+        return exitStatus != 0;
+    }
+
+    public void controlConnected(int rank) {
+        connected[rank] = true;
+    }
+
+    public void controlClosed(int rank) {
+        controlClosed[rank] = true;
+    }
+
+    /** The peer said it failed because {@code lostPeer} vanished. The first report counts. */
+    public void peerFailure(int rank, int lostPeer, String reason) {
+        if (failureReason[rank] == null) {
+            failureReason[rank] = reason == null ? "" : reason;
+            failedPeer[rank] = lostPeer;
+        }
+    }
+
+    public boolean hasExited(int rank) {
+        return status[rank] != null;
+    }
+
+    public boolean allExited() {
+        return exitOrder.size() == hosts.length;
+    }
+
+    /** Both the exit and the end of the control connection (if any) are in: the peer's flag is final. */
+    public boolean settled(int rank) {
+        return status[rank] != null && (!connected[rank] || controlClosed[rank]);
+    }
+
+    public boolean allSettled() {
+        for (int r = 0; r < hosts.length; r++) {
+            if (!settled(r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public boolean collateral(int rank) {
+        if (failureReason[rank] != null) {
+            return true;
+        }
+        Integer s = status[rank];
+        return s != null && stoppedWhenExited[rank] && (s == STATUS_SIGTERM || s == STATUS_SIGKILL);
+    }
+
+    /** Ranks that have not exited (yet). */
+    public List<Integer> notExited() {
+        List<Integer> l = new ArrayList<>();
+        for (int r = 0; r < hosts.length; r++) {
+            if (status[r] == null) {
+                l.add(r);
+            }
+        }
+        return l;
+    }
+
+    /** The job's outcome; call when every peer has settled (a missing exit counts as SIGKILL). */
+    public JobOutcome outcome() {
+        int firstAbnormal = -1;
+        int root = -1;
+        for (int r : exitOrder) {
+            if (status[r] != 0) {
+                if (firstAbnormal < 0) {
+                    firstAbnormal = r;
+                }
+                if (root < 0 && !collateral(r)) {
+                    root = r;
+                }
+            }
+        }
+        if (firstAbnormal < 0) {
+            return allExited() ? JobOutcome.success()
+                    : new JobOutcome(STATUS_SIGKILL, "cohort: job " + jobId + " failed: ranks " + notExited()
+                            + " never reported an exit", JobOutcome.NO_RANK);
+        }
+        boolean collateralOnly = root < 0;
+        if (collateralOnly) {
+            root = firstAbnormal;
+        }
+        int others = 0;
+        for (int r = 0; r < hosts.length; r++) {
+            if (r != root && (status[r] == null || status[r] != 0)) {
+                others++;
+            }
+        }
+        StringBuilder line = new StringBuilder("cohort: job ").append(jobId).append(" failed: ")
+                .append(describeExit(root, status[root]));
+        if (collateralOnly) {
+            line.append(" (no root cause found: ");
+            if (failureReason[root] != null) {
+                line.append("it lost rank ").append(failedPeer[root]);
+                String why = oneLine(failureReason[root]);
+                if (!why.isEmpty()) {
+                    line.append(": ").append(why);
+                }
+            } else {
+                line.append("it was stopped by the launcher");
+            }
+            line.append(')');
+        } else {
+            line.append(" (root cause)");
+        }
+        if (others > 0) {
+            line.append("; ").append(others).append(others == 1 ? " other peer was" : " other peers were")
+                    .append(" stopped");
+        }
+        return new JobOutcome(status[root], line.toString(), root);
+    }
+
+    /** "rank 2 on node7 exited with status 3" or "rank 1 on node7 was killed by signal 9 (SIGKILL)". */
+    public String describeExit(int rank, int exitStatus) {
+        String who = "rank " + rank + " on " + hosts[rank];
+        if (exitStatus > 128 && exitStatus <= 128 + 64) {
+            int sig = exitStatus - 128;
+            String name = signalName(sig);
+            return who + " was killed by signal " + sig + (name == null ? "" : " (" + name + ")");
+        }
+        return who + " exited with status " + exitStatus;
+    }
+
+    static String signalName(int sig) {
+        switch (sig) {
+            case 1: return "SIGHUP";
+            case 2: return "SIGINT";
+            case 3: return "SIGQUIT";
+            case 4: return "SIGILL";
+            case 6: return "SIGABRT";
+            case 7: return "SIGBUS";
+            case 8: return "SIGFPE";
+            case 9: return "SIGKILL";
+            case 10: return "SIGUSR1";
+            case 11: return "SIGSEGV";
+            case 12: return "SIGUSR2";
+            case 13: return "SIGPIPE";
+            case 14: return "SIGALRM";
+            case 15: return "SIGTERM";
+            default: return null;
+        }
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s+", " ").trim();
+    }
+}

@@ -1,0 +1,237 @@
+package io.cohort.launch;
+
+import io.cohort.wireup.ControlFrame;
+import io.cohort.wireup.ControlMessageType;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The io-manager of one host: starts that host's peers as its children, forwards their output to
+ * the controller line by line, feeds their stdin, reports each exit once its output is drained, and
+ * stops them on STOP or when the controller vanishes. It exits when every peer has been reported.
+ *
+ * <pre>
+ *  controller ──LAUNCH──► IoManager ──setsid java ... PeerMain──► peer (own process group)
+ *             ◄─OUTPUT (one line each), STARTED, EXITED (after stdout+stderr EOF)─┘
+ * </pre>
+ *
+ * The reader thread handles the controller's frames in order; pump threads send OUTPUT and EXITED
+ * (sends are serialised by {@link ControlConnection}).
+ */
+public final class IoManager implements PeerProcess.Listener {
+    /** Grace between TERM and KILL when the controller is gone (it cannot tell us a better one). */
+    static final int ORPHAN_GRACE_MILLIS = 500;
+
+    private final ControlConnection controller;
+    private final PrintStream log;
+    private final Map<Integer, PeerProcess> peers = new ConcurrentHashMap<>();
+    private volatile CountDownLatch remaining;
+    private volatile boolean stopping;
+    /** Peers whose EXITED has been sent (counted before sending, so the controller's close after the last one is expected). */
+    private final java.util.concurrent.atomic.AtomicInteger reported = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile int launched = -1;
+
+    IoManager(ControlConnection controller, PrintStream log) {
+        this.controller = controller;
+        this.log = log;
+    }
+
+    /** Says hello, then serves the controller until every peer has been reported; returns the exit code. */
+    int run(String jobId, String jobKey, String host) throws IOException {
+        controller.send(ControlFrame.build(ControlMessageType.IOM_HELLO).putString(jobId).putString(jobKey)
+                .putString(host).putLong(ProcessHandle.current().pid()).frame());
+        Thread reader = new Thread(this::serve, "cohort-iom-control");
+        reader.setDaemon(true);
+        reader.start();
+        synchronized (this) {
+            while (remaining == null) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    return 1;
+                }
+            }
+        }
+        awaitUninterruptibly(remaining);
+        controller.close();
+        return 0;
+    }
+
+    private void serve() {
+        try {
+            ControlFrame f;
+            while ((f = controller.read()) != null) {
+                handle(f);
+            }
+        } catch (IOException e) {
+            // Treated like end of stream: the controller is gone.
+        }
+        orphaned();
+    }
+
+    private void handle(ControlFrame f) throws IOException {
+        switch (f.type()) {
+            case ControlMessageType.LAUNCH:
+                launch(LaunchRequest.parse(f));
+                break;
+            case ControlMessageType.STDIN: {
+                ControlFrame.BodyReader r = f.reader();
+                PeerProcess p = peers.get(r.getInt());
+                byte[] bytes = r.getBytes();
+                if (p != null) {
+                    p.writeStdin(bytes);
+                }
+                break;
+            }
+            case ControlMessageType.STDIN_CLOSE: {
+                PeerProcess p = peers.get(f.reader().getInt());
+                if (p != null) {
+                    p.closeStdin();
+                }
+                break;
+            }
+            case ControlMessageType.STOP:
+                stop(f.reader().getInt());
+                break;
+            default:
+                log.println("cohort: io-manager ignored an unexpected " + ControlMessageType.name(f.type()) + " frame");
+        }
+    }
+
+    private void launch(LaunchRequest request) {
+        if (remaining != null) {
+            log.println("cohort: io-manager ignored a second LAUNCH");
+            return;
+        }
+        CountDownLatch latch = new CountDownLatch(request.peers().size());
+        launched = request.peers().size();
+        File cwd = new File(request.workingDirectory());
+        for (LaunchRequest.Peer spec : request.peers()) {
+            if (stopping) {
+                reportStartFailure(spec.rank(), "the job was stopped before this peer started", latch);
+                continue;
+            }
+            try {
+                PeerProcess p = PeerProcess.start(spec.rank(), spec.command(), spec.environment(), cwd);
+                peers.put(spec.rank(), p);
+                controller.trySend(ControlFrame.build(ControlMessageType.STARTED).putInt(spec.rank())
+                        .putLong(p.pid()).frame());
+                p.pump(new PeerProcess.Listener() {
+                    @Override
+                    public void output(int rank, int stream, byte[] line) {
+                        IoManager.this.output(rank, stream, line);
+                    }
+
+                    @Override
+                    public void exited(int rank, int status, boolean stoppedByManager) {
+                        IoManager.this.exited(rank, status, stoppedByManager);
+                        latch.countDown();
+                    }
+                });
+            } catch (IOException | RuntimeException e) {
+                reportStartFailure(spec.rank(), "cannot start " + spec.command().get(0) + ": " + e.getMessage(), latch);
+            }
+        }
+        synchronized (this) {
+            remaining = latch;
+            notifyAll();
+        }
+    }
+
+    private void reportStartFailure(int rank, String reason, CountDownLatch latch) {
+        reported.incrementAndGet();
+        controller.trySend(ControlFrame.build(ControlMessageType.START_FAILED).putInt(rank).putString(reason).frame());
+        latch.countDown();
+    }
+
+    @Override
+    public void output(int rank, int stream, byte[] line) {
+        controller.trySend(ControlFrame.build(ControlMessageType.OUTPUT).putInt(rank).putByte(stream)
+                .putBytes(line).frame());
+    }
+
+    @Override
+    public void exited(int rank, int status, boolean stoppedByManager) {
+        reported.incrementAndGet();
+        controller.trySend(ControlFrame.build(ControlMessageType.EXITED).putInt(rank).putInt(status)
+                .putBoolean(stoppedByManager).frame());
+    }
+
+    /** TERM every live peer's process group now, KILL what is left after the grace period. */
+    void stop(int graceMillis) {
+        stopping = true;
+        peers.values().forEach(PeerProcess::terminate);
+        Thread killer = new Thread(() -> {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, graceMillis));
+            for (PeerProcess p : peers.values()) {
+                long left = deadline - System.nanoTime();
+                try {
+                    waitFor(p, left);
+                } catch (InterruptedException e) {
+                    break;
+                }
+                p.kill();
+            }
+        }, "cohort-iom-killer");
+        killer.setDaemon(true);
+        killer.start();
+    }
+
+    private static void waitFor(PeerProcess p, long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        while (p.isAlive()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            ProcessHandle h = ProcessHandle.of(p.pid()).orElse(null);
+            if (h == null) {
+                return;
+            }
+            try {
+                h.onExit().get(left, TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                return;
+            }
+        }
+    }
+
+    /** The controller is gone: nobody will collect output or exits, so end the peers and ourselves. */
+    private void orphaned() {
+        if (launched >= 0 && reported.get() >= launched) {
+            return; // every peer was reported; the connection ended with the job
+        }
+        log.println("cohort: io-manager lost its controller; stopping its peers");
+        stop(ORPHAN_GRACE_MILLIS);
+        synchronized (this) {
+            if (remaining == null) {
+                remaining = new CountDownLatch(0);
+                notifyAll();
+            }
+        }
+        CountDownLatch r = remaining;
+        try {
+            r.await(ORPHAN_GRACE_MILLIS + 5000L, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException ignored) {
+            // Exiting anyway.
+        }
+        Runtime.getRuntime().halt(1);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        for (;;) {
+            try {
+                latch.await();
+                return;
+            } catch (InterruptedException e) {
+                // Keep waiting for the peers.
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.cohort.launch;
+
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Writes the peers' output lines where the user asked: the launcher's stdout/stderr (optionally
+ * tagged "[rank] "), or one file per peer ({@code --output PATTERN}, both streams into the same file,
+ * in the order the io-manager read them). Each line is written with one call under the target's
+ * lock, so lines of different peers never mix; a peer's unfinished line (its last, or a piece of a
+ * very long one) is ended with a newline only if another peer's line comes next to the same place.
+ * Thread-safe.
+ */
+public final class OutputRouter implements Closeable {
+    private final boolean tag;
+    private final OutputStream out;
+    private final OutputStream err;
+    private final OutputStream[] files;
+    /** Targets whose last write ended without a newline, and whose line it was; guarded by the target's lock. */
+    private final Map<OutputStream, MidLine> midLine = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record MidLine(int rank) {
+    }
+
+    /**
+     * @param pattern per-peer file pattern ("%r" rank, "%j" job id) or null; peers whose pattern
+     *                expands to the same path share one file
+     */
+    public OutputRouter(int size, boolean tag, String pattern, String jobId, OutputStream out, OutputStream err)
+            throws IOException {
+        this.tag = tag;
+        this.out = new BufferedOutputStream(out, 64 * 1024);
+        this.err = new BufferedOutputStream(err, 64 * 1024);
+        if (pattern == null) {
+            files = null;
+        } else {
+            files = new OutputStream[size];
+            Map<Path, OutputStream> opened = new HashMap<>();
+            for (int r = 0; r < size; r++) {
+                Path p = outputPath(pattern, r, jobId).toAbsolutePath();
+                OutputStream os = opened.get(p);
+                if (os == null) {
+                    if (p.getParent() != null) {
+                        Files.createDirectories(p.getParent());
+                    }
+                    os = new BufferedOutputStream(Files.newOutputStream(p), 64 * 1024);
+                    opened.put(p, os);
+                }
+                files[r] = os;
+            }
+        }
+    }
+
+    /** The file of one peer: "%r" is its rank, "%j" the job id, "%%" a percent sign. */
+    public static Path outputPath(String pattern, int rank, String jobId) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '%' && i + 1 < pattern.length()) {
+                char n = pattern.charAt(i + 1);
+                if (n == 'r') {
+                    b.append(rank);
+                    i++;
+                    continue;
+                } else if (n == 'j') {
+                    b.append(jobId);
+                    i++;
+                    continue;
+                } else if (n == '%') {
+                    b.append('%');
+                    i++;
+                    continue;
+                }
+            }
+            b.append(c);
+        }
+        return Path.of(b.toString());
+    }
+
+    /** One line of a peer's stream (1 stdout, 2 stderr). */
+    public void write(int rank, int stream, byte[] line) {
+        OutputStream target = files != null ? files[rank] : stream == 2 ? err : out;
+        byte[] bytes = line;
+        if (tag) {
+            byte[] prefix = ("[" + rank + "] ").getBytes(StandardCharsets.US_ASCII);
+            boolean newline = line.length > 0 && line[line.length - 1] == '\n';
+            bytes = new byte[prefix.length + line.length + (newline ? 0 : 1)];
+            System.arraycopy(prefix, 0, bytes, 0, prefix.length);
+            System.arraycopy(line, 0, bytes, prefix.length, line.length);
+            if (!newline) {
+                bytes[bytes.length - 1] = '\n'; // a tagged cut or final piece must not run into the next tag
+            }
+        }
+        synchronized (target) {
+            try {
+                MidLine open = midLine.get(target);
+                if (open != null && open.rank != rank) {
+                    target.write('\n'); // another peer's unfinished line must not swallow the start of this one
+                }
+                if (bytes.length > 0 && bytes[bytes.length - 1] != '\n') {
+                    midLine.put(target, new MidLine(rank));
+                } else {
+                    midLine.remove(target);
+                }
+                target.write(bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the output of rank " + rank + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    public void flush() {
+        flush(out);
+        flush(err);
+        if (files != null) {
+            for (OutputStream f : files) {
+                flush(f);
+            }
+        }
+    }
+
+    private static void flush(OutputStream os) {
+        synchronized (os) {
+            try {
+                os.flush();
+            } catch (IOException e) {
+                // The reader went away (closed pipe); nothing better to do than keep the job going.
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        flush();
+        if (files != null) {
+            for (OutputStream f : files) {
+                try {
+                    f.close();
+                } catch (IOException ignored) {
+                    // Flushed above; a close failure loses nothing more.
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.cohort.launch;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(5)
+class ExitTrackerTest {
+    private static ExitTracker tracker(int n) {
+        String[] hosts = new String[n];
+        Arrays.fill(hosts, "node1");
+        return new ExitTracker("cafe0001", hosts);
+    }
+
+    @Test
+    void allZeroIsSuccess() {
+        ExitTracker t = tracker(3);
+        for (int r = 0; r < 3; r++) {
+            assertFalse(t.exited(r, 0, false));
+        }
+        JobOutcome o = t.outcome();
+        assertEquals(0, o.exitCode());
+        assertNull(o.summary());
+    }
+
+    @Test
+    void rootCauseWinsOverCollateralThatReportedFirst() {
+        ExitTracker t = tracker(3);
+        for (int r = 0; r < 3; r++) {
+            t.controlConnected(r);
+        }
+        // Rank 1 saw rank 2 vanish, and its EXITED overtakes rank 2's.
+        t.peerFailure(1, 2, "connection reset");
+        assertTrue(t.exited(1, 1, false));
+        t.stopping();
+        t.exited(2, 3, false);
+        t.exited(0, 143, true);
+        for (int r = 0; r < 3; r++) {
+            t.controlClosed(r);
+        }
+        assertTrue(t.allSettled());
+        JobOutcome o = t.outcome();
+        assertEquals(3, o.exitCode());
+        assertEquals(2, o.rootCauseRank());
+        assertEquals("cohort: job cafe0001 failed: rank 2 on node1 exited with status 3 (root cause); 2 other peers were stopped",
+                o.summary());
+    }
+
+    @Test
+    void exitedBeforeControlEofIsNotSettled() {
+        ExitTracker t = tracker(2);
+        t.controlConnected(0);
+        t.exited(0, 1, false);
+        assertFalse(t.settled(0), "PEER_FAILURE may still be on its way");
+        t.peerFailure(0, 1, "lost");
+        t.controlClosed(0);
+        assertTrue(t.settled(0));
+        assertTrue(t.collateral(0));
+    }
+
+    @Test
+    void peerThatNeverConnectedSettlesOnExit() {
+        ExitTracker t = tracker(1);
+        t.exited(0, 0, false);
+        assertTrue(t.allSettled());
+    }
+
+    @Test
+    void killedBySignalNamesTheSignal() {
+        ExitTracker t = tracker(2);
+        t.exited(1, 137, false);
+        t.stopping();
+        t.exited(0, 143, true);
+        JobOutcome o = t.outcome();
+        assertEquals(137, o.exitCode());
+        assertEquals("cohort: job cafe0001 failed: rank 1 on node1 was killed by signal 9 (SIGKILL) (root cause); "
+                + "1 other peer was stopped", o.summary());
+    }
+
+    @Test
+    void killBeforeStopIsRootCauseEvenIfFlaggedLater() {
+        ExitTracker t = tracker(2);
+        t.exited(0, 143, false); // TERM from outside, not from us
+        t.stopping();
+        t.exited(1, 143, true);
+        assertFalse(t.collateral(0));
+        assertTrue(t.collateral(1));
+        assertEquals(0, t.outcome().rootCauseRank());
+    }
+
+    @Test
+    void stoppedButExitingWithOwnStatusIsNotCollateral() {
+        ExitTracker t = tracker(2);
+        t.exited(0, 2, false);
+        t.stopping();
+        t.exited(1, 5, true); // its own shutdown hook chose 5: that is its own failure
+        assertFalse(t.collateral(1));
+        assertEquals(0, t.outcome().rootCauseRank());
+    }
+
+    @Test
+    void allCollateralNamesTheLostPeer() {
+        ExitTracker t = tracker(2);
+        t.peerFailure(0, 1, "connection\nreset");
+        t.exited(0, 1, false);
+        t.peerFailure(1, 0, "gone");
+        t.exited(1, 1, false);
+        JobOutcome o = t.outcome();
+        assertEquals(1, o.exitCode());
+        assertEquals(0, o.rootCauseRank());
+        assertEquals("cohort: job cafe0001 failed: rank 0 on node1 exited with status 1 (no root cause found: "
+                + "it lost rank 1: connection reset); 1 other peer was stopped", o.summary());
+    }
+
+    @Test
+    void firstReportedNonCollateralIsTheRootCause() {
+        ExitTracker t = tracker(3);
+        t.exited(2, 7, false);
+        t.exited(0, 9, false);
+        t.exited(1, 0, false);
+        assertEquals(7, t.outcome().exitCode());
+        assertEquals(2, t.outcome().rootCauseRank());
+    }
+
+    @Test
+    void describeExitForSignalsAndStatuses() {
+        ExitTracker t = tracker(1);
+        assertEquals("rank 0 on node1 exited with status 128", t.describeExit(0, 128));
+        assertEquals("rank 0 on node1 was killed by signal 11 (SIGSEGV)", t.describeExit(0, 139));
+        assertEquals("rank 0 on node1 was killed by signal 40", t.describeExit(0, 168));
+        assertEquals("rank 0 on node1 exited with status 255", t.describeExit(0, 255));
+    }
+
+    @Test
+    void secondExitReportIsIgnored() {
+        ExitTracker t = tracker(1);
+        assertTrue(t.exited(0, 4, false));
+        assertFalse(t.exited(0, 0, false));
+        assertEquals(4, t.outcome().exitCode());
+    }
+}

@@ -1,0 +1,72 @@
+package io.cohort.launch;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+@Timeout(5)
+class OutputRouterTest {
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void tagsEveryLineAndEndsTaggedPartialLines() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (OutputRouter r = new OutputRouter(3, true, null, "j", out, err)) {
+            r.write(2, 1, b("two\n"));
+            r.write(0, 2, b("oops\n"));
+            r.write(1, 1, b("partial"));
+        }
+        assertEquals("[2] two\n[1] partial\n", out.toString(StandardCharsets.UTF_8));
+        assertEquals("[0] oops\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void untaggedBytesPassUnchanged() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (OutputRouter r = new OutputRouter(1, false, null, "j", out, new ByteArrayOutputStream())) {
+            r.write(0, 1, b("a\r\n"));
+            r.write(0, 1, b("b"));
+        }
+        assertEquals("a\r\nb", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anotherPeersLineNeverJoinsAnUnfinishedLine() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (OutputRouter r = new OutputRouter(2, false, null, "j", out, new ByteArrayOutputStream())) {
+            r.write(0, 1, b("abc"));
+            r.write(0, 1, b("def\n")); // the same peer continues its line: unchanged
+            r.write(0, 1, b("tail0"));
+            r.write(1, 1, b("line1\n"));
+        }
+        assertEquals("abcdef\ntail0\nline1\n", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void oneFilePerPeerWithBothStreams(@TempDir Path dir) throws IOException {
+        String pattern = dir.resolve("sub/%j-rank%r.txt").toString();
+        try (OutputRouter r = new OutputRouter(2, false, pattern, "abc", new ByteArrayOutputStream(),
+                new ByteArrayOutputStream())) {
+            r.write(1, 1, b("out1\n"));
+            r.write(1, 2, b("err1\n"));
+        }
+        assertEquals("", Files.readString(dir.resolve("sub/abc-rank0.txt")));
+        assertEquals("out1\nerr1\n", Files.readString(dir.resolve("sub/abc-rank1.txt")));
+    }
+
+    @Test
+    void patternEscapes() {
+        assertEquals(Path.of("o-7-x%r"), OutputRouter.outputPath("o-%r-%j%%r", 7, "x"));
+    }
+}

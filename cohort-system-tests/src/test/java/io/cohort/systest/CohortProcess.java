@@ -1,0 +1,181 @@
+package io.cohort.systest;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A real {@code cohort} command running as a child process (the dist's lib/* classpath, as the
+ * ./cohort script runs it), with its stdout and stderr collected line by line. Tests wait on
+ * lines and on exit, never on time.
+ */
+final class CohortProcess implements AutoCloseable {
+    static final Path MODULE = Path.of("").toAbsolutePath();
+    static final Path ROOT = MODULE.getParent();
+    static final Path HOME = ROOT.resolve("cohort-dist/target/cohort");
+    static final Path LIB = HOME.resolve("lib");
+    static final String TEST_CLASSES = MODULE.resolve("target/test-classes").toString();
+
+    private final Process process;
+    private final List<String> out = new ArrayList<>();
+    private final List<String> err = new ArrayList<>();
+    private final Thread outReader;
+    private final Thread errReader;
+
+    private CohortProcess(Process process) {
+        this.process = process;
+        this.outReader = reader(process.getInputStream(), out);
+        this.errReader = reader(process.getErrorStream(), err);
+    }
+
+    static void requireDist() {
+        if (!Files.isRegularFile(LIB.resolve("cohort-cli.jar"))) {
+            throw new IllegalStateException("the distribution is not built (" + LIB + "); run 'mvn verify' from the root");
+        }
+    }
+
+    /** Starts {@code cohort ARGS...} with extra environment variables. */
+    static CohortProcess start(Map<String, String> env, String... args) throws IOException {
+        requireDist();
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-Dcohort.home=" + HOME,
+                "-cp", LIB + "/*", "io.cohort.cli.Main"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(MODULE.toFile());
+        pb.environment().putAll(env);
+        return new CohortProcess(pb.start());
+    }
+
+    static CohortProcess start(String... args) throws IOException {
+        return start(Map.of(), args);
+    }
+
+    /** Runs to the end with an empty, closed stdin. */
+    static CohortProcess run(String... args) throws IOException, InterruptedException {
+        CohortProcess p = start(args);
+        p.closeStdin();
+        p.waitFor();
+        return p;
+    }
+
+    private static Thread reader(InputStream in, List<String> lines) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String l;
+                while ((l = r.readLine()) != null) {
+                    synchronized (lines) {
+                        lines.add(l);
+                        lines.notifyAll();
+                    }
+                }
+            } catch (IOException ignored) {
+                // Process gone.
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    Process process() {
+        return process;
+    }
+
+    OutputStream stdin() {
+        return process.getOutputStream();
+    }
+
+    void closeStdin() throws IOException {
+        process.getOutputStream().close();
+    }
+
+    /** Waits for exit and for both streams to be read to their end; returns the exit code. */
+    int waitFor() throws InterruptedException {
+        int code = process.waitFor();
+        outReader.join();
+        errReader.join();
+        return code;
+    }
+
+    int exitCode() {
+        return process.exitValue();
+    }
+
+    List<String> out() {
+        synchronized (out) {
+            return List.copyOf(out);
+        }
+    }
+
+    List<String> err() {
+        synchronized (err) {
+            return List.copyOf(err);
+        }
+    }
+
+    /** Blocks until {@code count} stdout lines match (true), or the process ended first (false). */
+    boolean awaitOut(Predicate<String> match, int count) throws InterruptedException {
+        return await(out, match, count);
+    }
+
+    boolean awaitErr(Predicate<String> match, int count) throws InterruptedException {
+        return await(err, match, count);
+    }
+
+    private boolean await(List<String> lines, Predicate<String> match, int count) throws InterruptedException {
+        synchronized (lines) {
+            for (;;) {
+                if (lines.stream().filter(match).count() >= count) {
+                    return true;
+                }
+                if (!process.isAlive() && !(lines == out ? outReader : errReader).isAlive()) {
+                    return false;
+                }
+                lines.wait(100); // woken by each new line; the timeout only notices the reader's end
+            }
+        }
+    }
+
+    /** Waits until no live process has a command line containing {@code marker}; true if none is left. */
+    static boolean awaitNoProcessWith(String marker, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (processesWith(marker).isEmpty()) {
+                return true;
+            }
+            TimeUnit.MILLISECONDS.sleep(50); // polling the process table: there is no event for "all gone"
+        }
+        return processesWith(marker).isEmpty();
+    }
+
+    static List<ProcessHandle> processesWith(String marker) {
+        long self = ProcessHandle.current().pid();
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.pid() != self && p.isAlive())
+                .filter(p -> p.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+                .toList();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "exit " + (process.isAlive() ? "(running)" : process.exitValue()) + "\nstdout: " + out() + "\nstderr: " + err();
+    }
+}

@@ -1,0 +1,43 @@
+package io.cohort.systest;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class EnvironmentSystemTest {
+    private static final String ENV = "io.cohort.systest.programs.EnvPrinter";
+
+    @Test
+    @Timeout(60)
+    void plainProgramSeesItsIdentityAndForwardedVariables() throws Exception {
+        CohortProcess p = CohortProcess.start(Map.of("FWD", "from-launcher"), "run", "-n", "3", "-x", "FOO=bar",
+                "-x", "FWD", "--idle", "park", "-cp", CohortProcess.TEST_CLASSES, ENV, "-v", "--foo");
+        p.closeStdin();
+        assertEquals(0, p.waitFor(), p.toString());
+        List<String> lines = p.out();
+        assertEquals(3, lines.size(), p.toString());
+        String jobId = lines.get(0).replaceAll(".*COHORT_JOB_ID=(\\S+).*", "$1");
+        assertTrue(jobId.matches("[0-9a-f]{8}"), jobId);
+        for (int r = 0; r < 3; r++) {
+            String expected = "env COHORT_RANK=" + r + " COHORT_SIZE=3 COHORT_LOCAL_RANK=" + r + " COHORT_LOCAL_SIZE=3 "
+                    + "COHORT_JOB_ID=" + jobId + " COHORT_HOST=";
+            String line = lines.stream().filter(l -> l.startsWith(expected)).findFirst().orElse(null);
+            assertTrue(line != null, "rank " + r + ": " + p);
+            assertTrue(line.endsWith(" COHORT_IDLE=park FOO=bar FWD=from-launcher args=-v,--foo"), line);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void workingDirectoryIsTheLaunchers() throws Exception {
+        // A relative classpath only works if the peers start where cohort run was started.
+        CohortProcess p = CohortProcess.run("run", "-n", "1", "-cp", "target/test-classes", ENV);
+        assertEquals(0, p.exitCode(), p.toString());
+        assertTrue(p.out().get(0).startsWith("env COHORT_RANK=0 COHORT_SIZE=1"), p.toString());
+    }
+}

@@ -1,0 +1,79 @@
+package io.cohort.systest;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ExitStatusSystemTest {
+    private static final String FAILING = "io.cohort.systest.programs.FailingPeer";
+    private static final String SLEEPER = "io.cohort.systest.programs.Sleeper";
+
+    private static List<String> summaries(CohortProcess p) {
+        return p.err().stream().filter(l -> l.startsWith("cohort: job ")).toList();
+    }
+
+    @Test
+    @Timeout(150)
+    void rootCauseIsThePeerThatExitedNotTheOnesThatLostIt() throws Exception {
+        // Repeated: the collateral peers' EXITED often overtakes the root cause's PEER_FAILURE ordering.
+        for (int i = 0; i < 5; i++) {
+            CohortProcess p = CohortProcess.run("run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, FAILING, "1", "exit", "3");
+            assertEquals(3, p.exitCode(), "run " + i + ": " + p);
+            List<String> s = summaries(p);
+            assertEquals(1, s.size(), "run " + i + ": " + p);
+            assertTrue(s.get(0).matches("cohort: job [0-9a-f]{8} failed: rank 1 on \\S+ exited with status 3 \\(root cause\\); "
+                    + "2 other peers were stopped"), "run " + i + ": " + s.get(0));
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void peerKilledBySigkillIsReportedAsSignal9() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, FAILING, "2", "kill9", "0");
+        assertEquals(137, p.exitCode(), p.toString());
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).contains("rank 2 on ") && s.get(0).contains("was killed by signal 9 (SIGKILL) (root cause)"),
+                s.get(0));
+    }
+
+    @Test
+    @Timeout(60)
+    void timeoutStopsTheJobWith124() throws Exception {
+        long start = System.nanoTime();
+        CohortProcess p = CohortProcess.run("run", "-n", "2", "--timeout", "2", "--grace-period", "500",
+                "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init");
+        long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+        assertEquals(124, p.exitCode(), p.toString());
+        assertTrue(seconds < 20, "took " + seconds + " s");
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).contains("exceeded the time limit of 2 s"), s.get(0));
+    }
+
+    @Test
+    @Timeout(60)
+    void peerThatNeverConnectsIsAWireupTimeout() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "--wireup-timeout", "3", "--grace-period", "500",
+                "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "noinit-rank", "2");
+        assertEquals(4, p.exitCode(), p.toString());
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).contains("rank 2 never connected within 3 s"), s.get(0));
+        assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ")), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void successPrintsNoSummary() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "2", "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.EnvPrinter");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(List.of(), summaries(p));
+    }
+}
