@@ -69,6 +69,8 @@ public final class PingPongBenchmark {
     /** A ping-pong implementation under test. */
     enum Impl {
         RAW("raw NIO", null, false),
+        /** Reference only: the same framing on a non-blocking channel that spins on read/write. */
+        RAW_SPIN("raw NIO busy-poll", null, false),
         BACKOFF_BB("cohort backoff ByteBuffer", "backoff", true),
         SPIN_BB("cohort busy-spin ByteBuffer", "busy-spin", true),
         BACKOFF_ARR("cohort backoff byte[]", "backoff", false),
@@ -87,33 +89,43 @@ public final class PingPongBenchmark {
 
     private final boolean quick;
     private final int reps;
+    /** Ping-pong sizes of this run (all of {@link #SIZES} unless --sizes picks some, for profiling). */
+    private final int[] sizes;
+    private final boolean streaming;
 
-    private PingPongBenchmark(boolean quick, int reps) {
+    private PingPongBenchmark(boolean quick, int reps, int[] sizes, boolean streaming) {
         this.quick = quick;
         this.reps = reps;
+        this.sizes = sizes;
+        this.streaming = streaming;
     }
 
     public static void main(String[] args) throws Exception {
         boolean quick = false;
         Path out = null;
         int reps = -1;
+        int[] sizes = SIZES;
+        boolean stream = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
                 case "--out" -> out = Path.of(args[++i]);
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
+                case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                case "--no-stream" -> stream = false;
                 case "-h", "--help" -> {
-                    System.out.println("usage: PingPongBenchmark [--quick] [--out FILE] [--reps N]");
+                    System.out.println("usage: PingPongBenchmark [--quick] [--out FILE] [--reps N]"
+                            + " [--sizes 8,65536,...] [--no-stream]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         if (reps < 1) {
-            reps = quick ? 1 : 5;
+            reps = quick ? 1 : 6;
         }
         long t0 = System.nanoTime();
-        String md = new PingPongBenchmark(quick, reps).run();
+        String md = new PingPongBenchmark(quick, reps, sizes, stream).run();
         double secs = (System.nanoTime() - t0) / 1e9;
         md += String.format(Locale.ROOT, "%nTotal benchmark time: %.0f s.%n", secs);
         System.out.println();
@@ -164,17 +176,25 @@ public final class PingPongBenchmark {
         Impl[] impls = Impl.values();
         Map<Impl, Histogram[]> hist = new EnumMap<>(Impl.class);
         for (Impl impl : impls) {
-            Histogram[] h = new Histogram[SIZES.length];
-            for (int s = 0; s < SIZES.length; s++) {
+            Histogram[] h = new Histogram[sizes.length];
+            for (int s = 0; s < sizes.length; s++) {
                 h[s] = new Histogram(HIST_MAX_NANOS, 3);
             }
             hist.put(impl, h);
         }
-        log("ping-pong: %d repetitions x %d sizes x %d implementations%s", reps, SIZES.length, impls.length,
+        // JIT warm-up of every code path before anything is recorded: without it the first blocks run
+        // interpreted code, which makes backoff fall through to its blocking phase and pollutes p99.
+        log("JIT warm-up round (not recorded)");
+        for (int size : sizes) {
+            for (Impl impl : impls) {
+                pingPong(impl, size, 0, Math.max(20, iterations(size) / 5), new Histogram(HIST_MAX_NANOS, 3));
+            }
+        }
+        log("ping-pong: %d repetitions x %d sizes x %d implementations%s", reps, sizes.length, impls.length,
                 quick ? " (quick)" : "");
         for (int r = 0; r < reps; r++) {
-            for (int s = 0; s < SIZES.length; s++) {
-                int size = SIZES[s];
+            for (int s = 0; s < sizes.length; s++) {
+                int size = sizes[s];
                 for (int k = 0; k < impls.length; k++) {
                     Impl impl = impls[(k + r) % impls.length]; // rotate the order every repetition
                     Histogram block = new Histogram(HIST_MAX_NANOS, 3);
@@ -186,7 +206,7 @@ public final class PingPongBenchmark {
             }
         }
 
-        Impl[] streamImpls = {Impl.RAW, Impl.BACKOFF_BB, Impl.SPIN_BB, Impl.BACKOFF_ARR};
+        Impl[] streamImpls = {Impl.RAW, Impl.BACKOFF_BB, Impl.SPIN_BB, Impl.BACKOFF_ARR, Impl.RAW_SPIN};
         Map<Impl, List<Double>[]> bw = new EnumMap<>(Impl.class);
         for (Impl impl : streamImpls) {
             @SuppressWarnings("unchecked")
@@ -196,7 +216,7 @@ public final class PingPongBenchmark {
             }
             bw.put(impl, l);
         }
-        int streamReps = quick ? 1 : Math.max(3, reps);
+        int streamReps = !streaming ? 0 : quick ? 1 : Math.max(3, reps);
         log("streaming: %d repetitions x %d passes", streamReps, STREAM_PASSES);
         for (int r = 0; r < streamReps; r++) {
             for (int s = 0; s < STREAM_SIZES.length; s++) {
@@ -228,6 +248,19 @@ public final class PingPongBenchmark {
         latencyTable(b, "Ping-pong, byte[]: half round trip in µs (ratio = cohort median / raw median)",
                 hist, Impl.BACKOFF_ARR, Impl.SPIN_ARR);
 
+        b.append("Reference: raw NIO busy-poll (non-blocking channel spinning on read/write, same framing);"
+                + " ratio = cohort median / raw busy-poll median\n\n");
+        b.append("| size | raw busy-poll median µs | p99 | cohort busy-spin ByteBuffer median | ratio"
+                + " | cohort backoff ByteBuffer median | ratio |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int s = 0; s < sizes.length; s++) {
+            double rs = halfMicros(hist.get(Impl.RAW_SPIN)[s], 50);
+            double sp = halfMicros(hist.get(Impl.SPIN_BB)[s], 50);
+            double bo = halfMicros(hist.get(Impl.BACKOFF_BB)[s], 50);
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f | %s | %.2f |%n", human(sizes[s]), fmt(rs),
+                    fmt(halfMicros(hist.get(Impl.RAW_SPIN)[s], 99)), fmt(sp), sp / rs, fmt(bo), bo / rs));
+        }
+        b.append('\n');
+
         b.append("Ping-pong bandwidth in MiB/s (size / median half round trip)\n\n");
         b.append("| size |");
         for (Impl impl : Impl.values()) {
@@ -235,15 +268,18 @@ public final class PingPongBenchmark {
         }
         b.append("\n|---:|");
         b.append("---:|".repeat(Impl.values().length)).append('\n');
-        for (int s = 0; s < SIZES.length; s++) {
-            b.append("| ").append(human(SIZES[s])).append(" |");
+        for (int s = 0; s < sizes.length; s++) {
+            b.append("| ").append(human(sizes[s])).append(" |");
             for (Impl impl : Impl.values()) {
                 double half = halfMicros(hist.get(impl)[s], 50);
-                b.append(' ').append(fmt(SIZES[s] / (half * 1e-6) / (1 << 20))).append(" |");
+                b.append(' ').append(fmt(sizes[s] / (half * 1e-6) / (1 << 20))).append(" |");
             }
             b.append('\n');
         }
         b.append('\n');
+        if (streamReps == 0) {
+            return b.toString();
+        }
 
         b.append(String.format(Locale.ROOT, "Streaming bandwidth in MiB/s: K messages back to back, then a 1-byte ack;"
                 + " K * size / elapsed; median of %d (%d repetitions x %d passes); ratio = cohort / raw%n%n",
@@ -271,13 +307,13 @@ public final class PingPongBenchmark {
         b.append("| size | raw median µs | raw p99 | cohort (backoff) median | p99 | ratio"
                 + " | cohort (busy-spin) median | p99 | ratio | n |\n");
         b.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (int s = 0; s < SIZES.length; s++) {
+        for (int s = 0; s < sizes.length; s++) {
             Histogram raw = hist.get(Impl.RAW)[s];
             Histogram bo = hist.get(backoff)[s];
             Histogram sp = hist.get(spin)[s];
             double rm = halfMicros(raw, 50);
             b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f | %s | %s | %.2f | %d |%n",
-                    human(SIZES[s]), fmt(rm), fmt(halfMicros(raw, 99)),
+                    human(sizes[s]), fmt(rm), fmt(halfMicros(raw, 99)),
                     fmt(halfMicros(bo, 50)), fmt(halfMicros(bo, 99)), halfMicros(bo, 50) / rm,
                     fmt(halfMicros(sp, 50)), fmt(halfMicros(sp, 99)), halfMicros(sp, 50) / rm,
                     raw.getTotalCount()));
@@ -337,8 +373,8 @@ public final class PingPongBenchmark {
     // ---- ping-pong -----------------------------------------------------------------------------
 
     void pingPong(Impl impl, int size, int warmup, int iterations, Histogram into) {
-        if (impl == Impl.RAW) {
-            rawPingPong(size, warmup, iterations, into);
+        if (impl == Impl.RAW || impl == Impl.RAW_SPIN) {
+            rawPingPong(size, warmup, iterations, into, impl == Impl.RAW_SPIN);
         } else {
             cohortPingPong(impl, size, warmup, iterations, into);
         }
@@ -409,14 +445,14 @@ public final class PingPongBenchmark {
         }
     }
 
-    /** A connected loopback pair, blocking, TCP_NODELAY. */
-    static SocketChannel[] rawPair() throws IOException {
+    /** A connected loopback pair, TCP_NODELAY; blocking unless asked (then the ends spin on 0-byte reads/writes). */
+    static SocketChannel[] rawPair(boolean nonBlocking) throws IOException {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             SocketChannel a = SocketChannel.open(server.getLocalAddress());
             SocketChannel b = server.accept();
             for (SocketChannel c : new SocketChannel[] {a, b}) {
-                c.configureBlocking(true);
+                c.configureBlocking(!nonBlocking);
                 c.setOption(StandardSocketOptions.TCP_NODELAY, true);
             }
             return new SocketChannel[] {a, b};
@@ -447,7 +483,9 @@ public final class PingPongBenchmark {
             outLen.putInt(0, length);
             out.clear().limit(length);
             while (out.hasRemaining() || outLen.hasRemaining()) {
-                ch.write(outv);
+                if (ch.write(outv) == 0) {
+                    Thread.onSpinWait();
+                }
             }
         }
 
@@ -456,8 +494,12 @@ public final class PingPongBenchmark {
             inLen.clear();
             in.clear().limit(expected);
             while (in.hasRemaining() || inLen.hasRemaining()) {
-                if (ch.read(inv) < 0) {
+                long n = ch.read(inv);
+                if (n < 0) {
                     throw new IOException("peer closed");
+                }
+                if (n == 0) {
+                    Thread.onSpinWait();
                 }
             }
             int length = inLen.getInt(0);
@@ -467,10 +509,10 @@ public final class PingPongBenchmark {
         }
     }
 
-    static void rawPingPong(int size, int warmup, int iterations, Histogram into) {
+    static void rawPingPong(int size, int warmup, int iterations, Histogram into, boolean spin) {
         int total = warmup + iterations;
         try {
-            SocketChannel[] pair = rawPair();
+            SocketChannel[] pair = rawPair(spin);
             try {
                 RawEnd ping = new RawEnd(pair[0], size, 0);
                 RawEnd pong = new RawEnd(pair[1], size, 1);
@@ -506,8 +548,8 @@ public final class PingPongBenchmark {
     /** One warm-up pass, then {@code passes} timed passes of {@code count} messages; MiB/s per pass. */
     double[] stream(Impl impl, int size, int count, int passes) {
         double[] mibs = new double[passes];
-        if (impl == Impl.RAW) {
-            rawStream(size, count, passes, mibs);
+        if (impl == Impl.RAW || impl == Impl.RAW_SPIN) {
+            rawStream(size, count, passes, mibs, impl == Impl.RAW_SPIN);
         } else {
             cohortStream(impl, size, count, passes, mibs);
         }
@@ -518,9 +560,9 @@ public final class PingPongBenchmark {
         return (double) size * count / (1 << 20) / (nanos / 1e9);
     }
 
-    static void rawStream(int size, int count, int passes, double[] mibs) {
+    static void rawStream(int size, int count, int passes, double[] mibs, boolean spin) {
         try {
-            SocketChannel[] pair = rawPair();
+            SocketChannel[] pair = rawPair(spin);
             try {
                 RawEnd tx = new RawEnd(pair[0], size, 0);
                 RawEnd rx = new RawEnd(pair[1], size, 1);
