@@ -93,7 +93,11 @@ public final class PingPongBenchmark {
     private final int[] sizes;
     private final boolean streaming;
 
-    private PingPongBenchmark(boolean quick, int reps, int[] sizes, boolean streaming) {
+    /** For profiling: run only these implementations' ping-pong blocks, print no tables. */
+    private final Impl[] only;
+
+    private PingPongBenchmark(boolean quick, int reps, int[] sizes, boolean streaming, Impl[] only) {
+        this.only = only;
         this.quick = quick;
         this.reps = reps;
         this.sizes = sizes;
@@ -106,6 +110,7 @@ public final class PingPongBenchmark {
         int reps = -1;
         int[] sizes = SIZES;
         boolean stream = true;
+        Impl[] only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -113,9 +118,10 @@ public final class PingPongBenchmark {
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
                 case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--no-stream" -> stream = false;
+                case "--latency-only" -> only = Arrays.stream(args[++i].split(",")).map(Impl::valueOf).toArray(Impl[]::new);
                 case "-h", "--help" -> {
                     System.out.println("usage: PingPongBenchmark [--quick] [--out FILE] [--reps N]"
-                            + " [--sizes 8,65536,...] [--no-stream]");
+                            + " [--sizes 8,65536,...] [--no-stream] [--latency-only RAW,SPIN_BB,...]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -125,7 +131,7 @@ public final class PingPongBenchmark {
             reps = quick ? 1 : 6;
         }
         long t0 = System.nanoTime();
-        String md = new PingPongBenchmark(quick, reps, sizes, stream).run();
+        String md = new PingPongBenchmark(quick, reps, sizes, stream, only).run();
         double secs = (System.nanoTime() - t0) / 1e9;
         md += String.format(Locale.ROOT, "%nTotal benchmark time: %.0f s.%n", secs);
         System.out.println();
@@ -146,17 +152,17 @@ public final class PingPongBenchmark {
     int iterations(int size) {
         int n;
         if (size <= 4096) {
-            n = 10_000;
+            n = 20_000;
         } else if (size <= 65536) {
-            n = 4_000;
+            n = 10_000;
         } else if (size <= 262144) {
-            n = 1_000;
+            n = 2_500;
         } else if (size <= 1 << 20) {
-            n = 250;
+            n = 600;
         } else {
-            n = 60;
+            n = 150;
         }
-        return quick ? Math.max(10, n / 40) : n;
+        return quick ? Math.max(10, n / 100) : n;
     }
 
     int warmup(int size) {
@@ -173,7 +179,7 @@ public final class PingPongBenchmark {
     // ---- driver --------------------------------------------------------------------------------
 
     String run() {
-        Impl[] impls = Impl.values();
+        Impl[] impls = only != null ? only : Impl.values();
         Map<Impl, Histogram[]> hist = new EnumMap<>(Impl.class);
         for (Impl impl : impls) {
             Histogram[] h = new Histogram[sizes.length];
@@ -206,6 +212,9 @@ public final class PingPongBenchmark {
             }
         }
 
+        if (only != null) {
+            return "(--latency-only run: see the per-block lines on stderr)\n";
+        }
         Impl[] streamImpls = {Impl.RAW, Impl.BACKOFF_BB, Impl.SPIN_BB, Impl.BACKOFF_ARR, Impl.RAW_SPIN};
         Map<Impl, List<Double>[]> bw = new EnumMap<>(Impl.class);
         for (Impl impl : streamImpls) {
