@@ -20,10 +20,9 @@ import java.util.ArrayDeque;
  *
  * <p>Writing: a message that fits the 64 KiB staging buffer is copied there with its header and
  * written with one system call; its send completes at once, since the caller's memory is no longer
- * needed. A larger one (or any frame queued behind others) goes out by a gathering write of its
- * header and payload, straight from the caller's buffer (heap arrays in slices, because the JDK
- * copies a heap buffer through a temporary direct buffer on every call); its send completes when
- * the last byte is taken by the kernel.
+ * needed. A larger one is staged with its first bytes and the rest is written straight from the
+ * caller's buffer (heap arrays in slices, because the JDK copies a heap buffer through a temporary
+ * direct buffer on every call); its send completes when the last byte is taken by the kernel.
  * When the socket is full the frame stays queued and OP_WRITE finishes it.
  *
  * <p>Reading: headers and small payloads come through a 64 KiB read buffer; once a large payload's
@@ -53,7 +52,6 @@ final class TcpConnection {
     // Writer state: guarded by this.
     private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private final ArrayDeque<OutFrame> queue = new ArrayDeque<>();
-    private final ByteBuffer[] gather = new ByteBuffer[2];
     private boolean wantWrite;
     private boolean byeQueued;
     private volatile boolean ended;
@@ -160,29 +158,14 @@ final class TcpConnection {
                     return;
                 }
                 if (f.header != null) {
-                    // Header and payload in one gathering write: one system call, no staging copy, and
-                    // no short tail segment (staging held only 64 KiB - 16 of the payload, so a 64 KiB
-                    // message went out as 65536 + 16 bytes in two writes and the reader waited for the 16).
-                    int h = f.header.remaining();
-                    ByteBuffer part = f.payload.isDirect() || f.payload.remaining() <= HEAP_SLICE
-                            ? f.payload : f.payload.slice().limit(HEAP_SLICE);
-                    gather[0] = f.header;
-                    gather[1] = part;
-                    long n;
-                    try {
-                        n = channel.write(gather);
-                    } finally {
-                        gather[0] = null;
-                        gather[1] = null;
-                    }
-                    if (part != f.payload && n > h) {
-                        f.payload.position(f.payload.position() + (int) (n - h));
-                    }
-                    if (f.header.hasRemaining()) {
-                        setWantWrite(true);
-                        return;
-                    }
+                    // Stage the header with as much payload as fits: one system call for both.
+                    staging.clear();
+                    staging.put(f.header);
                     f.header = null;
+                    int n = Math.min(staging.remaining(), f.payload.remaining());
+                    staging.put(f.payload.slice().limit(n));
+                    f.payload.position(f.payload.position() + n);
+                    staging.flip();
                     continue;
                 }
                 while (f.payload.hasRemaining()) {
