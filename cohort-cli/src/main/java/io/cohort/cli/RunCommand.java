@@ -91,6 +91,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Time the peers have to connect to each other (default: ${DEFAULT-VALUE}).")
     int wireupTimeoutSeconds;
 
+    @Option(names = "--transport", paramLabel = "auto|shm|tcp", defaultValue = "auto",
+            description = "auto: shared memory between peers on one host, TCP between hosts (default); shm or tcp: that one for every pair.")
+    String transport;
+
     @Option(names = "--verbose", description = "Print the job id and command lines, and stack traces of errors.")
     boolean verbose;
 
@@ -168,6 +172,16 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException(e.getMessage());
             }
             env.put(IdleStrategies.IDLE_ENV_NAME, idle);
+        }
+        String t = transport.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!JobEnvironment.TRANSPORTS.contains(t)) {
+            throw new UsageException("--transport " + transport + " is not one of " + JobEnvironment.TRANSPORTS);
+        }
+        if (!t.equals("auto")) {
+            env.put(JobEnvironment.TRANSPORT, t); // auto is what a peer does without it
+        }
+        if (verbose) {
+            env.put(JobEnvironment.VERBOSE, "1"); // rank 0 prints the transport matrix
         }
         if (output != null && output.isBlank()) {
             throw new UsageException("--output needs a file name pattern such as out/rank-%r.txt");

@@ -112,6 +112,19 @@ class RunCommandTest {
     }
 
     @Test
+    void transportChoiceReachesThePeersAndVerboseAsksForTheMatrix() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "--transport", "SHM", "--verbose", "-cp", TEST_CLASSES, SELF);
+        assertEquals(Map.of("COHORT_TRANSPORT", "shm", "COHORT_VERBOSE", "1"), s.environment());
+        JobSpec auto = spec(Map.of(), "run", "-n", "2", "-cp", TEST_CLASSES, SELF);
+        assertEquals(Map.of(), auto.environment(), "auto is the peers' default and needs no variable");
+    }
+
+    @Test
+    void unknownTransportIsAUsageError() {
+        assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--example", "pi"), "--transport udp");
+    }
+
+    @Test
     void zeroPeersIsAUsageError() {
         assertUsageError(execute("run", "-n", "0", "--example", "pi"), "-n must be 1 or more (got 0)");
     }

@@ -1,6 +1,7 @@
 package io.cohort.wireup;
 
 import io.cohort.Cohort;
+import io.cohort.PeerFailedException;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -31,12 +32,30 @@ public final class PeerMain {
             main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
         } catch (InvocationTargetException e) {
             Throwable t = e.getCause();
-            System.err.print("Exception in thread \"main\" ");
-            t.printStackTrace();
+            boolean verbose = "1".equals(System.getenv(JobEnvironment.VERBOSE));
+            if (t instanceof PeerFailedException && !verbose) {
+                // Collateral damage: one line per peer, so the launcher's root-cause line stays visible.
+                System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + " stopped: " + t.getMessage()
+                        + userFrame(t));
+            } else {
+                System.err.print("Exception in thread \"main\" ");
+                t.printStackTrace();
+            }
             System.err.flush();
             System.exit(1);
         }
         Cohort.closeIfOpen();
+    }
+
+    /** " (at Main.java:42)": where the program was when the failure reached it. */
+    private static String userFrame(Throwable t) {
+        for (StackTraceElement f : t.getStackTrace()) {
+            if (!f.getClassName().startsWith("io.cohort.") && !f.getClassName().startsWith("java.")
+                    && !f.getClassName().startsWith("jdk.")) {
+                return " (at " + f + ")";
+            }
+        }
+        return "";
     }
 
     private static Method findMain(String className) {

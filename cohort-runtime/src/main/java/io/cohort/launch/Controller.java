@@ -285,6 +285,7 @@ public final class Controller {
             stopJob();
         } else if (e instanceof Exited x) {
             if (x.rank() >= 0 && x.rank() < spec.size()) {
+                announceGone(x.rank(), x.status());
                 if (tracker.exited(x.rank(), x.status(), x.stoppedByManager())) {
                     stopJob();
                 }
@@ -421,6 +422,21 @@ public final class Controller {
     }
 
     /** First abnormal exit, time-out, or interrupt: TERM the peers, KILL them after the grace period. */
+    /**
+     * Tells every other connected peer that this one's process has ended. Transports that cannot see
+     * a death themselves (shared-memory rings) end the connection on it, cleanly if the peer's
+     * goodbye is already in the ring, as a failure naming the peer otherwise.
+     */
+    private void announceGone(int rank, int status) {
+        ControlFrame gone = ControlFrame.build(ControlMessageType.PEER_GONE).putInt(rank).putInt(status)
+                .putString(tracker.describeExit(rank, status)).frame();
+        for (int r = 0; r < peerConnections.length; r++) {
+            if (r != rank && peerConnections[r] != null) {
+                peerConnections[r].trySend(gone);
+            }
+        }
+    }
+
     private void stopJob() {
         if (stopping) {
             return;

@@ -1,5 +1,6 @@
 package io.cohort.launch;
 
+import io.cohort.transport.shm.ShmSegmentFile;
 import io.cohort.wireup.ControlFrame;
 import io.cohort.wireup.ControlMessageType;
 
@@ -59,6 +60,8 @@ public final class IoManager implements PeerProcess.Listener {
             }
         }
         awaitUninterruptibly(remaining);
+        // Segment files are unlinked once both ends map them; a peer killed before that leaves one.
+        ShmSegmentFile.removeJobFiles(ShmSegmentFile.defaultDirectory(), jobId);
         controller.close();
         return 0;
     }
