@@ -44,7 +44,7 @@ for _ in $(seq "$runs"); do
 done
 
 stat() { # median and p99 (nearest rank) of a file of integers
-  sort -n "$1" | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; i=int(0.99*NR+0.999); if(i<1)i=1; printf "%s %s", m, a[i]}'
+  sort -n "$1" | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; i=int(0.99*NR+0.999); if(i<1)i=1; printf "%s %s\n", m, a[i]}'
 }
 read -r pm pp < <(stat "$work/plain.ms")
 read -r cm cp < <(stat "$work/cohort.ms")
@@ -53,7 +53,7 @@ table=$(cat <<MD
 | what | median ms | p99 ms | runs |
 |---|---:|---:|---:|
 | $peers plain \`java\` hello-world JVMs started in parallel | $pm | $pp | $runs |
-| \`cohort run -n $peers --example hello\` (controller, io-manager, $peers peers, full TCP mesh) | $cm | $cp | $runs |
+| \`cohort run -n $peers --example hello\` (controller, io-manager, $peers peers, wire-up, close) | $cm | $cp | $runs |
 | ratio cohort / plain (median) | $ratio | | |
 MD
 )
