@@ -43,6 +43,8 @@ public final class Controller {
     /** Flags that make the io-manager's JVM start fast; it does little work. */
     public static final List<String> IO_MANAGER_JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
     public static final String PEER_MAIN = "io.cohort.wireup.PeerMain";
+    /** The class-data-sharing archive of cohort-core made by the build, beside cohort-core.jar. */
+    public static final String CORE_ARCHIVE = "cohort-core.jsa";
     /** After the last exit, how long to wait for control connections to end before deciding anyway. */
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(3);
     /** After STOP, how much longer than the grace period to wait for exits before giving up on the io-manager. */
@@ -362,9 +364,16 @@ public final class Controller {
     private List<String> peerCommand() {
         List<String> c = new ArrayList<>();
         c.add(CohortHome.javaExecutable());
+        // cohort-core comes first on the classpath so that its class-data-sharing archive (a CDS
+        // classpath must be a prefix of the runtime one) applies whatever the program's classpath is.
+        java.nio.file.Path archive = CohortHome.coreJar().resolveSibling(CORE_ARCHIVE);
+        if (java.nio.file.Files.isReadable(archive)) {
+            c.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+        }
         c.addAll(spec.jvmOptions());
-        List<String> cp = new ArrayList<>(spec.classpath());
+        List<String> cp = new ArrayList<>();
         cp.add(String.valueOf(CohortHome.coreJar()));
+        cp.addAll(spec.classpath());
         c.add("-cp");
         c.add(String.join(File.pathSeparator, cp));
         c.add(PEER_MAIN);

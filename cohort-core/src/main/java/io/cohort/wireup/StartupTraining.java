@@ -1,0 +1,42 @@
+package io.cohort.wireup;
+
+import io.cohort.LocalCohort;
+import io.cohort.idle.IdleStrategies;
+
+import java.util.Map;
+
+/**
+ * The training run for the class-data-sharing archive {@code lib/cohort-core.jsa} that the build
+ * makes (see {@code cohort-dist/pom.xml}): it loads and links the classes a peer needs to join a
+ * job and talk, including the lambda forms behind the {@code VarHandle}s, so every peer JVM maps
+ * them from the archive instead of loading, verifying and generating them again. On two cores and
+ * eight peers that work was most of a job's start-up.
+ */
+public final class StartupTraining {
+    private StartupTraining() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        for (String transport : new String[] {"shm", "tcp"}) {
+            for (String idle : IdleStrategies.NAMES) {
+                LocalCohort.builder().size(2).transport(transport).idle(idle).run(world -> {
+                    int other = 1 - world.rank();
+                    world.send(other, 1, new int[] {world.rank()});
+                    world.recv(other, 1).asInts();
+                    world.bcastObject(0, "training");
+                    world.barrier();
+                });
+            }
+        }
+        PeerRecord[] table = {new PeerRecord(0, 1, "a", Map.of("tcp", "127.0.0.1:1", "shm", "/dev/shm")),
+            new PeerRecord(1, 2, "a", Map.of("tcp", "127.0.0.1:2", "shm", "/dev/shm"))};
+        PeerRecord.parseTable(ControlFrame.parse(PeerRecord.table(table).encode()));
+        PeerRecord.parseHello(table[0].hello("job", "key"));
+        TransportPlan.of("auto", 0, table).matrix(table);
+        JobEnvironment.from(Map.of(JobEnvironment.JOB_ID, "j", JobEnvironment.RANK, "0", JobEnvironment.SIZE, "1",
+                JobEnvironment.CONTROLLER, "127.0.0.1:1", JobEnvironment.JOB_KEY, "k")).transportKey();
+        Class.forName(PeerMain.class.getName());
+        Class.forName(WireupClient.class.getName());
+        Class.forName(PeerRuntime.class.getName());
+    }
+}
