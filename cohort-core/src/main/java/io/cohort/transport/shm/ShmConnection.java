@@ -1,6 +1,5 @@
 package io.cohort.transport.shm;
 
-import io.cohort.PeerFailedException;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.SendCompletion;
 import io.cohort.transport.stream.FrameReader;
@@ -128,11 +127,7 @@ final class ShmConnection implements FrameWriter.Listener {
             }
             ended = true;
         }
-        SendCompletion[] pending = writer.end(reason);
-        PeerFailedException cause = new PeerFailedException(peer, reason);
-        for (SendCompletion c : pending) {
-            c.failed(cause);
-        }
+        writer.end(reason);
         sink.peerFailed(peer, reason);
     }
 

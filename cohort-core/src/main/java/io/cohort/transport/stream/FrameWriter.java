@@ -189,19 +189,28 @@ public final class FrameWriter {
     }
 
     /**
-     * Ends the writer: later sends fail with {@code reason} (null for a normal end after goodbyes);
-     * returns the completions of queued sends that had not finished, for the caller to fail.
+     * Ends the writer. With a {@code reason} (the peer is lost) later sends fail with it and so do the
+     * queued sends that had not finished; with null (a normal end after goodbyes) nothing is pending.
+     * Returns false if it had ended before.
      */
-    public synchronized SendCompletion[] end(String reason) {
-        if (ended) {
-            return new SendCompletion[0];
+    public boolean end(String reason) {
+        SendCompletion[] pending;
+        synchronized (this) {
+            if (ended) {
+                return false;
+            }
+            ended = true;
+            endReason = reason;
+            pending = queue.stream().map(f -> f.completion).filter(c -> c != null).toArray(SendCompletion[]::new);
+            queue.clear();
+            staging.limit(0);
         }
-        ended = true;
-        endReason = reason;
-        SendCompletion[] pending = queue.stream().map(f -> f.completion).filter(c -> c != null)
-                .toArray(SendCompletion[]::new);
-        queue.clear();
-        staging.limit(0);
-        return pending;
+        if (reason != null) {
+            PeerFailedException cause = new PeerFailedException(peer, reason);
+            for (SendCompletion c : pending) {
+                c.failed(cause);
+            }
+        }
+        return true;
     }
 }

@@ -1,6 +1,5 @@
 package io.cohort.transport.tcp;
 
-import io.cohort.PeerFailedException;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.SendCompletion;
 import io.cohort.transport.stream.FrameReader;
@@ -109,12 +108,8 @@ final class TcpConnection implements FrameWriter.Listener {
             }
             ended = true;
         }
-        SendCompletion[] pending = writer.end(reason);
+        writer.end(reason);
         closeChannel();
-        PeerFailedException cause = new PeerFailedException(peer, reason);
-        for (SendCompletion c : pending) {
-            c.failed(cause);
-        }
         sink.peerFailed(peer, reason);
     }
 
