@@ -4,8 +4,6 @@ import io.cohort.CohortException;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Map;
 
 /**
@@ -126,18 +124,26 @@ public final class JobEnvironment {
         return address(hostPort);
     }
 
-    /** A 64-bit key derived from the job secret, carried in every transport handshake. */
+    /**
+     * A 64-bit key derived from the job id and secret, carried in every transport handshake so
+     * peers of other jobs and strangers are refused. The secret itself is 128 random bits checked by
+     * the controller; this key only has to tell jobs apart, so a fast non-cryptographic mix
+     * (FNV-1a, then a final avalanche) does, and a peer does not pay the JCA's start-up for a digest.
+     */
     public long transportKey() {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest((jobId + "/" + jobKey).getBytes(StandardCharsets.UTF_8));
-            long k = 0;
-            for (int i = 0; i < 8; i++) {
-                k = (k << 8) | (d[i] & 0xFF);
-            }
-            return k;
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+        long h = 0xcbf29ce484222325L;
+        for (byte b : (jobId + "/" + jobKey).getBytes(StandardCharsets.UTF_8)) {
+            h = (h ^ (b & 0xFF)) * 0x100000001b3L;
         }
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        return h;
+    }
+
+    /** Whether the launcher placed every peer of the job on this host. */
+    public boolean allPeersLocal() {
+        return localSize == size;
     }
 
     public String jobId() {

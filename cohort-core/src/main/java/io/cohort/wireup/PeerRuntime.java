@@ -44,7 +44,10 @@ public final class PeerRuntime {
             Map<String, String> endpoints = new LinkedHashMap<>();
             Path shmDir = ShmSegmentFile.defaultDirectory();
             if (env.size() > 1) {
-                if (!env.transport().equals("shm")) {
+                // A TCP listener is only worth opening if some pair may use TCP.
+                boolean tcpPossible = env.transport().equals("tcp")
+                        || (env.transport().equals("auto") && !env.allPeersLocal());
+                if (tcpPossible) {
                     tcp = new TcpTransport(env.rank(), env.size(), env.transportKey(), new InetSocketAddress(advertised, 0));
                     endpoints.put("tcp", advertised.getHostAddress() + ":" + tcp.localAddress().getPort());
                 }
