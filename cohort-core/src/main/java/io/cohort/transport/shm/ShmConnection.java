@@ -21,7 +21,6 @@ final class ShmConnection implements FrameWriter.Listener {
     private final InboundSink sink;
     private final FrameReader reader;
     private final FrameWriter writer;
-    private volatile boolean ended;
     private volatile boolean writePending;
 
     ShmConnection(int peer, String peerName, ShmRing in, ShmRing out, InboundSink sink) {
@@ -78,7 +77,7 @@ final class ShmConnection implements FrameWriter.Listener {
 
     /** Progress owner: read what arrived, push what waits. Returns work done. */
     int poll() {
-        if (ended) {
+        if (writer.isEnded()) {
             return 0;
         }
         int work = reader.read(peerName);
@@ -94,12 +93,12 @@ final class ShmConnection implements FrameWriter.Listener {
     }
 
     boolean isCloseComplete() {
-        return ended || (reader.byeReceived() && !writer.hasPending());
+        return writer.isEnded() || (reader.byeReceived() && !writer.hasPending());
     }
 
     /** The launcher says the peer's process is gone: whatever it wrote is in the ring already. */
     void peerGone(String reason) {
-        if (ended) {
+        if (writer.isEnded()) {
             return;
         }
         reader.read(peerName);
@@ -120,24 +119,14 @@ final class ShmConnection implements FrameWriter.Listener {
         lost("writing to " + peerName + " failed: " + cause.getMessage());
     }
 
+    /** The first end wins: the writer knows whether it has ended already. */
     void lost(String reason) {
-        synchronized (this) {
-            if (ended) {
-                return;
-            }
-            ended = true;
+        if (writer.end(reason)) {
+            sink.peerFailed(peer, reason);
         }
-        writer.end(reason);
-        sink.peerFailed(peer, reason);
     }
 
     void endQuietly() {
-        synchronized (this) {
-            if (ended) {
-                return;
-            }
-            ended = true;
-        }
         writer.end(null);
     }
 }

@@ -43,7 +43,7 @@ public final class FrameWriter {
     private final ArrayDeque<OutFrame> queue = new ArrayDeque<>();
     private boolean wantWrite;
     private boolean byeQueued;
-    private boolean ended;
+    private volatile boolean ended;
     private String endReason;
 
     /** A frame waiting for the channel. */
@@ -118,6 +118,11 @@ public final class FrameWriter {
 
     public synchronized void flush() {
         flushLocked();
+    }
+
+    /** Whether {@link #end} has been called; a plain volatile read, cheap enough for every poll. */
+    public boolean isEnded() {
+        return ended;
     }
 
     public synchronized boolean hasPending() {

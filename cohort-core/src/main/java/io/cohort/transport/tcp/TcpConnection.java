@@ -24,7 +24,6 @@ final class TcpConnection implements FrameWriter.Listener {
     private final FrameReader reader;
     private final FrameWriter writer;
     private volatile SelectionKey key;
-    private volatile boolean ended;
 
     TcpConnection(int peer, String peerName, SocketChannel channel, TcpTransport transport, InboundSink sink) {
         this.peer = peer;
@@ -79,7 +78,7 @@ final class TcpConnection implements FrameWriter.Listener {
     }
 
     boolean isEnded() {
-        return ended;
+        return writer.isEnded();
     }
 
     @Override
@@ -100,29 +99,19 @@ final class TcpConnection implements FrameWriter.Listener {
                 + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()));
     }
 
-    /** The peer is gone: fail what waits on it, tell the engine, close. */
+    /** The peer is gone: fail what waits on it, tell the engine, close. The first end wins. */
     void lost(String reason) {
-        synchronized (this) {
-            if (ended) {
-                return;
-            }
-            ended = true;
+        if (writer.end(reason)) {
+            closeChannel();
+            sink.peerFailed(peer, reason);
         }
-        writer.end(reason);
-        closeChannel();
-        sink.peerFailed(peer, reason);
     }
 
     /** Normal end after the peer's goodbye. */
     void endQuietly() {
-        synchronized (this) {
-            if (ended) {
-                return;
-            }
-            ended = true;
+        if (writer.end(null)) {
+            closeChannel();
         }
-        writer.end(null);
-        closeChannel();
     }
 
     private void closeChannel() {
