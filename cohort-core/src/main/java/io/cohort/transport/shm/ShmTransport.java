@@ -78,6 +78,7 @@ public final class ShmTransport implements Transport {
     public void connect(String[] peerNames, InboundSink sink, long timeoutNanos) throws IOException {
         long deadline = System.nanoTime() + timeoutNanos;
         MappedByteBuffer[] in = new MappedByteBuffer[connections.length];
+        ShmRing[] consumers = new ShmRing[connections.length];
         try {
             for (int p : localPeers) {
                 inbound[p] = ShmSegmentFile.path(dir, jobId, p, rank);
@@ -96,12 +97,11 @@ public final class ShmTransport implements Transport {
                     throw new IOException(out + " is not the segment it should be: " + e.getMessage());
                 }
                 producer.markSenderAttached();
-                ShmRing consumer = ShmRing.attach(in[p], jobKey, p, rank);
-                connections[p] = new ShmConnection(p, peerNames[p], consumer, producer, sink);
+                consumers[p] = ShmRing.attach(in[p], jobKey, p, rank);
+                connections[p] = new ShmConnection(p, peerNames[p], consumers[p], producer, sink);
             }
             for (int p : localPeers) {
-                ShmRing consumer = ShmRing.attach(in[p], jobKey, p, rank);
-                while (!consumer.senderAttached()) {
+                while (!consumers[p].senderAttached()) {
                     waitOrFail(deadline, peerNames[p] + " did not map its shared-memory segment to us");
                 }
                 ShmSegmentFile.unlink(inbound[p]);
