@@ -1,5 +1,6 @@
 package io.cohort.bench;
 
+import io.cohort.transport.shm.ShmRecordDescriptor;
 import io.cohort.transport.shm.ShmRing;
 import io.cohort.transport.shm.ShmSegmentDescriptor;
 
@@ -8,7 +9,7 @@ import java.util.Locale;
 
 /**
  * The floors the shared-memory figures are reported beside: (1) a ping-pong of 8-byte records
- * between two threads through two bare {@link ShmRing}s, with no engine, matching or framing:
+ * between two threads through two bare {@link ShmRing}s, with no engine or matching:
  * what the ring itself costs; (2) the rate of a single-threaded copy of 1 MiB between direct
  * buffers, the memcpy-like ceiling for shared-memory bandwidth.
  */
@@ -37,15 +38,14 @@ public final class SharedMemoryFloor {
         Thread echo = new Thread(() -> {
             ByteBuffer b = ByteBuffer.allocateDirect(8);
             for (int i = 0; i < iterations; i++) {
-                b.clear();
-                while (b.hasRemaining()) {
-                    if (ping.read(b) == 0) {
-                        Thread.onSpinWait();
-                    }
+                int at;
+                while ((at = ping.poll()) < 0) {
+                    Thread.onSpinWait();
                 }
-                b.flip();
-                while (b.hasRemaining()) {
-                    pong.write(b);
+                b.put(0, ping.data(), ping.payloadIndex(at), 8);
+                ping.consume(at);
+                while (!pong.offer(ShmRecordDescriptor.TYPE_MESSAGE, 0, 0, 8, b, 0, 8)) {
+                    Thread.onSpinWait();
                 }
             }
         });
@@ -57,16 +57,15 @@ public final class SharedMemoryFloor {
             if (i == warmup) {
                 t0 = System.nanoTime();
             }
-            b.clear();
-            while (b.hasRemaining()) {
-                ping.write(b);
+            while (!ping.offer(ShmRecordDescriptor.TYPE_MESSAGE, 0, 0, 8, b, 0, 8)) {
+                Thread.onSpinWait();
             }
-            b.clear();
-            while (b.hasRemaining()) {
-                if (pong.read(b) == 0) {
-                    Thread.onSpinWait();
-                }
+            int at;
+            while ((at = pong.poll()) < 0) {
+                Thread.onSpinWait();
             }
+            b.put(0, pong.data(), pong.payloadIndex(at), 8);
+            pong.consume(at);
         }
         long elapsed = System.nanoTime() - t0;
         echo.join();

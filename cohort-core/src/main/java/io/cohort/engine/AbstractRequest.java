@@ -30,11 +30,11 @@ public abstract class AbstractRequest implements Request {
     }
 
     final ProgressEngine engine;
-    /** Written with setRelease after the result fields, read with getAcquire: publishes them. */
+    /** Written with setVolatile after the result fields, read with getAcquire: publishes them. */
     private int state = PENDING;
     private Status status;
     private RuntimeException failure;
-    /** The thread blocked in a wait on this request, to unpark on completion. */
+    /** The thread about to block or blocked in a wait on this request, to unpark on completion; null while it spins. */
     volatile Thread waiter;
 
     AbstractRequest(ProgressEngine engine) {
@@ -57,8 +57,10 @@ public abstract class AbstractRequest implements Request {
     }
 
     private void finish(int newState) {
-        // Release: the status / failure / payload written before must be visible to whoever sees DONE.
-        STATE.setRelease(this, newState);
+        // Volatile, not just release: the result written before is published (release), and the read
+        // of the waiter below cannot move above this store, so a waiter that announced itself and then
+        // saw PENDING is seen here and unparked (Dekker's handshake with ProgressEngine.Waiter.block).
+        STATE.setVolatile(this, newState);
         Thread w = waiter;
         if (w != null && w != Thread.currentThread()) {
             LockSupport.unpark(w);

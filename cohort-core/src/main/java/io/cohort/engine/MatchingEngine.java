@@ -83,6 +83,51 @@ final class MatchingEngine implements InboundSink {
         return target;
     }
 
+    /**
+     * The fast path for a message that arrived whole: one monitor entry to match it, then a copy
+     * straight from the transport's memory into the receive's buffer (outside the monitor: the
+     * receive is no longer posted, nobody else can touch it), or into a fresh unexpected arrival.
+     */
+    @Override
+    public void deliver(int source, int context, int tag, ByteBuffer src, int index, int length) {
+        RecvRequest match = null;
+        synchronized (this) {
+            for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
+                RecvRequest r = it.next();
+                if (r.matches(context, source, tag)) {
+                    it.remove();
+                    match = r;
+                    break;
+                }
+            }
+            if (match == null) {
+                Arrival a = new Arrival(context, new Status(source, tag, length));
+                a.buffer.put(0, src, index, length);
+                a.complete = true;
+                unexpected.add(a);
+                return;
+            }
+        }
+        Status status = new Status(source, tag, length);
+        ByteBuffer user = match.userBuffer;
+        if (user == null) {
+            if (length > maxArrayBytes) {
+                match.fail(new MessageTruncatedException(status, -1));
+                return;
+            }
+            byte[] bytes = new byte[length];
+            src.get(index, bytes, 0, length);
+            match.completeWithMessage(status, bytes);
+        } else if (user.remaining() < length) {
+            match.fail(new MessageTruncatedException(status, user.remaining()));
+        } else {
+            int p = user.position();
+            user.put(p, src, index, length);
+            user.position(p + length);
+            match.complete(status);
+        }
+    }
+
     @Override
     public void peerFailed(int source, String reason) {
         List<AbstractRequest> toFail = new ArrayList<>();

@@ -10,13 +10,14 @@ import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
 import io.cohort.transport.Transport;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -35,16 +36,19 @@ import java.util.function.Supplier;
 public final class ProgressEngine implements InboundSink {
     private final int rank;
     private final int size;
-    private final ThreadLocal<IdleStrategy> idle;
+    private final ThreadLocal<Waiter> waiters;
     private final String idleName;
     private final MatchingEngine matching;
     private final Transport[] routes;
     private final List<Transport> transports = new ArrayList<>();
     private final ReentrantLock progressLock = new ReentrantLock();
     private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger pendingSends = new AtomicInteger();
-    private final Blocker ownerBlocker;
-    private volatile Thread owner;
+    /**
+     * The thread holding the progress lock, for {@link #wakeOwnerIfBlocked}. Written with release
+     * (no fence on the hot path); a reader that saw a request's waiter (a volatile write made after
+     * this one) sees it.
+     */
+    private Thread owner;
     private volatile Transport blockingTransport;
     private volatile PeerFailureListener failureListener;
     private volatile boolean closed;
@@ -65,18 +69,69 @@ public final class ProgressEngine implements InboundSink {
         }
         this.rank = rank;
         this.size = size;
-        this.idle = ThreadLocal.withInitial(idleFactory);
+        this.waiters = ThreadLocal.withInitial(() -> new Waiter(idleFactory.get()));
         this.idleName = idleFactory.get().name();
         this.matching = new MatchingEngine(this, size);
         this.routes = new Transport[size];
-        this.ownerBlocker = nanos -> {
-            Transport t = blockingTransport;
-            if (t != null) {
-                t.block(nanos);
-            } else {
-                LockSupport.parkNanos(nanos);
+    }
+
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(ProgressEngine.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * One thread's wait: its idle strategy, and the {@link Blocker} the strategy calls when it wants
+     * to give up the CPU. Only then does the thread announce itself as the waiter of its requests
+     * (a volatile write, that is a fence): spinning waits stay free of fences.
+     */
+    private final class Waiter implements Blocker {
+        final IdleStrategy strategy;
+        Thread thread;
+        AbstractRequest request;
+        List<? extends Request> anyOf;
+        BooleanSupplier done;
+        boolean owning;
+
+        Waiter(IdleStrategy strategy) {
+            this.strategy = strategy;
+        }
+
+        @Override
+        public void block(long nanos) {
+            announce(thread);
+            try {
+                // Re-check after announcing: a completion either sees us as its waiter or is seen here.
+                if (!done.getAsBoolean()) {
+                    Transport t = blockingTransport;
+                    if (owning && t != null) {
+                        t.block(nanos);
+                    } else {
+                        LockSupport.parkNanos(nanos);
+                    }
+                }
+            } finally {
+                announce(null);
             }
-        };
+        }
+
+        private void announce(Thread t) {
+            if (request != null) {
+                request.waiter = t;
+            }
+            if (anyOf != null) {
+                for (Request q : anyOf) {
+                    if (q instanceof AbstractRequest a) {
+                        a.waiter = t;
+                    }
+                }
+            }
+        }
     }
 
     public int rank() {
@@ -124,6 +179,11 @@ public final class ProgressEngine implements InboundSink {
     }
 
     @Override
+    public void deliver(int source, int context, int tag, ByteBuffer src, int index, int length) {
+        matching.deliver(source, context, tag, src, index, length);
+    }
+
+    @Override
     public void peerFailed(int source, String reason) {
         boolean first = matching.failure(source) == null;
         matching.peerFailed(source, reason);
@@ -151,7 +211,6 @@ public final class ProgressEngine implements InboundSink {
         checkPeer(dest);
         checkUsable();
         SendRequest r = new SendRequest(this, dest, tag, payload.remaining());
-        pendingSends.incrementAndGet();
         if (dest == rank) {
             deliver(rank, context, tag, payload);
             r.sent();
@@ -234,34 +293,26 @@ public final class ProgressEngine implements InboundSink {
 
     /** Waits until any of the requests is done. */
     void waitAny(List<? extends Request> requests) {
-        for (Request q : requests) {
-            if (q instanceof AbstractRequest a) {
-                a.waiter = Thread.currentThread();
-            }
-        }
-        try {
-            waitUntil(() -> {
-                for (Request q : requests) {
-                    if (q.isDone()) {
-                        return true;
-                    }
-                }
-                return false;
-            }, null, Long.MAX_VALUE);
-        } finally {
+        waitUntil(() -> {
             for (Request q : requests) {
-                if (q instanceof AbstractRequest a) {
-                    a.waiter = null;
+                if (q.isDone()) {
+                    return true;
                 }
             }
-        }
+            return false;
+        }, null, requests, Long.MAX_VALUE);
+    }
+
+    boolean waitUntil(BooleanSupplier done, AbstractRequest request, long deadlineNanos) {
+        return waitUntil(done, request, null, deadlineNanos);
     }
 
     /**
      * The wait loop: become the progress owner if nobody is, and poll; otherwise park until the owner
      * completes our request or leaves. Returns false if the deadline passed first.
      */
-    boolean waitUntil(BooleanSupplier done, AbstractRequest request, long deadlineNanos) {
+    private boolean waitUntil(BooleanSupplier done, AbstractRequest request, List<? extends Request> anyOf,
+                              long deadlineNanos) {
         if (done.getAsBoolean()) {
             return true;
         }
@@ -270,18 +321,25 @@ public final class ProgressEngine implements InboundSink {
             // Channel I/O on an interrupted thread closes the channel; refuse before touching one.
             throw new CohortException("interrupted while waiting for communication; clear the interrupt and retry");
         }
-        IdleStrategy strategy = idle.get();
-        strategy.reset();
-        if (request != null) {
-            request.waiter = me;
+        Waiter w = waiters.get();
+        if (w.thread != null) {
+            // A wait inside a wait on the same thread (a completion callback that waits): use a fresh one.
+            w = new Waiter(w.strategy);
         }
+        IdleStrategy strategy = w.strategy;
+        strategy.reset();
+        w.thread = me;
+        w.request = request;
+        w.anyOf = anyOf;
+        w.done = done;
         try {
             while (!done.getAsBoolean()) {
                 if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0) {
                     return false;
                 }
                 if (progressLock.tryLock()) {
-                    owner = me;
+                    OWNER.setRelease(this, me);
+                    w.owning = true;
                     try {
                         while (!done.getAsBoolean()) {
                             if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0) {
@@ -296,12 +354,13 @@ public final class ProgressEngine implements InboundSink {
                             if (pollTransports() > 0) {
                                 strategy.reset();
                             } else if (!done.getAsBoolean()) {
-                                strategy.idle(ownerBlocker);
+                                strategy.idle(w);
                             }
                         }
                         return true;
                     } finally {
-                        owner = null;
+                        w.owning = false;
+                        OWNER.setRelease(this, (Thread) null);
                         progressLock.unlock();
                         handOver();
                     }
@@ -309,7 +368,7 @@ public final class ProgressEngine implements InboundSink {
                 parked.add(me);
                 try {
                     if (!done.getAsBoolean()) {
-                        strategy.idle(Blocker.PARK);
+                        strategy.idle(w);
                     }
                 } finally {
                     parked.remove(me);
@@ -320,9 +379,10 @@ public final class ProgressEngine implements InboundSink {
             }
             return true;
         } finally {
-            if (request != null) {
-                request.waiter = null;
-            }
+            w.thread = null;
+            w.request = null;
+            w.anyOf = null;
+            w.done = null;
         }
     }
 
@@ -338,14 +398,14 @@ public final class ProgressEngine implements InboundSink {
     /** One round of progress if the role is free (request tests, probes). */
     public void progressOnce() {
         if (progressLock.tryLock()) {
-            owner = Thread.currentThread();
+            OWNER.setRelease(this, Thread.currentThread());
             try {
                 if (closed) {
                     return;
                 }
                 pollTransports();
             } finally {
-                owner = null;
+                OWNER.setRelease(this, (Thread) null);
                 progressLock.unlock();
                 handOver();
             }
@@ -393,26 +453,23 @@ public final class ProgressEngine implements InboundSink {
 
     void wakeOwnerIfBlocked(Thread waiter) {
         Transport t = blockingTransport;
-        if (t != null && owner == waiter) {
+        // Acquire: pairs with the release in waitUntil; the caller read the waiter (volatile) just before.
+        if (t != null && OWNER.getAcquire(this) == waiter) {
             t.wakeup();
         }
-    }
-
-    void sendFinished() {
-        pendingSends.decrementAndGet();
     }
 
     // ---- shutdown --------------------------------------------------------------------------------
 
     /**
-     * Graceful close: finish pending sends, say goodbye on every transport, and wait until every
-     * peer has said goodbye to us or is gone. Idempotent.
+     * Graceful close: say goodbye on every transport, behind the frames still queued there (so
+     * pending sends finish first), and wait until every peer has said goodbye to us or is gone.
+     * Idempotent.
      */
     public void shutdown() {
         if (closed) {
             return;
         }
-        waitUntil(() -> pendingSends.get() == 0, null, Long.MAX_VALUE);
         for (Transport t : transports) {
             t.startClose();
         }

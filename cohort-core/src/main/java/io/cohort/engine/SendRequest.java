@@ -15,13 +15,11 @@ final class SendRequest extends AbstractRequest implements SendCompletion {
 
     @Override
     public void sent() {
-        engine.sendFinished();
         complete(status);
     }
 
     @Override
     public void failed(CohortException cause) {
-        engine.sendFinished();
         fail(cause);
     }
 }

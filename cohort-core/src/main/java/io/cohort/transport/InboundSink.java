@@ -1,5 +1,7 @@
 package io.cohort.transport;
 
+import java.nio.ByteBuffer;
+
 /**
  * Where a transport delivers what it reads: the engine's matching. Called by the thread that
  * drives the transport (or, for the local transport, by the sending thread).
@@ -12,6 +14,21 @@ public interface InboundSink {
      * {@link InboundTarget#complete()}.
      */
     InboundTarget begin(int source, int context, int tag, int length);
+
+    /**
+     * A whole message of {@code length} bytes from {@code source} is at absolute index
+     * {@code index} of {@code src}: match it and copy it out before returning (the transport reuses
+     * that memory afterwards). The engine's fast path for messages that arrive in one piece; the
+     * default goes through {@link #begin}.
+     */
+    default void deliver(int source, int context, int tag, ByteBuffer src, int index, int length) {
+        InboundTarget t = begin(source, context, tag, length);
+        ByteBuffer b = t.buffer();
+        int p = b.position();
+        b.put(p, src, index, length);
+        b.position(p + length);
+        t.complete();
+    }
 
     /** The transport lost {@code source}; {@code reason} is a sentence naming it. */
     void peerFailed(int source, String reason);

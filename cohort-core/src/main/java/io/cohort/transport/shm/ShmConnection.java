@@ -2,131 +2,82 @@ package io.cohort.transport.shm;
 
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.SendCompletion;
-import io.cohort.transport.stream.FrameReader;
-import io.cohort.transport.stream.FrameWriter;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 
 /**
- * One local peer: frames in through the ring it writes to us, frames out through the ring we
- * write to it. A ring has no end of stream: a peer that dies is reported by the launcher
- * ({@link #peerGone}), and the ring tells whether it said goodbye first.
+ * One local peer: records in through the ring it writes to us ({@link ShmReceiver}), records out
+ * through the ring we write to it ({@link ShmSender}). A ring has no end of stream: a peer that
+ * dies is reported by the launcher ({@link #peerGone}), and the ring tells whether it said
+ * goodbye first.
  */
-final class ShmConnection implements FrameWriter.Listener {
+final class ShmConnection {
     final int peer;
     final String peerName;
     private final InboundSink sink;
-    private final FrameReader reader;
-    private final FrameWriter writer;
-    private volatile boolean writePending;
+    private final ShmReceiver receiver;
+    private final ShmSender sender;
 
     ShmConnection(int peer, String peerName, ShmRing in, ShmRing out, InboundSink sink) {
         this.peer = peer;
         this.peerName = peerName;
         this.sink = sink;
-        this.reader = new FrameReader(peer, inbound(in), sink);
-        this.writer = new FrameWriter(peer, outbound(out), this);
-    }
-
-    private static ReadableByteChannel inbound(ShmRing ring) {
-        return new ReadableByteChannel() {
-            @Override
-            public int read(ByteBuffer dst) {
-                return ring.read(dst);
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-    }
-
-    private static WritableByteChannel outbound(ShmRing ring) {
-        return new WritableByteChannel() {
-            @Override
-            public int write(ByteBuffer src) {
-                return ring.write(src);
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        this.receiver = new ShmReceiver(peer, in, sink);
+        this.sender = new ShmSender(peer, out);
     }
 
     void send(int context, int tag, ByteBuffer payload, SendCompletion completion) {
-        writer.send(context, tag, payload, completion);
+        sender.send(context, tag, payload, completion);
     }
 
     void sendBye() {
-        writer.sendBye();
+        sender.sendBye();
     }
 
     /** Progress owner: read what arrived, push what waits. Returns work done. */
     int poll() {
-        if (writer.isEnded()) {
+        if (sender.isEnded()) {
             return 0;
         }
-        int work = reader.read(peerName);
-        if (reader.end() == FrameReader.End.LOST) {
-            lost(reader.lostReason());
+        int work = receiver.poll();
+        if (receiver.malformed() != null) {
+            lost(peerName + " wrote " + receiver.malformed() + " into its shared-memory ring; giving it up");
             return work;
         }
-        if (writePending) {
-            writer.flush();
+        if (sender.isPending()) {
+            sender.flush();
             work++;
         }
         return work;
     }
 
     boolean isCloseComplete() {
-        return writer.isEnded() || (reader.byeReceived() && !writer.hasPending());
+        return sender.isEnded() || (receiver.byeReceived() && !sender.hasPending());
     }
 
     /** The launcher says the peer's process is gone: whatever it wrote is in the ring already. */
     void peerGone(String reason) {
-        if (writer.isEnded()) {
+        if (sender.isEnded()) {
             return;
         }
-        reader.read(peerName);
-        if (reader.byeReceived()) {
+        while (receiver.poll() > 0 && receiver.malformed() == null) {
+            // drain: messages the peer finished before it died are still delivered
+        }
+        if (receiver.byeReceived() && receiver.malformed() == null) {
             endQuietly();
         } else {
             lost(reason);
         }
     }
 
-    @Override
-    public void wantWrite(boolean want) {
-        writePending = want;
-    }
-
-    @Override
-    public void writeFailed(IOException cause) {
-        lost("writing to " + peerName + " failed: " + cause.getMessage());
-    }
-
-    /** The first end wins: the writer knows whether it has ended already. */
+    /** The first end wins: the sender knows whether it has ended already. */
     void lost(String reason) {
-        if (writer.end(reason)) {
+        if (sender.end(reason)) {
             sink.peerFailed(peer, reason);
         }
     }
 
     void endQuietly() {
-        writer.end(null);
+        sender.end(null);
     }
 }

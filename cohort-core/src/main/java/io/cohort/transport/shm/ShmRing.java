@@ -5,6 +5,16 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
+import static io.cohort.transport.shm.ShmRecordDescriptor.ALIGNMENT;
+import static io.cohort.transport.shm.ShmRecordDescriptor.CONTEXT_OFFSET;
+import static io.cohort.transport.shm.ShmRecordDescriptor.FLAGS_OFFSET;
+import static io.cohort.transport.shm.ShmRecordDescriptor.HEADER_LENGTH;
+import static io.cohort.transport.shm.ShmRecordDescriptor.MESSAGE_LENGTH_OFFSET;
+import static io.cohort.transport.shm.ShmRecordDescriptor.RECORD_LENGTH_OFFSET;
+import static io.cohort.transport.shm.ShmRecordDescriptor.RESERVED_OFFSET;
+import static io.cohort.transport.shm.ShmRecordDescriptor.TAG_OFFSET;
+import static io.cohort.transport.shm.ShmRecordDescriptor.TYPE_OFFSET;
+import static io.cohort.transport.shm.ShmRecordDescriptor.TYPE_PADDING;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.CAPACITY_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.CONSUMER_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.DATA_OFFSET;
@@ -13,21 +23,30 @@ import static io.cohort.transport.shm.ShmSegmentDescriptor.MAGIC;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.MAGIC_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.PRODUCER_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.RECEIVER_OFFSET;
-import static io.cohort.transport.shm.ShmSegmentDescriptor.RECEIVER_WAITING_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.SENDER_ATTACHED_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.SENDER_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.VERSION;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.VERSION_OFFSET;
 
 /**
- * A lock-free single-producer single-consumer byte stream over a {@link ShmSegmentDescriptor}
- * segment (PSE's producer and consumer indexes). The sender only writes ring bytes and the producer
- * position; the receiver only advances the consumer position. One {@code ShmRing} object is used
- * by one side only: the producer side calls {@link #write}, the consumer side {@link #read}.
+ * A lock-free single-producer single-consumer ring of records ({@link ShmRecordDescriptor}) over
+ * one {@link ShmSegmentDescriptor} segment: PSE's producer and consumer indexes, with each record
+ * published by its own length word so that a receiver polls the very cache line the data is in.
+ * The sender only writes records and the producer position; the receiver only advances the
+ * consumer position. One {@code ShmRing} object serves one side: the producer calls
+ * {@link #offer}, the consumer {@link #poll} and {@link #consume}.
  *
- * <p>Ordering, in the style of JCTools: accessor names say the ordering. Each side caches the other
- * side's position and re-reads it (acquire) only when the cached value says the ring is full or
- * empty, so the hot path touches the other side's cache line as rarely as possible.
+ * <pre>
+ *   producer                                        consumer
+ *   header, payload (plain)                         len = getAcquire(length @ consumer)
+ *   length @ next record := 0 (plain)               if len != 0: read header + payload (plain)
+ *   length @ record := len (setRelease)  ───────►   consumer position += aligned(len) (setRelease)
+ *   producer position (setRelease, for tools)       ◄─── producer re-reads it (getAcquire) only when full
+ * </pre>
+ *
+ * Ordering, in the style of JCTools: accessor names say the ordering, and each choice carries its
+ * reason where it is made. The producer caches the consumer position and re-reads it only when
+ * the ring looks full, so in steady state the two sides share only the cache lines of the records.
  */
 public final class ShmRing {
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
@@ -37,13 +56,13 @@ public final class ShmRing {
     private final ByteBuffer data;
     private final int capacity;
     private final int mask;
+    private final int maxPayload;
 
     // Producer-side state.
     private long producerPosition;
     private long cachedConsumer;
     // Consumer-side state.
     private long consumerPosition;
-    private long cachedProducer;
 
     private ShmRing(ByteBuffer segment) {
         this.segment = segment;
@@ -51,18 +70,19 @@ public final class ShmRing {
         this.mask = capacity - 1;
         ByteBuffer d = segment.duplicate();
         d.position(DATA_OFFSET).limit(DATA_OFFSET + capacity);
-        this.data = d.slice();
-        // Plain reads are enough: a side attaches before any traffic, and positions start where they are.
+        this.data = d.slice().order(ByteOrder.nativeOrder());
+        // The largest record leaves room for its terminator and a padding record at the end of a lap.
+        this.maxPayload = capacity / 4 - HEADER_LENGTH;
+        // Acquire: a side attaches before any traffic, but a reattaching tool must see where things are.
         this.producerPosition = (long) LONG.getAcquire(segment, PRODUCER_OFFSET);
         this.consumerPosition = (long) LONG.getAcquire(segment, CONSUMER_OFFSET);
         this.cachedConsumer = consumerPosition;
-        this.cachedProducer = producerPosition;
     }
 
     /** Writes a fresh header into a zeroed segment of {@link ShmSegmentDescriptor#segmentBytes} bytes. */
     public static void format(ByteBuffer segment, long jobKey, int sender, int receiver, int capacity) {
-        if (Integer.bitCount(capacity) != 1 || capacity < 64) {
-            throw new IllegalArgumentException("ring capacity must be a power of two >= 64, not " + capacity);
+        if (Integer.bitCount(capacity) != 1 || capacity < 1024) {
+            throw new IllegalArgumentException("ring capacity must be a power of two >= 1024, not " + capacity);
         }
         ByteBuffer b = segment.duplicate().order(ByteOrder.nativeOrder());
         b.putLong(JOB_KEY_OFFSET, jobKey);
@@ -95,7 +115,7 @@ public final class ShmRing {
                     + b.getInt(RECEIVER_OFFSET) + ", not " + sender + " to " + receiver);
         }
         int capacity = b.getInt(CAPACITY_OFFSET);
-        if (Integer.bitCount(capacity) != 1 || (long) DATA_OFFSET + capacity > segment.capacity()) {
+        if (Integer.bitCount(capacity) != 1 || capacity < 1024 || (long) DATA_OFFSET + capacity > segment.capacity()) {
             throw new IllegalStateException("segment header has an impossible capacity " + capacity);
         }
         return new ShmRing(segment);
@@ -105,45 +125,62 @@ public final class ShmRing {
         return capacity;
     }
 
+    /** The largest payload one record carries; longer messages are split into fragments. */
+    public int maxPayload() {
+        return maxPayload;
+    }
+
     // ---- producer side -----------------------------------------------------------------------
 
-    /** Copies as many bytes as fit from {@code src} into the ring; returns how many (0 when full). */
-    public int write(ByteBuffer src) {
-        int wanted = src.remaining();
-        if (wanted == 0) {
-            return 0;
+    /**
+     * Writes one record with {@code length} payload bytes taken from {@code src} at absolute index
+     * {@code srcIndex} (the buffer's position is not used or changed). Returns false, writing
+     * nothing, when the ring has no room for it now.
+     */
+    public boolean offer(short type, int context, int tag, int messageLength, ByteBuffer src, int srcIndex, int length) {
+        if (length < 0 || length > maxPayload) {
+            throw new IllegalArgumentException("record payload of " + length + " bytes; at most " + maxPayload);
         }
-        long free = capacity - (producerPosition - cachedConsumer);
-        if (free < wanted) {
-            // Acquire: the consumer's copy-out of the bytes it freed happened before we overwrite them.
+        int recordLength = HEADER_LENGTH + length;
+        int aligned = ShmRecordDescriptor.aligned(recordLength);
+        int at = (int) (producerPosition & mask);
+        int toEnd = capacity - at;
+        int padding = aligned > toEnd ? toEnd : 0;
+        // Room for the padding, the record, and the next record's length word that we zero.
+        long needed = (long) padding + aligned + ALIGNMENT;
+        if (capacity - (producerPosition - cachedConsumer) < needed) {
+            // Acquire: the consumer finished reading the bytes it freed before we overwrite them.
             cachedConsumer = (long) LONG.getAcquire(segment, CONSUMER_OFFSET);
-            free = capacity - (producerPosition - cachedConsumer);
-            if (free == 0) {
-                return 0;
+            if (capacity - (producerPosition - cachedConsumer) < needed) {
+                return false;
             }
         }
-        int n = (int) Math.min(free, wanted);
-        int at = (int) (producerPosition & mask);
-        int first = Math.min(n, capacity - at);
-        copyIn(src, at, first);
-        if (first < n) {
-            copyIn(src, 0, n - first);
+        if (padding > 0) {
+            // The consumer goes to offset 0 after the padding: clear the stale length there first.
+            data.putInt(RECORD_LENGTH_OFFSET, 0);
+            data.putShort(at + TYPE_OFFSET, TYPE_PADDING);
+            // Release: the zero at offset 0 and the padding's type are visible before its length.
+            INT.setRelease(data, at + RECORD_LENGTH_OFFSET, padding);
+            producerPosition += padding;
+            at = 0;
         }
-        producerPosition += n;
-        // Release: the ring bytes written above are visible before the position that covers them.
+        data.putShort(at + TYPE_OFFSET, type);
+        data.putShort(at + FLAGS_OFFSET, (short) 0);
+        data.putInt(at + CONTEXT_OFFSET, context);
+        data.putInt(at + TAG_OFFSET, tag);
+        data.putInt(at + MESSAGE_LENGTH_OFFSET, messageLength);
+        data.putInt(at + RESERVED_OFFSET, 0);
+        if (length > 0) {
+            data.put(at + HEADER_LENGTH, src, srcIndex, length);
+        }
+        // The consumer reads the next position right after this record: it must not hold a stale length.
+        data.putInt((at + aligned) & mask, 0);
+        // Release: header, payload and the zeroed next length are visible before the length publishes them.
+        INT.setRelease(data, at + RECORD_LENGTH_OFFSET, recordLength);
+        producerPosition += aligned;
+        // Release: only for tools and wake-up decisions; the consumer's hot path reads record lengths.
         LONG.setRelease(segment, PRODUCER_OFFSET, producerPosition);
-        return n;
-    }
-
-    private void copyIn(ByteBuffer src, int at, int n) {
-        data.put(at, src, src.position(), n);
-        src.position(src.position() + n);
-    }
-
-    /** Bytes the producer could write now without re-reading the consumer position. */
-    public long freeForProducer() {
-        cachedConsumer = (long) LONG.getAcquire(segment, CONSUMER_OFFSET);
-        return capacity - (producerPosition - cachedConsumer);
+        return true;
     }
 
     /** The sender announces it has mapped the segment, so the receiver may unlink the file. */
@@ -152,69 +189,88 @@ public final class ShmRing {
         INT.setRelease(segment, SENDER_ATTACHED_OFFSET, 1);
     }
 
-    /** Whether the receiver said it is about to block; read after a full fence (see {@link #markWaiting}). */
-    public boolean receiverWaiting() {
-        // Volatile: pairs with the receiver's volatile store; with the fence in the caller this is Dekker's handshake.
-        return (int) INT.getVolatile(segment, RECEIVER_WAITING_OFFSET) != 0;
-    }
-
     // ---- consumer side -----------------------------------------------------------------------
 
-    /** Bytes ready for the consumer. */
-    public long available() {
-        long avail = cachedProducer - consumerPosition;
-        if (avail == 0) {
-            // Acquire: the bytes covered by the producer position are visible once we see it.
-            cachedProducer = (long) LONG.getAcquire(segment, PRODUCER_OFFSET);
-            avail = cachedProducer - consumerPosition;
+    /**
+     * The data index of the next published record, or -1 if there is none yet. Padding records
+     * are consumed on the way. The record stays in the ring until {@link #consume}.
+     */
+    public int poll() {
+        int at = (int) (consumerPosition & mask);
+        // Acquire: pairs with the producer's release of the length; the record's bytes are visible after.
+        int length = (int) INT.getAcquire(data, at + RECORD_LENGTH_OFFSET);
+        if (length == 0) {
+            return -1;
         }
-        return avail;
-    }
-
-    /** Copies up to {@code dst.remaining()} available bytes into {@code dst}; returns how many. */
-    public int read(ByteBuffer dst) {
-        int wanted = dst.remaining();
-        if (wanted == 0) {
-            return 0;
-        }
-        long avail = cachedProducer - consumerPosition;
-        if (avail < wanted) {
-            cachedProducer = (long) LONG.getAcquire(segment, PRODUCER_OFFSET);
-            avail = cachedProducer - consumerPosition;
-            if (avail == 0) {
-                return 0;
+        if (data.getShort(at + TYPE_OFFSET) == TYPE_PADDING) {
+            if (length != capacity - at) {
+                return MALFORMED;
+            }
+            advance(length);
+            at = 0;
+            length = (int) INT.getAcquire(data, RECORD_LENGTH_OFFSET);
+            if (length == 0) {
+                return -1;
             }
         }
-        int n = (int) Math.min(avail, wanted);
-        int at = (int) (consumerPosition & mask);
-        int first = Math.min(n, capacity - at);
-        copyOut(dst, at, first);
-        if (first < n) {
-            copyOut(dst, 0, n - first);
+        if (length < HEADER_LENGTH || ShmRecordDescriptor.aligned(length) > capacity - at) {
+            return MALFORMED;
         }
-        consumerPosition += n;
-        // Release: our copy-out of these bytes is done before the producer may overwrite them.
-        LONG.setRelease(segment, CONSUMER_OFFSET, consumerPosition);
-        return n;
+        return at;
     }
 
-    private void copyOut(ByteBuffer dst, int at, int n) {
-        dst.put(dst.position(), data, at, n);
-        dst.position(dst.position() + n);
+    /** What {@link #poll} returns for a record no correct producer writes: the ring cannot be trusted. */
+    public static final int MALFORMED = -2;
+
+    /** Frees the record at {@code at} (from {@link #poll}) for the producer. */
+    public void consume(int at) {
+        advance(ShmRecordDescriptor.aligned(data.getInt(at + RECORD_LENGTH_OFFSET)));
+    }
+
+    private void advance(int bytes) {
+        consumerPosition += bytes;
+        // Release: our reads of the consumed bytes are done before the producer may overwrite them.
+        LONG.setRelease(segment, CONSUMER_OFFSET, consumerPosition);
+    }
+
+    public short type(int at) {
+        return data.getShort(at + TYPE_OFFSET);
+    }
+
+    public int context(int at) {
+        return data.getInt(at + CONTEXT_OFFSET);
+    }
+
+    public int tag(int at) {
+        return data.getInt(at + TAG_OFFSET);
+    }
+
+    public int messageLength(int at) {
+        return data.getInt(at + MESSAGE_LENGTH_OFFSET);
+    }
+
+    public int payloadLength(int at) {
+        return data.getInt(at + RECORD_LENGTH_OFFSET) - HEADER_LENGTH;
+    }
+
+    /** Index in {@link #data()} of the record's first payload byte. */
+    public int payloadIndex(int at) {
+        return at + HEADER_LENGTH;
+    }
+
+    /** The ring's data area (shared; use absolute indexes only). */
+    public ByteBuffer data() {
+        return data;
+    }
+
+    /** True when the consumer has read everything the producer published (for tests and tools). */
+    public boolean isEmpty() {
+        // Acquire: a tool's view of the producer position, with the records it covers.
+        return (long) LONG.getAcquire(segment, PRODUCER_OFFSET) == consumerPosition;
     }
 
     public boolean senderAttached() {
         // Acquire: pairs with the sender's release in markSenderAttached.
         return (int) INT.getAcquire(segment, SENDER_ATTACHED_OFFSET) != 0;
-    }
-
-    /**
-     * The consumer announces it is about to block ({@code true}) or is awake again. Volatile, then
-     * the caller re-checks {@link #available()}: with the producer's write, fence and
-     * {@link #receiverWaiting()} this means a producer either sees the flag or the consumer sees the
-     * bytes, never neither.
-     */
-    public void markWaiting(boolean waiting) {
-        INT.setVolatile(segment, RECEIVER_WAITING_OFFSET, waiting ? 1 : 0);
     }
 }

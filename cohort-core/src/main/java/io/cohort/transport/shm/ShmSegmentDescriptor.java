@@ -1,11 +1,10 @@
 package io.cohort.transport.shm;
 
 /**
- * The layout of one shared-memory segment: a single-producer single-consumer byte ring carrying
- * frames from one peer (the sender) to another (the receiver). The two position words sit on
- * separate cache lines so the producer and the consumer never write the same line. Native byte
- * order for the header words (both ends are on one machine); frames inside the ring use
- * {@link io.cohort.transport.tcp.FrameDescriptor}'s little-endian layout.
+ * The layout of one shared-memory segment: a single-producer single-consumer ring of records
+ * ({@link ShmRecordDescriptor}) carrying messages from one peer (the sender) to another (the
+ * receiver). The two position words sit on separate cache lines so the producer and the consumer
+ * never write the same line. Native byte order (both ends are on one machine).
  *
  * <pre>
  *  offset  size  field                written by   how
@@ -15,19 +14,21 @@ package io.cohort.transport.shm;
  *      20     4  sender rank          creator      plain
  *      24     4  receiver rank        creator      plain
  *      28     4  ring capacity        creator      plain (a power of two)
- *      64     8  producer position    sender       setRelease after the bytes it covers
+ *      64     8  producer position    sender       setRelease after each record (for tools; the
+ *                                                   consumer polls each record's own length word)
  *     128     8  consumer position    receiver     setRelease after the bytes were copied out
  *     192     4  sender attached      sender       setRelease once it has mapped the file
- *     256     4  receiver waiting     receiver     setVolatile before it blocks (doorbell)
+ *     256     4  (reserved: a receiver-waiting doorbell word)
  *    4096     -  ring data            sender       plain, published by the producer position
  * </pre>
  *
  * Positions count bytes since the start and never wrap; a byte at position p lives at data offset
- * {@code p & (capacity - 1)}. The producer may write while {@code producer - consumer < capacity}.
+ * {@code p & (capacity - 1)}. The producer may write while {@code producer - consumer < capacity},
+ * keeping one alignment unit free for the zeroed length word that ends every record.
  */
 public final class ShmSegmentDescriptor {
     public static final long MAGIC = 0x31304D4853484F43L; // "COHSHM01" read little-endian
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int JOB_KEY_OFFSET = 8;

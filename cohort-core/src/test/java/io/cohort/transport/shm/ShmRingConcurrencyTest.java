@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -17,11 +16,14 @@ import java.util.zip.CRC32C;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Two threads hammer one ring: the producer writes records of random length (0 to 3x the ring
- * size, so records wrap and stream through in pieces) followed by their CRC; the consumer reads the
- * byte stream back and checks every record. A lost, duplicated or torn byte fails the checksum.
+ * Two threads hammer one ring: the producer writes records of random length (0 to the largest a
+ * record takes, so records wrap, pad the end of the ring and land on bytes of earlier laps) whose
+ * tag is the CRC of the payload and whose context is the record's number; the consumer checks each.
+ * A lost, duplicated, reordered or torn record fails the check, and so does a stale length from an
+ * earlier lap mistaken for a new record.
  */
 class ShmRingConcurrencyTest {
     private static final long KEY = 0x1234_5678_9ABC_DEF0L;
@@ -31,7 +33,7 @@ class ShmRingConcurrencyTest {
     void checksummedRecordsSurviveConcurrentUseOnDirectMemory() throws Exception {
         int capacity = 4096;
         ByteBuffer segment = ByteBuffer.allocateDirect((int) ShmSegmentDescriptor.segmentBytes(capacity));
-        hammer(segment, capacity, 200_000);
+        hammer(segment, capacity, 300_000);
     }
 
     @Test
@@ -42,7 +44,7 @@ class ShmRingConcurrencyTest {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
             MappedByteBuffer segment = ch.map(FileChannel.MapMode.READ_WRITE, 0, ShmSegmentDescriptor.segmentBytes(capacity));
-            hammer(segment, capacity, 100_000);
+            hammer(segment, capacity, 200_000);
         }
     }
 
@@ -52,69 +54,86 @@ class ShmRingConcurrencyTest {
         ShmRing consumer = ShmRing.attach(segment, KEY, 0, 1);
         assertEquals(capacity, producer.capacity());
         assertEquals(capacity, consumer.capacity());
+        int max = producer.maxPayload();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread writer = new Thread(() -> {
             try {
                 SplittableRandom random = new SplittableRandom(42);
-                ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-                ByteBuffer trailer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+                ByteBuffer payload = ByteBuffer.allocate(max);
                 for (int r = 0; r < records; r++) {
-                    int length = random.nextInt(10) == 0 ? random.nextInt(3 * capacity) : random.nextInt(64);
-                    byte[] payload = new byte[length];
+                    int length = random.nextInt(8) == 0 ? random.nextInt(max + 1) : random.nextInt(64);
                     for (int i = 0; i < length; i++) {
-                        payload[i] = (byte) random.nextInt();
+                        payload.put(i, (byte) random.nextInt());
                     }
                     CRC32C crc = new CRC32C();
-                    crc.update(payload);
-                    header.clear();
-                    header.putInt(length).flip();
-                    trailer.clear();
-                    trailer.putLong(crc.getValue()).flip();
-                    writeFully(producer, header);
-                    writeFully(producer, ByteBuffer.wrap(payload));
-                    writeFully(producer, trailer);
+                    crc.update(payload.duplicate().limit(length));
+                    while (!producer.offer(ShmRecordDescriptor.TYPE_MESSAGE, r, (int) crc.getValue(), length, payload, 0,
+                            length)) {
+                        Thread.onSpinWait();
+                    }
                 }
             } catch (Throwable t) {
                 failure.set(t);
             }
         }, "ring-producer");
         writer.start();
-        ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer trailer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer data = consumer.data();
         for (int r = 0; r < records; r++) {
-            header.clear();
-            readFully(consumer, header, writer);
-            int length = header.flip().getInt();
-            ByteBuffer payload = ByteBuffer.allocate(length);
-            readFully(consumer, payload, writer);
-            trailer.clear();
-            readFully(consumer, trailer, writer);
-            CRC32C crc = new CRC32C();
-            crc.update(payload.flip());
-            assertEquals(trailer.flip().getLong(), crc.getValue(), "checksum of record " + r);
-        }
-        writer.join();
-        assertNull(failure.get());
-        assertEquals(0, consumer.available(), "nothing left over");
-    }
-
-    private static void writeFully(ShmRing ring, ByteBuffer b) {
-        while (b.hasRemaining()) {
-            if (ring.write(b) == 0) {
-                Thread.onSpinWait();
-            }
-        }
-    }
-
-    private static void readFully(ShmRing ring, ByteBuffer b, Thread writer) {
-        while (b.hasRemaining()) {
-            if (ring.read(b) == 0) {
-                if (!writer.isAlive() && ring.available() == 0) {
-                    throw new AssertionError("producer ended with the record incomplete");
+            int at;
+            while ((at = consumer.poll()) == -1) {
+                if (!writer.isAlive() && consumer.poll() == -1) {
+                    throw new AssertionError("producer ended before record " + r, failure.get());
                 }
                 Thread.onSpinWait();
             }
+            assertTrue(at >= 0, "record " + r + " is well formed");
+            assertEquals(ShmRecordDescriptor.TYPE_MESSAGE, consumer.type(at));
+            assertEquals(r, consumer.context(at), "records arrive in order, none lost or repeated");
+            int length = consumer.payloadLength(at);
+            assertEquals(length, consumer.messageLength(at));
+            CRC32C crc = new CRC32C();
+            crc.update(data.duplicate().position(consumer.payloadIndex(at)).limit(consumer.payloadIndex(at) + length));
+            assertEquals((int) crc.getValue(), consumer.tag(at), "checksum of record " + r);
+            consumer.consume(at);
         }
+        writer.join();
+        assertNull(failure.get());
+        assertEquals(-1, consumer.poll(), "nothing left over");
+        assertTrue(consumer.isEmpty());
+    }
+
+    @Test
+    void aFullRingRefusesARecordAndTakesItOnceTheConsumerFreesRoom() {
+        int capacity = 1024;
+        ByteBuffer segment = ByteBuffer.allocateDirect((int) ShmSegmentDescriptor.segmentBytes(capacity));
+        ShmRing.format(segment, KEY, 0, 1, capacity);
+        ShmRing producer = ShmRing.attach(segment, KEY, 0, 1);
+        ShmRing consumer = ShmRing.attach(segment, KEY, 0, 1);
+        ByteBuffer payload = ByteBuffer.allocate(producer.maxPayload());
+        int written = 0;
+        while (producer.offer(ShmRecordDescriptor.TYPE_MESSAGE, written, 0, payload.capacity(), payload, 0, payload.capacity())) {
+            written++;
+        }
+        assertTrue(written >= 2, "a ring holds several of its largest records");
+        int at = consumer.poll();
+        assertEquals(0, consumer.context(at));
+        consumer.consume(at);
+        assertTrue(producer.offer(ShmRecordDescriptor.TYPE_MESSAGE, written, 0, payload.capacity(), payload, 0,
+                payload.capacity()), "room again after one record was consumed");
+        assertThrows(IllegalArgumentException.class, () -> producer.offer(ShmRecordDescriptor.TYPE_MESSAGE, 0, 0, 0,
+                payload, 0, producer.maxPayload() + 1), "a record never exceeds maxPayload");
+    }
+
+    @Test
+    void aCorruptLengthIsReportedAsMalformedNotFollowed() {
+        int capacity = 1024;
+        ByteBuffer segment = ByteBuffer.allocateDirect((int) ShmSegmentDescriptor.segmentBytes(capacity));
+        ShmRing.format(segment, KEY, 0, 1, capacity);
+        ShmRing consumer = ShmRing.attach(segment, KEY, 0, 1);
+        consumer.data().putInt(0, capacity * 4);
+        assertEquals(ShmRing.MALFORMED, consumer.poll());
+        consumer.data().putInt(0, 3);
+        assertEquals(ShmRing.MALFORMED, consumer.poll(), "shorter than a header");
     }
 
     @Test

@@ -1,0 +1,216 @@
+package io.cohort.transport.shm;
+
+import io.cohort.CohortException;
+import io.cohort.PeerFailedException;
+import io.cohort.transport.SendCompletion;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+
+import static io.cohort.transport.shm.ShmRecordDescriptor.TYPE_BYE;
+import static io.cohort.transport.shm.ShmRecordDescriptor.TYPE_FIRST;
+import static io.cohort.transport.shm.ShmRecordDescriptor.TYPE_MESSAGE;
+import static io.cohort.transport.shm.ShmRecordDescriptor.TYPE_MORE;
+
+/**
+ * The producer side of one ring: turns messages into records. Any sending thread may call it;
+ * every method synchronizes on this object, so one message's fragments are never interleaved with
+ * another's.
+ *
+ * <p>A message that fits one record goes straight from the caller's buffer into the ring and its
+ * send completes at once: one copy, no allocation. A longer one is cut into fragments of
+ * {@link #FRAGMENT_BYTES} so the receiver copies one fragment out while the next is copied in; its
+ * send completes when the last fragment is in the ring. When the ring is full, frames wait in a
+ * queue (small ones as private copies, so their senders are free at once) and the progress owner
+ * pushes them on with {@link #flush}.
+ */
+final class ShmSender {
+    /** Payload per fragment of a long message: small enough to pipeline, big enough to amortise a header. */
+    static final int FRAGMENT_BYTES = 64 * 1024 - ShmRecordDescriptor.HEADER_LENGTH;
+    /** Queued messages up to this size are copied so that their send completes at once, as with TCP. */
+    static final int COPY_WHEN_QUEUED_MAX = 64 * 1024;
+    /**
+     * Bound on the bytes held in such copies: beyond it a send completes only when its bytes are in
+     * the ring, so a sender that outruns its receiver waits (back-pressure) instead of growing the heap.
+     */
+    static final long COPIED_BYTES_MAX = 4L * 1024 * 1024;
+
+    private final int peer;
+    private final ShmRing ring;
+    private final int fragmentBytes;
+    private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
+    private long copiedBytes;
+    private boolean byeQueued;
+    private String endReason;
+    /** Written under the monitor; read without it by the progress owner's poll and by isEnded. */
+    private volatile boolean ended;
+    private volatile boolean pending;
+
+    /** A message on its way into the ring. */
+    private static final class Outgoing {
+        final short type;
+        final int context;
+        final int tag;
+        final ByteBuffer payload;
+        final int length;
+        /** A private copy, counted in copiedBytes; its sender was told at once. */
+        final boolean copied;
+        int sent = -1; // -1 before the first record
+        SendCompletion completion;
+
+        Outgoing(short type, int context, int tag, ByteBuffer payload, SendCompletion completion) {
+            this.copied = type == TYPE_MESSAGE && completion == null;
+            this.type = type;
+            this.context = context;
+            this.tag = tag;
+            this.payload = payload;
+            this.length = payload.remaining();
+            this.completion = completion;
+        }
+    }
+
+    ShmSender(int peer, ShmRing ring) {
+        this.peer = peer;
+        this.ring = ring;
+        this.fragmentBytes = Math.min(FRAGMENT_BYTES, ring.maxPayload());
+    }
+
+    synchronized void send(int context, int tag, ByteBuffer payload, SendCompletion completion) {
+        if (ended || byeQueued) {
+            completion.failed(endReason != null ? new PeerFailedException(peer, endReason)
+                    : new CohortException("cannot send to rank " + peer + ": this peer is closing its communicator"));
+            return;
+        }
+        int length = payload.remaining();
+        if (queue.isEmpty()) {
+            if (length <= fragmentBytes) {
+                if (ring.offer(TYPE_MESSAGE, context, tag, length, payload, payload.position(), length)) {
+                    completion.sent();
+                    return;
+                }
+            } else {
+                // Straight from the caller's buffer, as far as the ring takes it; the rest follows from flush.
+                Outgoing o = new Outgoing(TYPE_MESSAGE, context, tag, payload.duplicate(), completion);
+                if (push(o)) {
+                    completion.sent();
+                } else {
+                    queue.add(o);
+                    pending = true;
+                }
+                return;
+            }
+        }
+        if (length <= COPY_WHEN_QUEUED_MAX && copiedBytes + length <= COPIED_BYTES_MAX) {
+            ByteBuffer copy = ByteBuffer.allocate(length);
+            copy.put(0, payload, payload.position(), length);
+            copiedBytes += length;
+            queue.add(new Outgoing(TYPE_MESSAGE, context, tag, copy, null));
+            completion.sent();
+        } else {
+            queue.add(new Outgoing(TYPE_MESSAGE, context, tag, payload.duplicate(), completion));
+        }
+        flushLocked();
+    }
+
+    /** Queues the goodbye record: nothing may be sent after it. */
+    synchronized void sendBye() {
+        if (ended || byeQueued) {
+            return;
+        }
+        byeQueued = true;
+        queue.add(new Outgoing(TYPE_BYE, 0, 0, ByteBuffer.allocate(0), null));
+        flushLocked();
+    }
+
+    /** Whether queued records wait for room (a cheap volatile read for the progress owner). */
+    boolean isPending() {
+        return pending;
+    }
+
+    synchronized void flush() {
+        flushLocked();
+    }
+
+    synchronized boolean hasPending() {
+        return !ended && !queue.isEmpty();
+    }
+
+    boolean isEnded() {
+        return ended;
+    }
+
+    private void flushLocked() {
+        Outgoing o;
+        while (!ended && (o = queue.peek()) != null) {
+            if (!push(o)) {
+                pending = true;
+                return;
+            }
+            queue.poll();
+            if (o.copied) {
+                copiedBytes -= o.length;
+            }
+            if (o.completion != null) {
+                SendCompletion c = o.completion;
+                o.completion = null;
+                c.sent();
+            }
+        }
+        pending = false;
+    }
+
+    /** Writes as much of {@code o} as fits; true when all of it is in the ring. */
+    private boolean push(Outgoing o) {
+        ByteBuffer p = o.payload;
+        int base = p.position();
+        if (o.sent < 0) {
+            if (o.type == TYPE_BYE) {
+                if (!ring.offer(TYPE_BYE, 0, 0, 0, p, base, 0)) {
+                    return false;
+                }
+                o.sent = 0;
+                return true;
+            }
+            int n = Math.min(o.length, fragmentBytes);
+            short type = n == o.length ? TYPE_MESSAGE : TYPE_FIRST;
+            if (!ring.offer(type, o.context, o.tag, o.length, p, base, n)) {
+                return false;
+            }
+            o.sent = n;
+        }
+        while (o.sent < o.length) {
+            int n = Math.min(o.length - o.sent, fragmentBytes);
+            if (!ring.offer(TYPE_MORE, 0, 0, 0, p, base + o.sent, n)) {
+                return false;
+            }
+            o.sent += n;
+        }
+        return true;
+    }
+
+    /**
+     * Ends the sender. With a {@code reason} (the peer is lost) later sends fail with it and so do
+     * queued sends that had not finished; with null (a normal end after goodbyes) nothing is
+     * pending. Returns false if it had ended before.
+     */
+    boolean end(String reason) {
+        SendCompletion[] unfinished;
+        synchronized (this) {
+            if (ended) {
+                return false;
+            }
+            ended = true;
+            endReason = reason;
+            pending = false;
+            unfinished = queue.stream().map(o -> o.completion).filter(c -> c != null).toArray(SendCompletion[]::new);
+            queue.clear();
+        }
+        if (reason != null) {
+            PeerFailedException cause = new PeerFailedException(peer, reason);
+            for (SendCompletion c : unfinished) {
+                c.failed(cause);
+            }
+        }
+        return true;
+    }
+}
