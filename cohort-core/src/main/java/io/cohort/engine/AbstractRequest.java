@@ -34,6 +34,13 @@ public abstract class AbstractRequest implements Request {
     private int state = PENDING;
     private Status status;
     private RuntimeException failure;
+    /**
+     * The only thread that can wait on this request: the caller of a blocking operation for the
+     * request's whole life (the request never leaves it), the caller of a nonblocking one while the
+     * starting call runs; null once the request is the program's. Another thread can never see
+     * itself here, so only that thread takes the shortcut in {@link #finish}.
+     */
+    Thread soleThread;
     /** The thread about to block or blocked in a wait on this request, to unpark on completion; null while it spins. */
     volatile Thread waiter;
 
@@ -57,6 +64,12 @@ public abstract class AbstractRequest implements Request {
     }
 
     private void finish(int newState) {
+        if (soleThread == Thread.currentThread()) {
+            // The only thread that can wait on this request is finishing it, so nobody is blocked on it.
+            // Release: the result is published to whoever reads the state later.
+            STATE.setRelease(this, newState);
+            return;
+        }
         // Volatile, not just release: the result written before is published (release), and the read
         // of the waiter below cannot move above this store, so a waiter that announced itself and then
         // saw PENDING is seen here and unparked (Dekker's handshake with ProgressEngine.Waiter.block).

@@ -69,56 +69,66 @@ public class EngineCommunicator implements Communicator {
         return engine.send(dest, context, tag, payload);
     }
 
+    private void sendAndWait(int dest, int tag, ByteBuffer payload) {
+        checkTag(tag);
+        engine.sendAndWait(dest, context, tag, payload);
+    }
+
+    private Request receiveAndWait(int source, int tag, ByteBuffer buffer) {
+        checkRecvTag(tag);
+        return engine.receiveAndWait(context, source, tag, buffer);
+    }
+
     // ---- sends -----------------------------------------------------------------------------------
 
     @Override
     public void send(int dest, int tag, byte[] data) {
-        isend(dest, tag, data).await();
+        sendAndWait(dest, tag, ByteBuffer.wrap(data));
     }
 
     @Override
     public void send(int dest, int tag, byte[] data, int offset, int length) {
-        isend(dest, tag, data, offset, length).await();
+        sendAndWait(dest, tag, ByteBuffer.wrap(data, offset, length));
     }
 
     @Override
     public void send(int dest, int tag, ByteBuffer data) {
-        isend(dest, tag, data).await();
+        sendAndWait(dest, tag, data);
     }
 
     @Override
     public void send(int dest, int tag, int[] data) {
-        isend(dest, tag, data).await();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
     }
 
     @Override
     public void send(int dest, int tag, long[] data) {
-        isend(dest, tag, data).await();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
     }
 
     @Override
     public void send(int dest, int tag, double[] data) {
-        isend(dest, tag, data).await();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
     }
 
     @Override
     public void send(int dest, int tag, float[] data) {
-        post(dest, tag, ByteBuffer.wrap(Payloads.of(data))).await();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
     }
 
     @Override
     public void send(int dest, int tag, short[] data) {
-        post(dest, tag, ByteBuffer.wrap(Payloads.of(data))).await();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
     }
 
     @Override
     public void send(int dest, int tag, char[] data) {
-        post(dest, tag, ByteBuffer.wrap(Payloads.of(data))).await();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
     }
 
     @Override
     public void sendObject(int dest, int tag, Object object) {
-        post(dest, tag, ByteBuffer.wrap(Payloads.ofObject(object))).await();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.ofObject(object)));
     }
 
     @Override
@@ -155,19 +165,17 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Message recv(int source, int tag) {
-        Request r = irecv(source, tag);
-        r.await();
-        return r.message();
+        return receiveAndWait(source, tag, null).message();
     }
 
     @Override
     public Status recv(int source, int tag, byte[] buffer) {
-        return receive(source, tag, ByteBuffer.wrap(buffer)).await();
+        return receiveAndWait(source, tag, ByteBuffer.wrap(buffer)).await();
     }
 
     @Override
     public Status recv(int source, int tag, ByteBuffer buffer) {
-        return receive(source, tag, buffer).await();
+        return receiveAndWait(source, tag, buffer).await();
     }
 
     @Override

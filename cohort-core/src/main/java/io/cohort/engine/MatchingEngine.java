@@ -4,6 +4,7 @@ import io.cohort.Communicator;
 import io.cohort.MessageTruncatedException;
 import io.cohort.PeerFailedException;
 import io.cohort.Status;
+import io.cohort.concurrent.CasLock;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
 
@@ -20,18 +21,21 @@ import java.util.Optional;
  * wait in the unexpected queue. Matching happens when a message's header arrives, so a large
  * message streams straight into the receive's buffer.
  *
- * <p>Threads: every method synchronizes on this object. Completions (which may unpark waiters)
- * run outside the monitor where that is easy, inside it otherwise; they never call back in.
+ * <p>Threads: every method holds this engine's {@link CasLock} (one CAS and a plain store, where a
+ * monitor costs two CASes: this is on every message's path). Completions (which may unpark
+ * waiters) run outside the lock where that is easy, inside it otherwise; they never call back in.
  */
 final class MatchingEngine implements InboundSink {
     private final ProgressEngine engine;
+    private final CasLock lock = new CasLock();
     private final LinkedList<RecvRequest> posted = new LinkedList<>();
     private final LinkedList<Arrival> unexpected = new LinkedList<>();
     /** The one message per source currently being filled by its transport. */
     private final Target[] inflight;
     private final String[] failedReason;
     private final int maxArrayBytes;
-    private int failedCount;
+    /** Written under the lock after the reason; volatile so {@link #failure} can skip the lock. */
+    private volatile int failedCount;
 
     /** The longest {@code byte[]} HotSpot allocates; longer messages live in direct memory. */
     static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
@@ -52,7 +56,8 @@ final class MatchingEngine implements InboundSink {
     @Override
     public InboundTarget begin(int source, int context, int tag, int length) {
         Target target;
-        synchronized (this) {
+        lock.lock();
+        try {
             RecvRequest match = null;
             for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
                 RecvRequest r = it.next();
@@ -79,19 +84,22 @@ final class MatchingEngine implements InboundSink {
             if (length > 0) {
                 inflight[source] = target;
             }
+        } finally {
+            lock.unlock();
         }
         return target;
     }
 
     /**
-     * The fast path for a message that arrived whole: one monitor entry to match it, then a copy
-     * straight from the transport's memory into the receive's buffer (outside the monitor: the
+     * The fast path for a message that arrived whole: one lock to match it, then a copy
+     * straight from the transport's memory into the receive's buffer (outside the lock: the
      * receive is no longer posted, nobody else can touch it), or into a fresh unexpected arrival.
      */
     @Override
     public void deliver(int source, int context, int tag, ByteBuffer src, int index, int length) {
         RecvRequest match = null;
-        synchronized (this) {
+        lock.lock();
+        try {
             for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
                 RecvRequest r = it.next();
                 if (r.matches(context, source, tag)) {
@@ -107,6 +115,8 @@ final class MatchingEngine implements InboundSink {
                 unexpected.add(a);
                 return;
             }
+        } finally {
+            lock.unlock();
         }
         Status status = new Status(source, tag, length);
         ByteBuffer user = match.userBuffer;
@@ -131,7 +141,8 @@ final class MatchingEngine implements InboundSink {
     @Override
     public void peerFailed(int source, String reason) {
         List<AbstractRequest> toFail = new ArrayList<>();
-        synchronized (this) {
+        lock.lock();
+        try {
             if (failedReason[source] != null) {
                 return;
             }
@@ -154,6 +165,8 @@ final class MatchingEngine implements InboundSink {
             } else if (half != null) {
                 toFail.add(half.request());
             }
+        } finally {
+            lock.unlock();
         }
         for (AbstractRequest r : toFail) {
             r.fail(new PeerFailedException(source, reason));
@@ -167,7 +180,8 @@ final class MatchingEngine implements InboundSink {
         Arrival found = null;
         String failure = null;
         int failedPeer = -1;
-        synchronized (this) {
+        lock.lock();
+        try {
             for (Iterator<Arrival> it = unexpected.iterator(); it.hasNext(); ) {
                 Arrival a = it.next();
                 if (a.claimedBy == null && r.matches(a.context, a.status.source(), a.status.tag())) {
@@ -188,6 +202,8 @@ final class MatchingEngine implements InboundSink {
                 }
                 failure = failedReason[failedPeer];
             }
+        } finally {
+            lock.unlock();
         }
         if (found != null) {
             deliver(found, r);
@@ -197,23 +213,44 @@ final class MatchingEngine implements InboundSink {
     }
 
     /** Removes a pending receive nobody will wait for (not used for matched ones). */
-    synchronized boolean cancel(RecvRequest r) {
-        return posted.remove(r);
-    }
-
-    synchronized Optional<Status> probe(int context, int source, int tag) {
-        for (Arrival a : unexpected) {
-            if (a.claimedBy == null && a.context == context && (source < 0 || source == a.status.source())
-                    && (tag < 0 || tag == a.status.tag())) {
-                return Optional.of(a.status);
-            }
+    boolean cancel(RecvRequest r) {
+        lock.lock();
+        try {
+            return posted.remove(r);
+        } finally {
+            lock.unlock();
         }
-        return Optional.empty();
     }
 
-    /** The reason a peer failed, or null if it has not. */
-    synchronized String failure(int peer) {
-        return failedReason[peer];
+    Optional<Status> probe(int context, int source, int tag) {
+        lock.lock();
+        try {
+            for (Arrival a : unexpected) {
+                if (a.claimedBy == null && a.context == context && (source < 0 || source == a.status.source())
+                        && (tag < 0 || tag == a.status.tag())) {
+                    return Optional.of(a.status);
+                }
+            }
+            return Optional.empty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The reason a peer failed, or null if it has not. Every send asks, so the common answer comes
+     * without the lock: a volatile read of the count of failures, which is written after the reason.
+     */
+    String failure(int peer) {
+        if (failedCount == 0) {
+            return null;
+        }
+        lock.lock();
+        try {
+            return failedReason[peer];
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** A failed peer that makes a receive from {@code source} hopeless, or -1. */
@@ -245,9 +282,14 @@ final class MatchingEngine implements InboundSink {
         }
     }
 
-    private synchronized void finished(int source, Target t) {
-        if (inflight[source] == t) {
-            inflight[source] = null;
+    private void finished(int source, Target t) {
+        lock.lock();
+        try {
+            if (inflight[source] == t) {
+                inflight[source] = null;
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -309,9 +351,12 @@ final class MatchingEngine implements InboundSink {
         @Override
         void onComplete() {
             RecvRequest claimer;
-            synchronized (MatchingEngine.this) {
+            lock.lock();
+            try {
                 complete = true;
                 claimer = claimedBy;
+            } finally {
+                lock.unlock();
             }
             if (claimer != null) {
                 deliver(this, claimer);

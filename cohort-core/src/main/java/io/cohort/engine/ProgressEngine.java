@@ -19,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -41,12 +40,12 @@ public final class ProgressEngine implements InboundSink {
     private final MatchingEngine matching;
     private final Transport[] routes;
     private final List<Transport> transports = new ArrayList<>();
-    private final ReentrantLock progressLock = new ReentrantLock();
     private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
     /**
-     * The thread holding the progress lock, for {@link #wakeOwnerIfBlocked}. Written with release
-     * (no fence on the hot path); a reader that saw a request's waiter (a volatile write made after
-     * this one) sees it.
+     * The progress lock itself: the thread that holds the progress role, or null. Taken with a CAS
+     * ({@link #tryAcquireProgress}) and given back with a release store, which on x86 is a plain
+     * store: a lock built for the one operation the engine needs (try, never wait in line), cheaper
+     * than a {@code ReentrantLock}'s volatile release. {@link #wakeOwnerIfBlocked} reads it too.
      */
     private Thread owner;
     private volatile Transport blockingTransport;
@@ -208,30 +207,61 @@ public final class ProgressEngine implements InboundSink {
     // ---- operations ------------------------------------------------------------------------------
 
     public Request send(int dest, int context, int tag, ByteBuffer payload) {
+        return startSend(dest, context, tag, payload, false);
+    }
+
+    /** A blocking send: the request never leaves this thread, so its completion needs no fence. */
+    public Status sendAndWait(int dest, int context, int tag, ByteBuffer payload) {
+        return startSend(dest, context, tag, payload, true).await();
+    }
+
+    private SendRequest startSend(int dest, int context, int tag, ByteBuffer payload, boolean blocking) {
         checkPeer(dest);
         checkUsable();
         SendRequest r = new SendRequest(this, dest, tag, payload.remaining());
+        r.soleThread = Thread.currentThread();
         if (dest == rank) {
             deliver(rank, context, tag, payload);
             r.sent();
-            return r;
+        } else {
+            String failed = matching.failure(dest);
+            if (failed != null) {
+                r.failed(new PeerFailedException(dest, failed));
+            } else {
+                routes[dest].send(dest, context, tag, payload, r);
+            }
         }
-        String failed = matching.failure(dest);
-        if (failed != null) {
-            r.failed(new PeerFailedException(dest, failed));
-            return r;
+        if (!blocking) {
+            r.soleThread = null; // from here on any thread may hold and wait on it
         }
-        routes[dest].send(dest, context, tag, payload, r);
         return r;
     }
 
     public Request receive(int context, int source, int tag, ByteBuffer userBuffer) {
+        return startReceive(context, source, tag, userBuffer, false);
+    }
+
+    /**
+     * A blocking receive: waits and returns the finished request (for its status or message). The
+     * request never leaves this thread, so completing it needs no fence when this thread does it.
+     */
+    public Request receiveAndWait(int context, int source, int tag, ByteBuffer userBuffer) {
+        RecvRequest r = startReceive(context, source, tag, userBuffer, true);
+        r.await();
+        return r;
+    }
+
+    private RecvRequest startReceive(int context, int source, int tag, ByteBuffer userBuffer, boolean blocking) {
         if (source != io.cohort.Communicator.ANY_SOURCE) {
             checkPeer(source);
         }
         checkUsable();
         RecvRequest r = new RecvRequest(this, context, source, tag, userBuffer);
+        r.soleThread = Thread.currentThread();
         matching.post(r);
+        if (!blocking) {
+            r.soleThread = null;
+        }
         return r;
     }
 
@@ -337,8 +367,7 @@ public final class ProgressEngine implements InboundSink {
                 if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0) {
                     return false;
                 }
-                if (progressLock.tryLock()) {
-                    OWNER.setRelease(this, me);
+                if (tryAcquireProgress(me)) {
                     w.owning = true;
                     try {
                         while (!done.getAsBoolean()) {
@@ -360,9 +389,7 @@ public final class ProgressEngine implements InboundSink {
                         return true;
                     } finally {
                         w.owning = false;
-                        OWNER.setRelease(this, (Thread) null);
-                        progressLock.unlock();
-                        handOver();
+                        releaseProgress();
                     }
                 }
                 parked.add(me);
@@ -386,6 +413,18 @@ public final class ProgressEngine implements InboundSink {
         }
     }
 
+    private boolean tryAcquireProgress(Thread me) {
+        // CAS: acquire semantics; whatever the last owner did under the role is visible to us.
+        return OWNER.compareAndSet(this, (Thread) null, me);
+    }
+
+    /** Gives the progress role up and lets a parked thread take it over. */
+    private void releaseProgress() {
+        // Release: everything done under the role is visible to the next owner's CAS.
+        OWNER.setRelease(this, (Thread) null);
+        handOver();
+    }
+
     /** Lets a parked thread take over the progress role we just gave up. */
     private void handOver() {
         if (!parked.isEmpty()) {
@@ -397,17 +436,14 @@ public final class ProgressEngine implements InboundSink {
 
     /** One round of progress if the role is free (request tests, probes). */
     public void progressOnce() {
-        if (progressLock.tryLock()) {
-            OWNER.setRelease(this, Thread.currentThread());
+        if (tryAcquireProgress(Thread.currentThread())) {
             try {
                 if (closed) {
                     return;
                 }
                 pollTransports();
             } finally {
-                OWNER.setRelease(this, (Thread) null);
-                progressLock.unlock();
-                handOver();
+                releaseProgress();
             }
         }
     }
@@ -499,11 +535,16 @@ public final class ProgressEngine implements InboundSink {
         if (b != null) {
             b.wakeup();
         }
-        boolean locked = false;
-        try {
-            locked = progressLock.tryLock(1, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        Thread me = Thread.currentThread();
+        // A transport callback on the owner's own thread may get here: the role is already ours.
+        boolean reentrant = OWNER.getAcquire(this) == me;
+        boolean locked = reentrant;
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+        while (!locked && System.nanoTime() - deadline < 0) {
+            locked = tryAcquireProgress(me);
+            if (!locked) {
+                LockSupport.parkNanos(100_000);
+            }
         }
         try {
             if (!transportsClosed) {
@@ -513,9 +554,8 @@ public final class ProgressEngine implements InboundSink {
                 }
             }
         } finally {
-            if (locked) {
-                progressLock.unlock();
-                handOver();
+            if (locked && !reentrant) {
+                releaseProgress();
             }
         }
     }

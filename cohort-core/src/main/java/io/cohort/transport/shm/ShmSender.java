@@ -2,6 +2,7 @@ package io.cohort.transport.shm;
 
 import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
+import io.cohort.concurrent.CasLock;
 import io.cohort.transport.SendCompletion;
 
 import java.nio.ByteBuffer;
@@ -14,8 +15,8 @@ import static io.cohort.transport.shm.ShmRecordDescriptor.TYPE_MORE;
 
 /**
  * The producer side of one ring: turns messages into records. Any sending thread may call it;
- * every method synchronizes on this object, so one message's fragments are never interleaved with
- * another's.
+ * every method holds the sender's {@link CasLock}, so one message's fragments are never
+ * interleaved with another's.
  *
  * <p>A message that fits one record goes straight from the caller's buffer into the ring and its
  * send completes at once: one copy, no allocation. A longer one is cut into fragments of
@@ -38,11 +39,12 @@ final class ShmSender {
     private final int peer;
     private final ShmRing ring;
     private final int fragmentBytes;
+    private final CasLock lock = new CasLock();
     private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
     private long copiedBytes;
     private boolean byeQueued;
     private String endReason;
-    /** Written under the monitor; read without it by the progress owner's poll and by isEnded. */
+    /** Written under the lock; read without it by the progress owner's poll and by isEnded. */
     private volatile boolean ended;
     private volatile boolean pending;
 
@@ -75,7 +77,16 @@ final class ShmSender {
         this.fragmentBytes = Math.min(FRAGMENT_BYTES, ring.maxPayload());
     }
 
-    synchronized void send(int context, int tag, ByteBuffer payload, SendCompletion completion) {
+    void send(int context, int tag, ByteBuffer payload, SendCompletion completion) {
+        lock.lock();
+        try {
+            sendLocked(context, tag, payload, completion);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void sendLocked(int context, int tag, ByteBuffer payload, SendCompletion completion) {
         if (ended || byeQueued) {
             completion.failed(endReason != null ? new PeerFailedException(peer, endReason)
                     : new CohortException("cannot send to rank " + peer + ": this peer is closing its communicator"));
@@ -113,13 +124,18 @@ final class ShmSender {
     }
 
     /** Queues the goodbye record: nothing may be sent after it. */
-    synchronized void sendBye() {
-        if (ended || byeQueued) {
-            return;
+    void sendBye() {
+        lock.lock();
+        try {
+            if (ended || byeQueued) {
+                return;
+            }
+            byeQueued = true;
+            queue.add(new Outgoing(TYPE_BYE, 0, 0, ByteBuffer.allocate(0), null));
+            flushLocked();
+        } finally {
+            lock.unlock();
         }
-        byeQueued = true;
-        queue.add(new Outgoing(TYPE_BYE, 0, 0, ByteBuffer.allocate(0), null));
-        flushLocked();
     }
 
     /** Whether queued records wait for room (a cheap volatile read for the progress owner). */
@@ -127,12 +143,22 @@ final class ShmSender {
         return pending;
     }
 
-    synchronized void flush() {
-        flushLocked();
+    void flush() {
+        lock.lock();
+        try {
+            flushLocked();
+        } finally {
+            lock.unlock();
+        }
     }
 
-    synchronized boolean hasPending() {
-        return !ended && !queue.isEmpty();
+    boolean hasPending() {
+        lock.lock();
+        try {
+            return !ended && !queue.isEmpty();
+        } finally {
+            lock.unlock();
+        }
     }
 
     boolean isEnded() {
@@ -195,7 +221,8 @@ final class ShmSender {
      */
     boolean end(String reason) {
         SendCompletion[] unfinished;
-        synchronized (this) {
+        lock.lock();
+        try {
             if (ended) {
                 return false;
             }
@@ -204,6 +231,8 @@ final class ShmSender {
             pending = false;
             unfinished = queue.stream().map(o -> o.completion).filter(c -> c != null).toArray(SendCompletion[]::new);
             queue.clear();
+        } finally {
+            lock.unlock();
         }
         if (reason != null) {
             PeerFailedException cause = new PeerFailedException(peer, reason);
