@@ -78,6 +78,13 @@ public final class FrameReader {
                                 + length + "); closing the connection";
                         return frames;
                     }
+                    if (length <= readBuf.remaining()) {
+                        // The whole message is here: match and copy it in one step.
+                        sink.deliver(peer, context, tag, readBuf, readBuf.position(), length);
+                        readBuf.position(readBuf.position() + length);
+                        frames++;
+                        continue;
+                    }
                     target = sink.begin(peer, context, tag, length);
                     targetBuf = target.buffer();
                     if (!targetBuf.hasRemaining()) {
