@@ -76,13 +76,35 @@ public final class PeerMain {
         return null;
     }
 
-    /** The io-manager is our parent; when it is gone, so is the job: end this process too. */
+    /** How often a peer checks that its io-manager is still there. */
+    static final long PARENT_CHECK_MILLIS = 200;
+
+    /**
+     * The io-manager is our parent; when it is gone, so is the job: end this process too. A daemon
+     * thread looks every {@value #PARENT_CHECK_MILLIS} ms. ({@code ProcessHandle.onExit} would do
+     * it with a thread pool and futures that cost a short peer a noticeable part of its start-up,
+     * and for a process that is not our child it polls at intervals growing to five seconds.)
+     */
     private static void watchParent() {
-        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> {
+        ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
+        if (parent == null) {
+            return;
+        }
+        Thread watch = new Thread(() -> {
+            // isAlive compares the start time too, so a recycled pid does not pass for our parent.
+            while (parent.isAlive()) {
+                try {
+                    Thread.sleep(PARENT_CHECK_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
             System.err.println("cohort: the io-manager of pid " + ProcessHandle.current().pid()
                     + " is gone; ending this peer");
             System.err.flush();
             Runtime.getRuntime().halt(143);
-        }));
+        }, "cohort-parent-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 }

@@ -40,8 +40,19 @@ import java.util.concurrent.TimeUnit;
  * {@link #run}) owns all job state, so ordering questions reduce to the order of the event queue.
  */
 public final class Controller {
-    /** Flags that make the io-manager's JVM start fast; it does little work. */
-    public static final List<String> IO_MANAGER_JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    /**
+     * Flags that make the io-manager's JVM start fast; it does little work, and nobody needs to see
+     * it in {@code jps} (no perf-data file).
+     */
+    public static final List<String> IO_MANAGER_JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+            "-XX:-UsePerfData");
+    /** The class-data-sharing archive of the io-manager made by the build, beside cohort-core.jar. */
+    public static final String IO_MANAGER_ARCHIVE = "cohort-iomanager.jsa";
+    /**
+     * Build-time only: the launcher's training run sets this to the file the io-manager it starts
+     * should write its archive to ({@code -XX:ArchiveClassesAtExit}).
+     */
+    public static final String IO_MANAGER_TRAINING_PROP_NAME = "cohort.training.ioManagerArchive";
     public static final String PEER_MAIN = "io.cohort.wireup.PeerMain";
     /** The class-data-sharing archive of cohort-core made by the build, beside cohort-core.jar. */
     public static final String CORE_ARCHIVE = "cohort-core.jsa";
@@ -172,6 +183,7 @@ public final class Controller {
         List<String> command = new ArrayList<>();
         command.add(CohortHome.javaExecutable());
         command.addAll(IO_MANAGER_JVM_FLAGS);
+        command.addAll(ioManagerArchiveFlags());
         command.add("-cp");
         command.add(CohortHome.ioManagerClasspath());
         command.add(IoManagerMain.class.getName());
@@ -190,6 +202,20 @@ public final class Controller {
         }
         launchNanos = System.nanoTime();
         ioManagerProcess.onExit().thenAccept(p -> events.add(new IoManagerExited(p.exitValue())));
+    }
+
+    /** Class-data sharing for the io-manager: use the build's archive, or record it in the training run. */
+    private static List<String> ioManagerArchiveFlags() {
+        String training = System.getProperty(IO_MANAGER_TRAINING_PROP_NAME);
+        if (training != null && !training.isBlank()) {
+            return List.of("-XX:ArchiveClassesAtExit=" + training, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+        }
+        java.nio.file.Path archive = CohortHome.coreJar().resolveSibling(IO_MANAGER_ARCHIVE);
+        if (java.nio.file.Files.isReadable(archive)) {
+            // Skipped silently by a JVM the archive does not match; the io-manager then only starts slower.
+            return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+        }
+        return List.of();
     }
 
     private JobOutcome loop(String address) {
