@@ -138,6 +138,16 @@ class MultiHostSystemTest {
 
     @Test
     @Timeout(60)
+    void theTimeLimitStopsEveryHostWith124() throws Exception {
+        CohortProcess p = run("run", "-n", "3", "--hosts", box().hostList(3), "--launch-agent", "netns",
+                "--timeout", "2", "--grace-period", "500", "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init");
+        assertEquals(124, p.exitCode(), p.toString());
+        assertTrue(summaries(p).get(0).contains("exceeded the time limit of 2 s"), p.toString());
+        assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "left in the hosts: " + box().processesInHosts());
+    }
+
+    @Test
+    @Timeout(60)
     void losingTheIoManagerOfOneHostStopsTheWholeJob() throws Exception {
         try (CohortProcess p = CohortProcess.start(Map.of(), "run", "-n", "4", "--hosts", box().hostList(2),
                 "--launch-agent", "netns", "--verbose", "--grace-period", "500", "-cp", CohortProcess.TEST_CLASSES,
