@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.security.SecureRandom;
@@ -45,7 +44,7 @@ import java.util.concurrent.TimeUnit;
  * process, so nothing is left running there), the rest of the job is stopped, and the job fails
  * with {@link ExitCodes#INTERNAL_ERROR}, as with one host.
  *
- * Connection threads only parse frames, write output, and post events; one thread (the caller of
+ * <p>Connection threads only parse frames, write output, and post events; one thread (the caller of
  * {@link #run}) owns all job state, so ordering questions reduce to the order of the event queue.
  */
 public final class Controller {
