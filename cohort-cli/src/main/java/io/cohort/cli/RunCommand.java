@@ -3,10 +3,13 @@ package io.cohort.cli;
 import io.cohort.idle.IdleStrategies;
 import io.cohort.launch.CohortHome;
 import io.cohort.launch.Controller;
+import io.cohort.launch.HostPlan;
 import io.cohort.launch.JobOutcome;
 import io.cohort.launch.JobSpec;
+import io.cohort.launch.LaunchAgent;
+import io.cohort.launch.LaunchAgents;
 import io.cohort.launch.LaunchException;
-import io.cohort.launch.LocalLaunchAgent;
+import io.cohort.launch.Placement;
 import io.cohort.launch.StdinTarget;
 import io.cohort.wireup.JobEnvironment;
 import picocli.CommandLine;
@@ -17,6 +20,10 @@ import picocli.CommandLine.Parameters;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +38,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "run", sortOptions = false,
         description = "Run a program as N cooperating peer processes.",
-        customSynopsis = {"cohort run -n N [OPTIONS] (-jar JAR | -cp CLASSPATH MAIN_CLASS | --example NAME) [PROGRAM_ARGS...]"})
+        customSynopsis = {"cohort run -n N [--hosts H1[:SLOTS],...] [OPTIONS] (-jar JAR | -cp CLASSPATH MAIN_CLASS | --example NAME) [PROGRAM_ARGS...]"})
 final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -95,6 +102,18 @@ final class RunCommand implements Callable<Integer> {
             description = "auto: shared memory between peers on one host, TCP between hosts (default); shm or tcp: that one for every pair.")
     String transport;
 
+    @Option(names = "--hosts", paramLabel = "H1[:SLOTS],...",
+            description = "Run the peers on these hosts, ranks placed in blocks by slots (default slots: an equal share).")
+    String hosts;
+
+    @Option(names = "--launch-agent", paramLabel = "local|netns|ssh|TEMPLATE",
+            description = "How to start the io-manager on each host: local, netns (ip netns exec HOST), ssh (default with --hosts), or a command with %%h for the host.")
+    String launchAgent;
+
+    @Option(names = "--controller-address", paramLabel = "ADDRESS",
+            description = "The address of this machine the hosts reach the launcher at (default: the one that routes to them).")
+    String controllerAddress;
+
     @Option(names = "--verbose", description = "Print the job id and command lines, and stack traces of errors.")
     boolean verbose;
 
@@ -104,7 +123,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws LaunchException, IOException {
         JobSpec job = jobSpec(System.getenv(), Path.of("").toAbsolutePath());
-        Controller controller = new Controller(job, new LocalLaunchAgent(), System.in,
+        Controller controller = new Controller(job, hostPlan(), System.in,
                 new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err), System.err);
         Thread hook = new Thread(() -> {
             // SIGINT/SIGTERM: stop the peers in order; the JVM then exits with 130/143 by itself.
@@ -221,6 +240,51 @@ final class RunCommand implements Callable<Integer> {
         }
         return new JobSpec(np, program.classpath(), program.mainClass(), args, jvmOptions, env, tagOutput, output,
                 stdinTarget, timeoutSeconds, graceMillis, wireupTimeoutSeconds, verbose, cwd);
+    }
+
+    /**
+     * Where the job runs: --hosts, --launch-agent and --controller-address checked and combined;
+     * without them, every peer on this machine. Throws {@link UsageException}.
+     */
+    HostPlan hostPlan() {
+        InetAddress controller = controllerAddress == null ? null : controllerAddress(controllerAddress);
+        if (hosts == null) {
+            if (launchAgent != null && !launchAgent.trim().equals("local")) {
+                throw new UsageException("--launch-agent " + launchAgent.trim() + " needs --hosts to say where the peers run");
+            }
+            HostPlan local = HostPlan.local(np);
+            return new HostPlan(local.placement(), local.agent(), controller);
+        }
+        Placement placement;
+        LaunchAgent agent;
+        try {
+            placement = Placement.parse(hosts, np);
+            agent = LaunchAgents.parse(launchAgent == null ? "ssh" : launchAgent);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        return new HostPlan(placement, agent, controller);
+    }
+
+    /** --controller-address must be one of this machine's own addresses (the controller binds it). */
+    private static InetAddress controllerAddress(String value) {
+        InetAddress a;
+        try {
+            a = InetAddress.getByName(value.trim());
+        } catch (UnknownHostException e) {
+            throw new UsageException("--controller-address " + value + " does not resolve to an address");
+        }
+        boolean own;
+        try {
+            own = a.isLoopbackAddress() || NetworkInterface.getByInetAddress(a) != null;
+        } catch (SocketException e) {
+            own = false;
+        }
+        if (a.isAnyLocalAddress() || a.isMulticastAddress() || !own) {
+            throw new UsageException("--controller-address " + value + " is not an address of this machine; "
+                    + "give one that 'ip addr' lists and the hosts reach");
+        }
+        return a;
     }
 
     /**

@@ -10,8 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.security.SecureRandom;
@@ -31,12 +29,22 @@ import java.util.concurrent.TimeUnit;
  * peers, the collector of their output and exits, and the one who decides the job's status.
  *
  * <pre>
- *  run() ── bind 127.0.0.1:0 ── LaunchAgent starts IoManager ── IOM_HELLO ─► LAUNCH
+ *  run() ── bind the rendezvous ── LaunchAgent starts one IoManager per host ── IOM_HELLO ─► LAUNCH (its ranks)
  *        ── PEER_HELLO × N ─► PEER_TABLE to all ── OUTPUT ... EXITED × N ─► outcome
- *  first abnormal exit, --timeout, wire-up time-out, SIGINT/SIGTERM ─► STOP(grace) to the io-managers
+ *  first abnormal exit, --timeout, wire-up time-out, SIGINT/SIGTERM,
+ *  a lost io-manager ─► STOP(grace) to every io-manager
  * </pre>
  *
- * Connection threads only parse frames, write output, and post events; one thread (the caller of
+ * <p>The rendezvous socket is bound on loopback when every host is this machine, otherwise on the
+ * local address that routes to the hosts ({@link Rendezvous}); each host's io-manager and peers are
+ * told the address that reaches them.
+ *
+ * <p>An io-manager whose connection ends before it reported all its peers is <em>lost</em>: its
+ * peers are written off (the controller closes their control connections and kills its agent
+ * process, so nothing is left running there), the rest of the job is stopped, and the job fails
+ * with {@link ExitCodes#INTERNAL_ERROR}, as with one host.
+ *
+ * <p>Connection threads only parse frames, write output, and post events; one thread (the caller of
  * {@link #run}) owns all job state, so ordering questions reduce to the order of the event queue.
  */
 public final class Controller {
@@ -58,19 +66,21 @@ public final class Controller {
     public static final String CORE_ARCHIVE = "cohort-core.jsa";
     /** After the last exit, how long to wait for control connections to end before deciding anyway. */
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(3);
-    /** After STOP, how much longer than the grace period to wait for exits before giving up on the io-manager. */
+    /** After STOP, how much longer than the grace period to wait for exits before giving up on an io-manager. */
     static final long STOP_SLACK_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** At the end, how long to wait for the agent processes of written-off io-managers to die. */
+    private static final long REAP_MILLIS = 2000;
     private static final long TICK_MILLIS = 100;
 
     private final JobSpec spec;
-    private final LaunchAgent agent;
+    private final HostPlan plan;
+    private final Placement placement;
     private final InputStream stdin;
     private final OutputStream stdout;
     private final OutputStream stderr;
     private final PrintStream log;
     private final String jobId;
     private final String jobKey;
-    private final String host;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean done;
@@ -78,8 +88,9 @@ public final class Controller {
     // ---- state owned by the event thread ----
     private ExitTracker tracker;
     private OutputRouter router;
-    private Process ioManagerProcess;
-    private ControlConnection ioManager;
+    private Rendezvous rendezvous;
+    private int port;
+    private final List<IoManagerLink> links = new ArrayList<>();
     private final Map<ControlConnection, Integer> peerRanks = new HashMap<>();
     private final ControlConnection[] peerConnections;
     private final PeerRecord[] records;
@@ -97,10 +108,39 @@ public final class Controller {
     private boolean timedOut;
     private boolean interrupted;
 
+    /** One io-manager: the host it serves, its ranks, its agent process and its connection. */
+    private static final class IoManagerLink {
+        final String host;
+        final int[] ranks;
+        Process process;
+        ControlConnection conn;
+        /** LAUNCH sent. */
+        boolean launched;
+        /** Written off: its unreported ranks count as killed, its process and connection are ended. */
+        boolean gone;
+
+        IoManagerLink(String host, int[] ranks) {
+            this.host = host;
+            this.ranks = ranks;
+        }
+    }
+
+    /** One host, this machine, started locally: the job of {@code cohort run} without --hosts. */
     public Controller(JobSpec spec, LaunchAgent agent, InputStream stdin, OutputStream stdout, OutputStream stderr,
                       PrintStream log) {
+        this(spec, new HostPlan(Placement.singleHost(HostName.local(), spec.size()), agent, null), stdin, stdout,
+                stderr, log);
+    }
+
+    public Controller(JobSpec spec, HostPlan plan, InputStream stdin, OutputStream stdout, OutputStream stderr,
+                      PrintStream log) {
+        if (plan.placement().size() != spec.size()) {
+            throw new IllegalArgumentException("the placement is for " + plan.placement().size() + " ranks, the job has "
+                    + spec.size());
+        }
         this.spec = spec;
-        this.agent = agent;
+        this.plan = plan;
+        this.placement = plan.placement();
         this.stdin = stdin;
         this.stdout = stdout;
         this.stderr = stderr;
@@ -112,9 +152,11 @@ public final class Controller {
         random.nextBytes(key);
         this.jobId = HexFormat.of().formatHex(id);
         this.jobKey = HexFormat.of().formatHex(key);
-        this.host = HostName.local();
         this.peerConnections = new ControlConnection[spec.size()];
         this.records = new PeerRecord[spec.size()];
+        for (int h = 0; h < placement.hosts().size(); h++) {
+            links.add(new IoManagerLink(placement.hosts().get(h), placement.ranksOn(h)));
+        }
     }
 
     public String jobId() {
@@ -137,22 +179,26 @@ public final class Controller {
      * Runs the job to its end: every peer exited and reported, all output written and flushed, the
      * summary line (if any) printed.
      *
-     * @throws LaunchException if the io-manager cannot even be started
+     * @throws LaunchException if no address reaches the hosts or an io-manager cannot even be started
      */
     public JobOutcome run() throws LaunchException, IOException {
-        String[] hosts = new String[spec.size()];
-        java.util.Arrays.fill(hosts, host);
-        tracker = new ExitTracker(jobId, hosts);
+        tracker = new ExitTracker(jobId, placement.hostPerRank());
+        rendezvous = Rendezvous.choose(plan);
         ServerSocket server = new ServerSocket();
         try {
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
+            try {
+                server.bind(rendezvous.bind(), 128);
+            } catch (IOException e) {
+                throw new LaunchException("cannot listen on " + rendezvous.bind().getAddress().getHostAddress()
+                        + " (" + e.getMessage() + "); give --controller-address with an address of this machine", e);
+            }
+            port = server.getLocalPort();
             router = new OutputRouter(spec.size(), spec.tagOutput(), spec.outputPattern(), jobId, stdout, stderr);
-            String address = server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
             Thread acceptor = new Thread(() -> accept(server), "cohort-accept");
             acceptor.setDaemon(true);
             acceptor.start();
-            startIoManager(address);
-            JobOutcome outcome = loop(address);
+            startIoManagers();
+            JobOutcome outcome = loop();
             router.close();
             if (outcome.summary() != null) {
                 log.println(outcome.summary());
@@ -166,8 +212,10 @@ public final class Controller {
             } catch (IOException ignored) {
                 // Closing at the end.
             }
-            if (ioManager != null) {
-                ioManager.close();
+            for (IoManagerLink link : links) {
+                if (link.conn != null) {
+                    link.conn.close();
+                }
             }
             for (ControlConnection c : peerRanks.keySet()) {
                 c.close();
@@ -175,33 +223,45 @@ public final class Controller {
             if (router != null) {
                 router.close();
             }
+            reapWrittenOff();
             finished.countDown();
         }
     }
 
-    private void startIoManager(String address) throws LaunchException {
-        List<String> command = new ArrayList<>();
-        command.add(CohortHome.javaExecutable());
-        command.addAll(IO_MANAGER_JVM_FLAGS);
-        command.addAll(ioManagerArchiveFlags());
-        command.add("-cp");
-        command.add(CohortHome.ioManagerClasspath());
-        command.add(IoManagerMain.class.getName());
-        command.add(address);
-        command.add(jobId);
-        command.add(jobKey);
+    private void startIoManagers() throws LaunchException {
         if (spec.verbose()) {
-            log.println("cohort: job " + jobId + ": " + spec.size() + " peers, controller at " + address);
-            log.println("cohort: io-manager on " + host + ": " + String.join(" ", agent.command(host, command)));
+            log.println("cohort: job " + jobId + ": " + spec.size() + " peers on " + placement + ", controller at "
+                    + String.join(", ", new java.util.LinkedHashSet<>(links.stream()
+                            .map(l -> rendezvous.addressFor(l.host, port)).toList())));
         }
-        try {
-            ioManagerProcess = agent.start(host, command);
-        } catch (IOException e) {
-            throw new LaunchException("cannot start the io-manager on " + host + " (" + e.getMessage()
-                    + "); check that setsid and java are installed", e);
+        for (int i = 0; i < links.size(); i++) {
+            IoManagerLink link = links.get(i);
+            List<String> command = new ArrayList<>();
+            command.add(CohortHome.javaExecutable());
+            command.addAll(IO_MANAGER_JVM_FLAGS);
+            command.addAll(ioManagerArchiveFlags());
+            command.add("-cp");
+            command.add(CohortHome.ioManagerClasspath());
+            command.add(IoManagerMain.class.getName());
+            command.add(rendezvous.addressFor(link.host, port));
+            command.add(jobId);
+            command.add(jobKey);
+            command.add(link.host);
+            if (spec.verbose()) {
+                log.println("cohort: io-manager on " + link.host + ": " + String.join(" ", plan.agent().command(link.host, command)));
+            }
+            try {
+                link.process = plan.agent().start(link.host, command);
+            } catch (IOException e) {
+                // Those already started have launched nothing yet: end them with us.
+                links.stream().filter(l -> l.process != null).forEach(l -> l.process.destroyForcibly());
+                throw new LaunchException("cannot start the io-manager on " + link.host + " (" + e.getMessage()
+                        + "); " + plan.agent().startHint(), e);
+            }
+            int index = i;
+            link.process.onExit().thenAccept(p -> events.add(new IoManagerExited(index, p.exitValue())));
         }
         launchNanos = System.nanoTime();
-        ioManagerProcess.onExit().thenAccept(p -> events.add(new IoManagerExited(p.exitValue())));
     }
 
     /** Class-data sharing for the io-manager: use the build's archive, or record it in the training run. */
@@ -218,7 +278,7 @@ public final class Controller {
         return List.of();
     }
 
-    private JobOutcome loop(String address) {
+    private JobOutcome loop() {
         for (;;) {
             Event e;
             try {
@@ -227,9 +287,12 @@ public final class Controller {
                 e = new Interrupt();
             }
             if (e != null) {
-                handle(e, address);
+                handle(e);
             }
             checkDeadlines();
+            if (allExitedNanos == 0 && tracker.allExited()) {
+                allExitedNanos = System.nanoTime();
+            }
             if (finishedJob()) {
                 return outcome();
             }
@@ -254,16 +317,16 @@ public final class Controller {
     private record IoManagerClosed(ControlConnection conn) implements Event {
     }
 
-    private record IoManagerExited(int status) implements Event {
+    private record IoManagerExited(int link, int status) implements Event {
     }
 
-    private record Started(int rank, long pid) implements Event {
+    private record Started(ControlConnection from, int rank, long pid) implements Event {
     }
 
-    private record StartFailed(int rank, String reason) implements Event {
+    private record StartFailed(ControlConnection from, int rank, String reason) implements Event {
     }
 
-    private record Exited(int rank, int status, boolean stoppedByManager) implements Event {
+    private record Exited(ControlConnection from, int rank, int status, boolean stoppedByManager) implements Event {
     }
 
     private record PeerHello(ControlConnection conn, PeerRecord.Hello hello) implements Event {
@@ -278,7 +341,7 @@ public final class Controller {
     private record Interrupt() implements Event {
     }
 
-    private void handle(Event e, String address) {
+    private void handle(Event e) {
         if (e instanceof Accepted) {
             pendingConnections++;
         } else if (e instanceof Unidentified u) {
@@ -288,37 +351,42 @@ public final class Controller {
             }
         } else if (e instanceof IoManagerHello h) {
             pendingConnections--;
-            ioManagerHello(h, address);
+            ioManagerHello(h);
         } else if (e instanceof IoManagerClosed c) {
-            if (c.conn() == ioManager && !tracker.allExited() && ioManagerLost == null && launchFailure == null) {
-                ioManagerLost = "the io-manager on " + host + " closed its connection before all peers were reported";
-                ioManagerProcess.destroyForcibly(); // its peers follow it (PeerMain watches its parent)
+            IoManagerLink link = linkOf(c.conn());
+            if (link != null && !link.gone && !allReported(link)) {
+                lose(link, "the io-manager on " + link.host + " closed its connection before all its peers were reported");
             }
         } else if (e instanceof IoManagerExited x) {
-            if (ioManager == null && launchFailure == null) {
-                launchFailure = "the io-manager on " + host + " exited with status " + x.status()
-                        + " before connecting; run with --verbose to see its command line";
-            } else if (!tracker.allExited() && ioManagerLost == null && launchFailure == null) {
-                ioManagerLost = "the io-manager on " + host + " exited unexpectedly with status " + x.status();
+            // Once connected, the connection decides (an ssh client may end while its io-manager
+            // lives on); before that, an exit is a failure to start.
+            IoManagerLink link = links.get(x.link());
+            if (link.conn == null && !link.gone) {
+                if (launchFailure == null) {
+                    launchFailure = "the io-manager on " + link.host + " exited with status " + x.status()
+                            + " before connecting; run with --verbose to see its command line";
+                }
+                writeOff(link);
+                stopJob();
             }
         } else if (e instanceof Started s) {
-            if (spec.verbose()) {
-                log.println("cohort: rank " + s.rank() + " started as pid " + s.pid() + " on " + host);
+            if (spec.verbose() && owns(s.from(), s.rank())) {
+                log.println("cohort: rank " + s.rank() + " started as pid " + s.pid() + " on " + placement.hostOf(s.rank()));
             }
         } else if (e instanceof StartFailed f) {
-            tracker.exited(f.rank(), ExitCodes.LAUNCH_FAILURE, false);
-            if (launchFailure == null) {
-                launchFailure = "rank " + f.rank() + " on " + host + " could not be started: " + f.reason();
+            if (owns(f.from(), f.rank()) && !tracker.hasExited(f.rank())) {
+                tracker.exited(f.rank(), ExitCodes.LAUNCH_FAILURE, false);
+                if (launchFailure == null) {
+                    launchFailure = "rank " + f.rank() + " on " + placement.hostOf(f.rank()) + " could not be started: "
+                            + f.reason();
+                }
+                stopJob();
             }
-            stopJob();
         } else if (e instanceof Exited x) {
-            if (x.rank() >= 0 && x.rank() < spec.size()) {
+            if (owns(x.from(), x.rank()) && !tracker.hasExited(x.rank())) {
                 announceGone(x.rank(), x.status());
                 if (tracker.exited(x.rank(), x.status(), x.stoppedByManager())) {
                     stopJob();
-                }
-                if (tracker.allExited()) {
-                    allExitedNanos = System.nanoTime();
                 }
             }
         } else if (e instanceof PeerHello h) {
@@ -343,48 +411,95 @@ public final class Controller {
         }
     }
 
-    private void ioManagerHello(IoManagerHello h, String address) {
-        if (!jobId.equals(h.jobId()) || !jobKey.equals(h.jobKey()) || ioManager != null) {
+    private IoManagerLink linkOf(ControlConnection conn) {
+        for (IoManagerLink l : links) {
+            if (l.conn == conn) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** True if {@code rank} is one of the ranks of the io-manager on {@code conn} (frames from others are dropped). */
+    private boolean owns(ControlConnection conn, int rank) {
+        IoManagerLink link = linkOf(conn);
+        return link != null && rank >= 0 && rank < spec.size() && links.indexOf(link) == placement.hostIndexOf(rank);
+    }
+
+    private boolean allReported(IoManagerLink link) {
+        for (int r : link.ranks) {
+            if (!tracker.hasExited(r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void ioManagerHello(IoManagerHello h) {
+        IoManagerLink link = null;
+        if (jobId.equals(h.jobId()) && jobKey.equals(h.jobKey())) {
+            for (IoManagerLink l : links) {
+                if (l.host.equals(h.host()) && l.conn == null && !l.gone) {
+                    link = l;
+                    break;
+                }
+            }
+        }
+        if (link == null) {
             h.conn().close();
             return;
         }
-        ioManager = h.conn();
+        link.conn = h.conn();
         if (stopping) {
-            ioManager.close(); // interrupted before the launch: the io-manager ends, having started nothing
+            writeOff(link); // stopped before the launch: the io-manager ends, having started nothing
             return;
         }
+        String address = rendezvous.addressFor(link.host, port);
         List<LaunchRequest.Peer> peers = new ArrayList<>();
-        for (int r = 0; r < spec.size(); r++) {
+        for (int r : link.ranks) {
             List<String> command = peerCommand();
             if (spec.verbose()) {
-                log.println("cohort: rank " + r + ": " + String.join(" ", command));
+                log.println("cohort: rank " + r + " on " + link.host + ": " + String.join(" ", command));
             }
             peers.add(new LaunchRequest.Peer(r, command, peerEnvironment(r, address)));
         }
-        ioManager.trySend(new LaunchRequest(spec.workingDirectory().toString(), peers).frame());
-        launchSentNanos = System.nanoTime();
-        List<Integer> fed = new ArrayList<>();
-        for (int r = 0; r < spec.size(); r++) {
-            if (spec.stdin().includes(r)) {
-                fed.add(r);
-            } else {
-                ioManager.trySend(ControlFrame.build(ControlMessageType.STDIN_CLOSE).putInt(r).frame());
+        link.conn.trySend(new LaunchRequest(spec.workingDirectory().toString(), peers).frame());
+        link.launched = true;
+        for (int r : link.ranks) {
+            if (!spec.stdin().includes(r)) {
+                link.conn.trySend(ControlFrame.build(ControlMessageType.STDIN_CLOSE).putInt(r).frame());
             }
         }
-        if (!fed.isEmpty()) {
-            ControlConnection iom = ioManager;
-            new StdinPump(stdin, fed.stream().mapToInt(Integer::intValue).toArray(), new StdinPump.Sink() {
-                @Override
-                public void stdin(int rank, byte[] bytes) {
-                    iom.trySend(ControlFrame.build(ControlMessageType.STDIN).putInt(rank).putBytes(bytes).frame());
-                }
-
-                @Override
-                public void stdinClosed(int rank) {
-                    iom.trySend(ControlFrame.build(ControlMessageType.STDIN_CLOSE).putInt(rank).frame());
-                }
-            }).start();
+        if (links.stream().allMatch(l -> l.launched)) {
+            launchSentNanos = System.nanoTime();
+            startStdin();
         }
+    }
+
+    /** Once every io-manager has its peers: copy stdin to the ranks that read it, through their io-manager. */
+    private void startStdin() {
+        List<Integer> fed = new ArrayList<>();
+        ControlConnection[] connOfRank = new ControlConnection[spec.size()];
+        for (int r = 0; r < spec.size(); r++) {
+            connOfRank[r] = links.get(placement.hostIndexOf(r)).conn;
+            if (spec.stdin().includes(r)) {
+                fed.add(r);
+            }
+        }
+        if (fed.isEmpty()) {
+            return;
+        }
+        new StdinPump(stdin, fed.stream().mapToInt(Integer::intValue).toArray(), new StdinPump.Sink() {
+            @Override
+            public void stdin(int rank, byte[] bytes) {
+                connOfRank[rank].trySend(ControlFrame.build(ControlMessageType.STDIN).putInt(rank).putBytes(bytes).frame());
+            }
+
+            @Override
+            public void stdinClosed(int rank) {
+                connOfRank[rank].trySend(ControlFrame.build(ControlMessageType.STDIN_CLOSE).putInt(rank).frame());
+            }
+        }).start();
     }
 
     private List<String> peerCommand() {
@@ -413,9 +528,10 @@ public final class Controller {
         env.put(JobEnvironment.JOB_ID, jobId);
         env.put(JobEnvironment.RANK, Integer.toString(rank));
         env.put(JobEnvironment.SIZE, Integer.toString(spec.size()));
-        env.put(JobEnvironment.LOCAL_RANK, Integer.toString(rank));
-        env.put(JobEnvironment.LOCAL_SIZE, Integer.toString(spec.size()));
-        env.put(JobEnvironment.HOST, host);
+        env.put(JobEnvironment.LOCAL_RANK, Integer.toString(placement.localRank(rank)));
+        env.put(JobEnvironment.LOCAL_SIZE, Integer.toString(placement.localSize(rank)));
+        // The --hosts name: peers compare these to put shared memory within a host and TCP between hosts.
+        env.put(JobEnvironment.HOST, placement.hostOf(rank));
         env.put(JobEnvironment.CONTROLLER, address);
         env.put(JobEnvironment.JOB_KEY, jobKey);
         env.put(JobEnvironment.WIREUP_TIMEOUT, Integer.toString(spec.wireupTimeoutSeconds()));
@@ -456,7 +572,6 @@ public final class Controller {
         }
     }
 
-    /** First abnormal exit, time-out, or interrupt: TERM the peers, KILL them after the grace period. */
     /**
      * Tells every other connected peer that this one's process has ended. Transports that cannot see
      * a death themselves (shared-memory rings) end the connection on it, cleanly if the peer's
@@ -472,6 +587,43 @@ public final class Controller {
         }
     }
 
+    /** An io-manager's connection ended early: write it off and stop the rest of the job. */
+    private void lose(IoManagerLink link, String why) {
+        if (ioManagerLost == null && launchFailure == null) {
+            ioManagerLost = why;
+        }
+        writeOff(link);
+        stopJob();
+    }
+
+    /**
+     * Gives up on an io-manager: its unreported ranks count as killed by the launcher (collateral,
+     * never the root cause), their control connections are closed (a peer exits when it loses the
+     * launcher), and so are the io-manager's connection and its agent process (an io-manager stops
+     * its peers when it loses the controller; a peer exits when its io-manager dies).
+     */
+    private void writeOff(IoManagerLink link) {
+        if (link.gone) {
+            return;
+        }
+        link.gone = true;
+        for (int r : link.ranks) {
+            if (!tracker.hasExited(r)) {
+                tracker.exited(r, ExitTracker.STATUS_SIGKILL, true);
+                if (peerConnections[r] != null) {
+                    peerConnections[r].close();
+                }
+            }
+        }
+        if (link.conn != null) {
+            link.conn.close();
+        }
+        if (link.process != null && link.process.isAlive()) {
+            link.process.destroyForcibly();
+        }
+    }
+
+    /** First abnormal exit, time-out, interrupt or a lost io-manager: TERM the peers, KILL them after the grace period. */
     private void stopJob() {
         if (stopping) {
             return;
@@ -479,19 +631,31 @@ public final class Controller {
         stopping = true;
         stopNanos = System.nanoTime();
         tracker.stopping();
-        if (ioManager != null) {
-            ioManager.trySend(ControlFrame.build(ControlMessageType.STOP).putInt(spec.graceMillis()).frame());
-        } else if (ioManagerProcess != null) {
-            ioManagerProcess.destroyForcibly(); // nothing started yet
+        ControlFrame stop = ControlFrame.build(ControlMessageType.STOP).putInt(spec.graceMillis()).frame();
+        for (IoManagerLink link : links) {
+            if (link.gone) {
+                continue;
+            }
+            if (link.conn != null) {
+                link.conn.trySend(stop);
+            } else {
+                writeOff(link); // not connected yet: nothing started there
+            }
         }
     }
 
     private void checkDeadlines() {
         long now = System.nanoTime();
         long wireup = TimeUnit.SECONDS.toNanos(spec.wireupTimeoutSeconds());
-        if (ioManager == null && launchFailure == null && now - launchNanos > wireup) {
-            launchFailure = "the io-manager on " + host + " did not connect within " + spec.wireupTimeoutSeconds() + " s";
-            ioManagerProcess.destroyForcibly();
+        for (IoManagerLink link : links) {
+            if (link.conn == null && !link.gone && now - launchNanos > wireup) {
+                if (launchFailure == null) {
+                    launchFailure = "the io-manager on " + link.host + " did not connect within "
+                            + spec.wireupTimeoutSeconds() + " s";
+                }
+                writeOff(link);
+                stopJob();
+            }
         }
         // A program that never calls Cohort.init() never says hello; only a job where some peer is
         // waiting for the table can time out in wire-up.
@@ -517,26 +681,43 @@ public final class Controller {
 
     private boolean finishedJob() {
         long now = System.nanoTime();
-        if (ioManager == null) {
-            // Never launched: done once the io-manager process is gone (or failed to connect).
-            return launchFailure != null || (stopping && !ioManagerProcess.isAlive());
-        }
-        if (ioManagerLost != null && !ioManagerProcess.isAlive()) {
-            return true;
-        }
-        if (stopping && !tracker.allExited()
-                && now - stopNanos > TimeUnit.MILLISECONDS.toNanos(spec.graceMillis()) + STOP_SLACK_NANOS) {
-            if (ioManagerLost == null) {
-                ioManagerLost = "the io-manager on " + host + " did not report ranks " + join(tracker.notExited())
-                        + " after they were stopped";
-            }
-            ioManagerProcess.destroyForcibly();
-            return true;
-        }
         if (!tracker.allExited()) {
+            if (stopping && now - stopNanos > TimeUnit.MILLISECONDS.toNanos(spec.graceMillis()) + STOP_SLACK_NANOS) {
+                for (IoManagerLink link : links) {
+                    if (!link.gone && !allReported(link)) {
+                        if (ioManagerLost == null) {
+                            List<Integer> silent = new ArrayList<>();
+                            for (int r : link.ranks) {
+                                if (!tracker.hasExited(r)) {
+                                    silent.add(r);
+                                }
+                            }
+                            ioManagerLost = "the io-manager on " + link.host + " did not report "
+                                    + (silent.size() == 1 ? "rank " : "ranks ") + join(silent) + " after they were stopped";
+                        }
+                        writeOff(link);
+                    }
+                }
+                return true;
+            }
             return false;
         }
         return (tracker.allSettled() && pendingConnections == 0) || now - allExitedNanos > SETTLE_NANOS;
+    }
+
+    /** The agent processes we killed: wait (briefly) until they are gone, so none outlives the launcher. */
+    private void reapWrittenOff() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REAP_MILLIS);
+        for (IoManagerLink link : links) {
+            if (link.gone && link.process != null) {
+                try {
+                    link.process.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     private JobOutcome outcome() {
@@ -636,13 +817,13 @@ public final class Controller {
                     }
                     case ControlMessageType.EXITED:
                         router.flush(); // the peer's last line is out before its exit counts
-                        events.add(new Exited(r.getInt(), r.getInt(), r.getBoolean()));
+                        events.add(new Exited(conn, r.getInt(), r.getInt(), r.getBoolean()));
                         break;
                     case ControlMessageType.STARTED:
-                        events.add(new Started(r.getInt(), r.getLong()));
+                        events.add(new Started(conn, r.getInt(), r.getLong()));
                         break;
                     case ControlMessageType.START_FAILED:
-                        events.add(new StartFailed(r.getInt(), r.getString()));
+                        events.add(new StartFailed(conn, r.getInt(), r.getString()));
                         break;
                     default:
                         // Unknown frames are dropped, never fatal.

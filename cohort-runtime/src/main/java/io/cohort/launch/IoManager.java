@@ -61,9 +61,33 @@ public final class IoManager implements PeerProcess.Listener {
         }
         awaitUninterruptibly(remaining);
         // Segment files are unlinked once both ends map them; a peer killed before that leaves one.
-        ShmSegmentFile.removeJobFiles(ShmSegmentFile.defaultDirectory(), jobId);
+        removeSegmentFiles(ShmSegmentFile.defaultDirectory(), jobId, peers.keySet());
         controller.close();
         return 0;
+    }
+
+    /**
+     * Removes the segment files whose receiver (who creates them) is one of our ranks. Only those:
+     * the io-managers of other hosts of the job may share this file system (namespaces, or
+     * {@code --launch-agent local} with several hosts) and their peers may still be starting.
+     */
+    static int removeSegmentFiles(java.nio.file.Path dir, String jobId, java.util.Set<Integer> ranks) {
+        int removed = 0;
+        for (int rank : ranks) {
+            for (String glob : new String[] {ShmSegmentFile.PREFIX + jobId + "-*-" + rank,
+                                             ShmSegmentFile.PREFIX + jobId + "-*-" + rank + ".tmp"}) {
+                try (var files = java.nio.file.Files.newDirectoryStream(dir, glob)) {
+                    for (java.nio.file.Path p : files) {
+                        if (java.nio.file.Files.deleteIfExists(p)) {
+                            removed++;
+                        }
+                    }
+                } catch (IOException ignored) {
+                    // No directory, no files.
+                }
+            }
+        }
+        return removed;
     }
 
     private void serve() {

@@ -6,23 +6,25 @@ import java.io.IOException;
 import java.net.Socket;
 
 /**
- * Entry point of the io-manager process: {@code IoManagerMain <controller host:port> <jobId> <jobKey>}.
- * The controller (through a {@link LaunchAgent}) starts one per host.
+ * Entry point of the io-manager process:
+ * {@code IoManagerMain <controller host:port> <jobId> <jobKey> [<host>]}. The controller (through a
+ * {@link LaunchAgent}) starts one per host; {@code host} is the name the controller placed this
+ * host's ranks on (its {@code --hosts} name), and defaults to this machine's name.
  */
 public final class IoManagerMain {
     private IoManagerMain() {
     }
 
     public static void main(String[] args) {
-        if (args.length != 3) {
-            System.err.println("cohort: the io-manager takes <controller host:port> <jobId> <jobKey>; it is started by cohort run");
+        if (args.length != 3 && args.length != 4) {
+            System.err.println("cohort: the io-manager takes <controller host:port> <jobId> <jobKey> [<host>]; it is started by cohort run");
             System.exit(ExitCodes.USAGE);
         }
         int code;
         try {
             Socket s = new Socket();
             s.connect(JobEnvironment.parseAddress(args[0]), 30_000);
-            code = new IoManager(new ControlConnection(s), System.err).run(args[1], args[2], HostName.local());
+            code = new IoManager(new ControlConnection(s), System.err).run(args[1], args[2], args.length == 4 ? args[3] : HostName.local());
         } catch (IOException | RuntimeException e) {
             System.err.println("cohort: io-manager for job " + args[1] + " failed: " + e.getMessage());
             code = ExitCodes.LAUNCH_FAILURE;

@@ -1,11 +1,14 @@
 package io.cohort.launch;
 
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Runs the io-manager on this host under {@code setsid}: a terminal's Ctrl-C then reaches only the
- * controller, which stops the job in order instead of every process dying at once.
+ * controller, which stops the job in order instead of every process dying at once. With several
+ * {@code --hosts} every io-manager runs here: the host names then only group the peers (shared
+ * memory within a group, TCP between groups), which is how a multi-host job is tested anywhere.
  */
 public final class LocalLaunchAgent implements LaunchAgent {
     public static final String SETSID = "setsid";
@@ -16,5 +19,11 @@ public final class LocalLaunchAgent implements LaunchAgent {
         c.add(SETSID);
         c.addAll(ioManagerCommand);
         return c;
+    }
+
+    /** Every "host" is this machine: the rendezvous stays on loopback. */
+    @Override
+    public InetAddress address(String host) {
+        return InetAddress.getLoopbackAddress();
     }
 }

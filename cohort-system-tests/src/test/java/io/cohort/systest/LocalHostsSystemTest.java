@@ -1,0 +1,67 @@
+package io.cohort.systest;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Several io-managers without namespaces: {@code --hosts a,b --launch-agent local} runs one
+ * io-manager per named host on this machine, so the multi-host launcher is tested on any machine,
+ * root or not (the host names only group the peers: shared memory within, TCP between).
+ */
+class LocalHostsSystemTest {
+    private static CohortProcess run(String... args) throws Exception {
+        CohortProcess p = CohortProcess.start(args);
+        p.closeStdin();
+        p.waitFor();
+        return p;
+    }
+
+    @Test
+    @Timeout(60)
+    void alltoallOverTwoLocalHosts() throws Exception {
+        CohortProcess p = run("run", "-n", "5", "--hosts", "ha:2,hb", "--launch-agent", "local", "--example", "alltoall", "5");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(List.of("alltoall: 5 peers exchanged 100 messages in 5 rounds, all correct"), p.out(), p.toString());
+        assertEquals(List.of(), p.err(), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void stdinReachesTheRankOnAnotherHostsIoManager() throws Exception {
+        try (CohortProcess p = CohortProcess.start("run", "-n", "3", "--hosts", "ha,hb,hc", "--launch-agent", "local",
+                "--stdin", "2", "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.StdinEcho")) {
+            p.stdin().write("over the hosts\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.toString());
+            assertTrue(p.out().contains("rank 2 stdin: over the hosts"), p.toString());
+            assertTrue(p.out().contains("rank 0 stdin: "), p.toString());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aFailingPeerOnTheSecondHostIsTheRootCause() throws Exception {
+        CohortProcess p = run("run", "-n", "4", "--hosts", "ha,hb", "--launch-agent", "local",
+                "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.FailingPeer", "3", "exit", "5");
+        assertEquals(5, p.exitCode(), p.toString());
+        assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: job [0-9a-f]{8} failed: rank 3 on hb exited with "
+                + "status 5 \\(root cause\\); 3 other peers were stopped")), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void anAgentThatCannotStartTheIoManagerIsALaunchFailure() throws Exception {
+        CohortProcess p = run("run", "-n", "2", "--hosts", "ha,hb", "--launch-agent", "false %h",
+                "--controller-address", "127.0.0.1", "--example", "hello");
+        assertEquals(4, p.exitCode(), p.toString());
+        assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: job [0-9a-f]{8} could not start: the io-manager on "
+                + "h[ab] exited with status 1 before connecting; run with --verbose to see its command line")), p.toString());
+        assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ")), p.toString());
+    }
+}

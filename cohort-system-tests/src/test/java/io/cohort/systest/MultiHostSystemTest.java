@@ -1,0 +1,169 @@
+package io.cohort.systest;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Jobs across cluster-in-a-box hosts: one io-manager per host started with {@code ip netns exec},
+ * peers talking TCP between hosts and shared memory within one; stdio, exit status, the root cause
+ * and the no-orphan rules across hosts.
+ */
+class MultiHostSystemTest {
+    @RegisterExtension
+    static final ClusterInABox.Extension BOX = new ClusterInABox.Extension(3);
+
+    private static final String FAILING = "io.cohort.systest.programs.FailingPeer";
+    private static final String SLEEPER = "io.cohort.systest.programs.Sleeper";
+
+    private static ClusterInABox box() {
+        return BOX.box();
+    }
+
+    private static CohortProcess run(String... args) throws Exception {
+        CohortProcess p = CohortProcess.start(args);
+        p.closeStdin();
+        p.waitFor();
+        return p;
+    }
+
+    private static List<String> summaries(CohortProcess p) {
+        // The summary, not the --verbose line "cohort: job ID: N peers on ...".
+        return p.err().stream().filter(l -> l.matches("cohort: job [0-9a-f]{8} (failed:|could not|was|exceeded) .*")).toList();
+    }
+
+    @Test
+    @Timeout(60)
+    void peersRunInTheirHostsWithPerHostLocalRanks() throws Exception {
+        CohortProcess p = run("run", "-n", "4", "--hosts", box().hostList(3), "--launch-agent", "netns",
+                "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.WhereAmI");
+        assertEquals(0, p.exitCode(), p.toString());
+        // Four ranks on three hosts without slots: 2, 1, 1 in blocks.
+        ClusterInABox.Host h1 = box().host(1);
+        ClusterInABox.Host h2 = box().host(2);
+        ClusterInABox.Host h3 = box().host(3);
+        assertEquals(List.of(
+                "rank 0 host " + h1.name() + " local 0/2 addresses " + h1.address(),
+                "rank 1 host " + h1.name() + " local 1/2 addresses " + h1.address(),
+                "rank 2 host " + h2.name() + " local 0/1 addresses " + h2.address(),
+                "rank 3 host " + h3.name() + " local 0/1 addresses " + h3.address()),
+                p.out().stream().sorted().toList(), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void alltoallAcrossThreeHostsOverTcpBetweenThemAndShmWithin() throws Exception {
+        CohortProcess p = run("run", "-n", "6", "--hosts", box().hostList(3), "--launch-agent", "netns", "--verbose",
+                "--example", "alltoall", "20");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(List.of("alltoall: 6 peers exchanged 600 messages in 20 rounds, all correct"), p.out(), p.toString());
+        // The matrix rank 0 prints: shm with the peer on its own host, tcp to the other hosts.
+        String row0 = p.err().stream().filter(l -> l.matches("\\s+0\\s+-.*")).findFirst().orElseThrow(() ->
+                new AssertionError(p.toString()));
+        assertTrue(row0.matches("\\s+0\\s+-\\s+shm\\s+tcp\\s+tcp\\s+tcp\\s+tcp\\s+" + box().host(1).name()), row0);
+        assertTrue(p.err().stream().anyMatch(l -> l.contains("controller at " + box().bridgeAddress() + ":")), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void ringThroughACommandTemplateAgent() throws Exception {
+        CohortProcess p = run("run", "-n", "4", "--hosts", box().hostList(2), "--launch-agent", "ip netns exec %h",
+                "--controller-address", box().bridgeAddress(), "--tag-output", "--example", "ring");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertTrue(p.out().stream().anyMatch(l -> l.startsWith("[0] ring:") && l.endsWith("(correct)")), p.toString());
+        assertEquals(List.of(), p.err(), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void aPeerKilledOnOneHostIsTheRootCauseAndEveryHostStops() throws Exception {
+        CohortProcess p = run("run", "-n", "4", "--hosts", box().hostList(2), "--launch-agent", "netns",
+                "-cp", CohortProcess.TEST_CLASSES, FAILING, "3", "kill9", "0");
+        assertEquals(137, p.exitCode(), p.toString());
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).matches("cohort: job [0-9a-f]{8} failed: rank 3 on " + box().host(2).name()
+                + " was killed by signal 9 \\(SIGKILL\\) \\(root cause\\); 3 other peers were stopped"), s.get(0));
+        assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "left in the hosts: " + box().processesInHosts());
+    }
+
+    @Test
+    @Timeout(60)
+    void aPeerThatExitsWithAStatusOnOneHostGivesThatStatus() throws Exception {
+        CohortProcess p = run("run", "-n", "6", "--hosts", box().hostList(3), "--launch-agent", "netns",
+                "-cp", CohortProcess.TEST_CLASSES, FAILING, "2", "exit", "7");
+        assertEquals(7, p.exitCode(), p.toString());
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).contains("rank 2 on " + box().host(2).name() + " exited with status 7 (root cause); "
+                + "5 other peers were stopped"), s.get(0));
+        assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "left in the hosts: " + box().processesInHosts());
+    }
+
+    @Test
+    @Timeout(60)
+    void sigkillToTheLauncherLeavesNoProcessOnAnyHost() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        try (CohortProcess p = CohortProcess.start("run", "-n", "5", "--hosts", box().hostList(3), "--launch-agent",
+                "netns", "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init", marker)) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 5), p.toString());
+            assertEquals(8, box().processesInHosts().size(), "3 io-managers and 5 peers in the hosts");
+            p.process().destroyForcibly();
+            p.waitFor();
+            assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(15)), "left in the hosts: " + box().processesInHosts());
+            assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(5)), "peers left");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void sigtermToTheLauncherStopsEveryHostAndExits143() throws Exception {
+        try (CohortProcess p = CohortProcess.start("run", "-n", "3", "--hosts", box().hostList(3), "--launch-agent",
+                "netns", "--grace-period", "1000", "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init")) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 3), p.toString());
+            p.process().toHandle().destroy();
+            assertEquals(143, p.waitFor(), p.toString());
+            assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: job [0-9a-f]{8} was interrupted.*")), p.toString());
+            assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "left in the hosts: " + box().processesInHosts());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void theTimeLimitStopsEveryHostWith124() throws Exception {
+        CohortProcess p = run("run", "-n", "3", "--hosts", box().hostList(3), "--launch-agent", "netns",
+                "--timeout", "2", "--grace-period", "500", "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init");
+        assertEquals(124, p.exitCode(), p.toString());
+        assertTrue(summaries(p).get(0).contains("exceeded the time limit of 2 s"), p.toString());
+        assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "left in the hosts: " + box().processesInHosts());
+    }
+
+    @Test
+    @Timeout(60)
+    void losingTheIoManagerOfOneHostStopsTheWholeJob() throws Exception {
+        try (CohortProcess p = CohortProcess.start(Map.of(), "run", "-n", "4", "--hosts", box().hostList(2),
+                "--launch-agent", "netns", "--verbose", "--grace-period", "500", "-cp", CohortProcess.TEST_CLASSES,
+                SLEEPER, "init")) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 4), p.toString());
+            String host2 = box().host(2).name();
+            ProcessHandle ioManager = ProcessHandle.allProcesses()
+                    .filter(h -> h.info().commandLine().orElse("").matches(".*IoManagerMain .* " + host2))
+                    .findFirst().orElseThrow(() -> new AssertionError("no io-manager for " + host2));
+            ioManager.destroyForcibly();
+            assertEquals(70, p.waitFor(), p.toString());
+            List<String> s = summaries(p);
+            assertEquals(1, s.size(), p.toString());
+            assertTrue(s.get(0).contains("the io-manager on " + host2 + " closed its connection before all its peers "
+                    + "were reported"), s.get(0));
+            assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "left in the hosts: " + box().processesInHosts());
+        }
+    }
+}
