@@ -44,7 +44,12 @@ public final class Cohort {
             world = PeerRuntime.start(JobEnvironment.from(System.getenv()));
         } else {
             ProgressEngine engine = new ProgressEngine(0, 1, IdleStrategies.configured());
-            world = new EngineCommunicator(engine, 0, engine::shutdown);
+            world = new EngineCommunicator(engine, 0, new Runnable() {
+                @Override
+                public void run() {
+                    engine.shutdown();
+                }
+            });
         }
         return world;
     }

@@ -7,10 +7,9 @@ import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.Status;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 
 /** State and completion shared by send and receive requests. */
@@ -19,19 +18,13 @@ public abstract class AbstractRequest implements Request {
     static final int DONE = 1;
     static final int FAILED = 2;
 
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(AbstractRequest.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /** A field updater, not a VarHandle: no method-handle linking at a peer's start-up (see CasLock). */
+    private static final AtomicIntegerFieldUpdater<AbstractRequest> STATE =
+            AtomicIntegerFieldUpdater.newUpdater(AbstractRequest.class, "state");
 
     final ProgressEngine engine;
     /** Written with setVolatile after the result fields, read with getAcquire: publishes them. */
-    private int state = PENDING;
+    private volatile int state; // PENDING; no initialiser, which would be a volatile store in every constructor
     private Status status;
     private RuntimeException failure;
     /**
@@ -48,9 +41,20 @@ public abstract class AbstractRequest implements Request {
         this.engine = engine;
     }
 
+    /** This request's completion as a condition for the wait loop (a class, not a method reference, for start-up). */
+    final java.util.function.BooleanSupplier doneCondition() {
+        return new java.util.function.BooleanSupplier() {
+            @Override
+            public boolean getAsBoolean() {
+                return isDone();
+            }
+        };
+    }
+
     @Override
     public boolean isDone() {
-        return (int) STATE.getAcquire(this) != PENDING;
+        // A volatile read: an acquire, which is all x86 and AArch64 need here.
+        return state != PENDING;
     }
 
     final void complete(Status s) {
@@ -67,13 +71,13 @@ public abstract class AbstractRequest implements Request {
         if (soleThread == Thread.currentThread()) {
             // The only thread that can wait on this request is finishing it, so nobody is blocked on it.
             // Release: the result is published to whoever reads the state later.
-            STATE.setRelease(this, newState);
+            STATE.lazySet(this, newState);
             return;
         }
         // Volatile, not just release: the result written before is published (release), and the read
         // of the waiter below cannot move above this store, so a waiter that announced itself and then
         // saw PENDING is seen here and unparked (Dekker's handshake with ProgressEngine.Waiter.block).
-        STATE.setVolatile(this, newState);
+        state = newState;
         Thread w = waiter;
         if (w != null && w != Thread.currentThread()) {
             LockSupport.unpark(w);
@@ -106,7 +110,7 @@ public abstract class AbstractRequest implements Request {
     }
 
     final Status result() {
-        if ((int) STATE.getAcquire(this) == FAILED) {
+        if (state == FAILED) {
             throw rethrowable(failure);
         }
         return status;

@@ -4,20 +4,21 @@ import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.Status;
+import io.cohort.idle.BackoffIdleStrategy;
 import io.cohort.idle.Blocker;
+import io.cohort.idle.IdleStrategies;
 import io.cohort.idle.IdleStrategy;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
 import io.cohort.transport.Transport;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -47,10 +48,14 @@ public final class ProgressEngine implements InboundSink {
      * store: a lock built for the one operation the engine needs (try, never wait in line), cheaper
      * than a {@code ReentrantLock}'s volatile release. {@link #wakeOwnerIfBlocked} reads it too.
      */
-    private Thread owner;
+    private volatile Thread owner;
     private volatile Transport blockingTransport;
     private volatile PeerFailureListener failureListener;
     private volatile boolean closed;
+    /** Yields of the goodbye wait before it blocks. */
+    static final int CLOSE_YIELDS = 10;
+    /** Longest block of the goodbye wait: the last goodbye is seen within this. */
+    static final long CLOSE_MAX_BLOCK_NANOS = 1_000_000L;
     /** Launcher notices of peers that are gone, applied by the next progress owner. */
     private final java.util.concurrent.ConcurrentLinkedQueue<Object[]> goneNotices =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -68,21 +73,20 @@ public final class ProgressEngine implements InboundSink {
         }
         this.rank = rank;
         this.size = size;
-        this.waiters = ThreadLocal.withInitial(() -> new Waiter(idleFactory.get()));
+        this.waiters = new ThreadLocal<>() {
+            @Override
+            protected Waiter initialValue() {
+                return new Waiter(idleFactory.get());
+            }
+        };
         this.idleName = idleFactory.get().name();
         this.matching = new MatchingEngine(this, size);
         this.routes = new Transport[size];
     }
 
-    private static final VarHandle OWNER;
-
-    static {
-        try {
-            OWNER = MethodHandles.lookup().findVarHandle(ProgressEngine.class, "owner", Thread.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /** A field updater, not a VarHandle: no method-handle linking at a peer's start-up (see CasLock). */
+    private static final AtomicReferenceFieldUpdater<ProgressEngine, Thread> OWNER =
+            AtomicReferenceFieldUpdater.newUpdater(ProgressEngine.class, Thread.class, "owner");
 
     /**
      * One thread's wait: its idle strategy, and the {@link Blocker} the strategy calls when it wants
@@ -283,12 +287,15 @@ public final class ProgressEngine implements InboundSink {
             return s;
         }
         Optional<Status>[] found = new Optional[] {Optional.empty()};
-        waitUntil(() -> {
-            found[0] = matching.probe(context, source, tag);
-            if (found[0].isEmpty()) {
-                throwIfHopeless(source);
+        waitUntil(new BooleanSupplier() {
+            @Override
+            public boolean getAsBoolean() {
+                found[0] = matching.probe(context, source, tag);
+                if (found[0].isEmpty()) {
+                    throwIfHopeless(source);
+                }
+                return found[0].isPresent();
             }
-            return found[0].isPresent();
         }, null, Long.MAX_VALUE);
         return found[0];
     }
@@ -314,27 +321,30 @@ public final class ProgressEngine implements InboundSink {
     // ---- waiting ---------------------------------------------------------------------------------
 
     void waitFor(AbstractRequest r) {
-        waitUntil(r::isDone, r, Long.MAX_VALUE);
+        waitUntil(r.doneCondition(), r, Long.MAX_VALUE);
     }
 
     boolean waitFor(AbstractRequest r, long deadlineNanos) {
-        return waitUntil(r::isDone, r, deadlineNanos);
+        return waitUntil(r.doneCondition(), r, deadlineNanos);
     }
 
     /** Waits until any of the requests is done. */
     void waitAny(List<? extends Request> requests) {
-        waitUntil(() -> {
-            for (Request q : requests) {
-                if (q.isDone()) {
-                    return true;
+        waitUntil(new BooleanSupplier() {
+            @Override
+            public boolean getAsBoolean() {
+                for (Request q : requests) {
+                    if (q.isDone()) {
+                        return true;
+                    }
                 }
+                return false;
             }
-            return false;
-        }, null, requests, Long.MAX_VALUE);
+        }, null, requests, Long.MAX_VALUE, null);
     }
 
     boolean waitUntil(BooleanSupplier done, AbstractRequest request, long deadlineNanos) {
-        return waitUntil(done, request, null, deadlineNanos);
+        return waitUntil(done, request, null, deadlineNanos, null);
     }
 
     /**
@@ -342,7 +352,7 @@ public final class ProgressEngine implements InboundSink {
      * completes our request or leaves. Returns false if the deadline passed first.
      */
     private boolean waitUntil(BooleanSupplier done, AbstractRequest request, List<? extends Request> anyOf,
-                              long deadlineNanos) {
+                              long deadlineNanos, IdleStrategy override) {
         if (done.getAsBoolean()) {
             return true;
         }
@@ -352,9 +362,10 @@ public final class ProgressEngine implements InboundSink {
             throw new CohortException("interrupted while waiting for communication; clear the interrupt and retry");
         }
         Waiter w = waiters.get();
-        if (w.thread != null) {
-            // A wait inside a wait on the same thread (a completion callback that waits): use a fresh one.
-            w = new Waiter(w.strategy);
+        if (w.thread != null || override != null) {
+            // A wait inside a wait on the same thread (a completion callback that waits), or a wait
+            // with its own strategy: a fresh waiter.
+            w = new Waiter(override != null ? override : w.strategy);
         }
         IdleStrategy strategy = w.strategy;
         strategy.reset();
@@ -415,13 +426,13 @@ public final class ProgressEngine implements InboundSink {
 
     private boolean tryAcquireProgress(Thread me) {
         // CAS: acquire semantics; whatever the last owner did under the role is visible to us.
-        return OWNER.compareAndSet(this, (Thread) null, me);
+        return OWNER.compareAndSet(this, null, me);
     }
 
     /** Gives the progress role up and lets a parked thread take it over. */
     private void releaseProgress() {
         // Release: everything done under the role is visible to the next owner's CAS.
-        OWNER.setRelease(this, (Thread) null);
+        OWNER.lazySet(this, null);
         handOver();
     }
 
@@ -490,7 +501,7 @@ public final class ProgressEngine implements InboundSink {
     void wakeOwnerIfBlocked(Thread waiter) {
         Transport t = blockingTransport;
         // Acquire: pairs with the release in waitUntil; the caller read the waiter (volatile) just before.
-        if (t != null && OWNER.getAcquire(this) == waiter) {
+        if (t != null && owner == waiter) {
             t.wakeup();
         }
     }
@@ -509,14 +520,20 @@ public final class ProgressEngine implements InboundSink {
         for (Transport t : transports) {
             t.startClose();
         }
-        waitUntil(() -> {
-            for (Transport t : transports) {
-                if (!t.isCloseComplete()) {
-                    return false;
+        // The goodbye wait lasts until the slowest peer is done; spinning through it would only take
+        // the CPU from peers that still work (8 peers on 2 cores), so it yields and parks instead.
+        waitUntil(new BooleanSupplier() {
+            @Override
+            public boolean getAsBoolean() {
+                for (Transport t : transports) {
+                    if (!t.isCloseComplete()) {
+                        return false;
+                    }
                 }
+                return true;
             }
-            return true;
-        }, null, Long.MAX_VALUE);
+        }, null, null, Long.MAX_VALUE, new BackoffIdleStrategy(0, CLOSE_YIELDS, IdleStrategies.BACKOFF_MIN_BLOCK_NANOS,
+                CLOSE_MAX_BLOCK_NANOS));
         closeTransports();
     }
 
@@ -537,7 +554,7 @@ public final class ProgressEngine implements InboundSink {
         }
         Thread me = Thread.currentThread();
         // A transport callback on the owner's own thread may get here: the role is already ours.
-        boolean reentrant = OWNER.getAcquire(this) == me;
+        boolean reentrant = owner == me;
         boolean locked = reentrant;
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
         while (!locked && System.nanoTime() - deadline < 0) {

@@ -10,5 +10,10 @@ public interface Blocker {
     void block(long nanos);
 
     /** A blocker that parks the calling thread. */
-    Blocker PARK = java.util.concurrent.locks.LockSupport::parkNanos;
+    Blocker PARK = new Blocker() {
+        @Override
+        public void block(long nanos) {
+            java.util.concurrent.locks.LockSupport.parkNanos(nanos);
+        }
+    };
 }

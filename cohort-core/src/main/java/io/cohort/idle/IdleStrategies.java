@@ -34,16 +34,39 @@ public final class IdleStrategies {
         switch (n) {
             case "busy-spin":
             case "spin":
-                return BusySpinIdleStrategy::new;
+                return new Named("busy-spin");
             case "yield":
-                return YieldingIdleStrategy::new;
+                return new Named("yield");
             case "backoff":
-                return () -> new BackoffIdleStrategy(BACKOFF_SPINS_DEFAULT, BACKOFF_YIELDS_DEFAULT,
-                        BACKOFF_MIN_BLOCK_NANOS, BACKOFF_MAX_BLOCK_NANOS);
+                return new Named("backoff");
             case "park":
-                return () -> new ParkingIdleStrategy(BACKOFF_MAX_BLOCK_NANOS);
+                return new Named("park");
             default:
                 throw new IllegalArgumentException("unknown idle strategy '" + name + "'; choose one of " + NAMES);
+        }
+    }
+
+    /** A factory by name; a class rather than lambdas, which cost every peer's start-up their linking. */
+    private static final class Named implements Supplier<IdleStrategy> {
+        private final String name;
+
+        Named(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public IdleStrategy get() {
+            switch (name) {
+                case "busy-spin":
+                    return new BusySpinIdleStrategy();
+                case "yield":
+                    return new YieldingIdleStrategy();
+                case "park":
+                    return new ParkingIdleStrategy(BACKOFF_MAX_BLOCK_NANOS);
+                default:
+                    return new BackoffIdleStrategy(BACKOFF_SPINS_DEFAULT, BACKOFF_YIELDS_DEFAULT,
+                            BACKOFF_MIN_BLOCK_NANOS, BACKOFF_MAX_BLOCK_NANOS);
+            }
         }
     }
 

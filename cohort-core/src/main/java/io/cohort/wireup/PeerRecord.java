@@ -42,7 +42,9 @@ public final class PeerRecord {
 
     void writeTo(ControlFrame.BodyWriter w) {
         w.putLong(pid).putString(host).putInt(endpoints.size());
-        endpoints.forEach((k, v) -> w.putString(k).putString(v));
+        for (Map.Entry<String, String> e : endpoints.entrySet()) {
+            w.putString(e.getKey()).putString(e.getValue());
+        }
     }
 
     static PeerRecord readFrom(int rank, ControlFrame.BodyReader r) throws IOException {

@@ -55,7 +55,7 @@ public final class PeerRuntime {
                     endpoints.put("shm", shmDir.toString());
                 }
             }
-            PeerRecord self = new PeerRecord(env.rank(), ProcessHandle.current().pid(), env.host(), endpoints);
+            PeerRecord self = new PeerRecord(env.rank(), ProcessInfo.pid(), env.host(), endpoints);
             PeerRecord[] table = control.exchange(self, timeout);
             TransportPlan plan = TransportPlan.of(env.transport(), env.rank(), table);
             if (env.verbose() && env.rank() == 0) {
@@ -82,16 +82,35 @@ public final class PeerRuntime {
                 tcp.close();
                 tcp = null;
             }
+            // Anonymous classes, not lambdas, on the start-up path: see PeerMain.ParentWatch.
             WireupClient c = control;
-            engine.onPeerFailure(c::reportFailure);
-            c.onPeerGone(engine::notePeerGone);
-            ProgressAgent agent = new ProgressAgent(engine, c::pollControl, ProgressAgent.PERIOD_NANOS_DEFAULT);
+            engine.onPeerFailure(new ProgressEngine.PeerFailureListener() {
+                @Override
+                public void peerFailed(int peer, String reason) {
+                    c.reportFailure(peer, reason);
+                }
+            });
+            c.onPeerGone(new WireupClient.PeerGoneListener() {
+                @Override
+                public void peerGone(int rank, String reason) {
+                    engine.notePeerGone(rank, reason);
+                }
+            });
+            ProgressAgent agent = new ProgressAgent(engine, new ProgressAgent.Duty() {
+                @Override
+                public void run(long awaitNanos) throws Exception {
+                    c.pollControl(awaitNanos);
+                }
+            }, ProgressAgent.PERIOD_NANOS_DEFAULT);
             agent.start();
-            return new EngineCommunicator(engine, 0, () -> {
-                engine.shutdown();
-                c.finalized();
-                agent.stop();
-                c.close();
+            return new EngineCommunicator(engine, 0, new Runnable() {
+                @Override
+                public void run() {
+                    engine.shutdown();
+                    c.finalized();
+                    agent.stop();
+                    c.close();
+                }
             });
         } catch (IOException | RuntimeException e) {
             if (tcp != null) {

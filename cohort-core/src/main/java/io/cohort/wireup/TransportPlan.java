@@ -1,7 +1,6 @@
 package io.cohort.wireup;
 
 import java.io.IOException;
-import java.util.stream.IntStream;
 
 /**
  * Which transport carries each pair of peers, beyond PSE's one option per job: with {@code auto},
@@ -51,7 +50,19 @@ public final class TransportPlan {
     }
 
     public int[] peersOver(String transport) {
-        return IntStream.range(0, byPeer.length).filter(i -> byPeer[i].equals(transport)).toArray();
+        int n = 0;
+        for (String t : byPeer) {
+            if (t.equals(transport)) {
+                n++;
+            }
+        }
+        int[] peers = new int[n];
+        for (int i = 0, j = 0; i < byPeer.length; i++) {
+            if (byPeer[i].equals(transport)) {
+                peers[j++] = i;
+            }
+        }
+        return peers;
     }
 
     public boolean[] wanted(String transport) {

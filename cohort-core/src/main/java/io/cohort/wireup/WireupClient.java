@@ -25,7 +25,13 @@ public final class WireupClient implements AutoCloseable {
     private final Selector selector;
     private ByteBuffer in = ByteBuffer.allocate(4096);
     private volatile boolean finished;
-    private volatile java.util.function.BiConsumer<Integer, String> goneListener = (rank, reason) -> { };
+    private volatile PeerGoneListener goneListener;
+
+    /** Told of every {@link ControlMessageType#PEER_GONE}: a rank and a sentence naming it and its status. */
+    @FunctionalInterface
+    public interface PeerGoneListener {
+        void peerGone(int rank, String reason);
+    }
 
     private WireupClient(JobEnvironment env, SocketChannel channel) throws IOException {
         this.env = env;
@@ -87,8 +93,7 @@ public final class WireupClient implements AutoCloseable {
         }
     }
 
-    /** Told of every {@link ControlMessageType#PEER_GONE}: (rank, sentence naming it and its status). */
-    public void onPeerGone(java.util.function.BiConsumer<Integer, String> listener) {
+    public void onPeerGone(PeerGoneListener listener) {
         this.goneListener = listener;
     }
 
@@ -125,7 +130,11 @@ public final class WireupClient implements AutoCloseable {
                 ControlFrame.BodyReader r = f.reader();
                 int rank = r.getInt();
                 r.getInt(); // status: the reason sentence already says it
-                goneListener.accept(rank, r.getString());
+                String reason = r.getString();
+                PeerGoneListener l = goneListener;
+                if (l != null) {
+                    l.peerGone(rank, reason);
+                }
             }
             f = nextFrame();
         }

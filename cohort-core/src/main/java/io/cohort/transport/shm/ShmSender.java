@@ -229,7 +229,13 @@ final class ShmSender {
             ended = true;
             endReason = reason;
             pending = false;
-            unfinished = queue.stream().map(o -> o.completion).filter(c -> c != null).toArray(SendCompletion[]::new);
+            java.util.List<SendCompletion> waiting = new java.util.ArrayList<>();
+            for (Outgoing o : queue) {
+                if (o.completion != null) {
+                    waiting.add(o.completion);
+                }
+            }
+            unfinished = waiting.toArray(new SendCompletion[0]);
             queue.clear();
         } finally {
             lock.unlock();

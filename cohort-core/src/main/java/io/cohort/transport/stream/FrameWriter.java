@@ -206,7 +206,13 @@ public final class FrameWriter {
             }
             ended = true;
             endReason = reason;
-            pending = queue.stream().map(f -> f.completion).filter(c -> c != null).toArray(SendCompletion[]::new);
+            java.util.List<SendCompletion> waiting = new java.util.ArrayList<>();
+            for (OutFrame f : queue) {
+                if (f.completion != null) {
+                    waiting.add(f.completion);
+                }
+            }
+            pending = waiting.toArray(new SendCompletion[0]);
             queue.clear();
             staging.limit(0);
         }

@@ -34,7 +34,12 @@ public final class TcpTransport implements Transport {
     private final Selector selector;
     private final TcpConnection[] connections;
     private final AtomicLong malformedFrames = new AtomicLong();
-    private final Consumer<SelectionKey> handler = this::handle;
+    private final Consumer<SelectionKey> handler = new Consumer<SelectionKey>() {
+        @Override
+        public void accept(SelectionKey key) {
+            handle(key);
+        }
+    };
     private int rejectedConnections;
     private int work;
     private volatile boolean closing;
@@ -87,7 +92,19 @@ public final class TcpTransport implements Transport {
 
     /** The ranks this transport is connected to, for {@code ProgressEngine.attach}. */
     public int[] peers() {
-        return java.util.stream.IntStream.range(0, size).filter(i -> connections[i] != null).toArray();
+        int n = 0;
+        for (TcpConnection c : connections) {
+            if (c != null) {
+                n++;
+            }
+        }
+        int[] peers = new int[n];
+        for (int i = 0, j = 0; i < size; i++) {
+            if (connections[i] != null) {
+                peers[j++] = i;
+            }
+        }
+        return peers;
     }
 
     @Override
