@@ -41,14 +41,35 @@ public abstract class AbstractRequest implements Request {
         this.engine = engine;
     }
 
+    /** Made once per request object (requests of blocking calls are reused): see {@link #doneCondition}. */
+    private java.util.function.BooleanSupplier doneCondition;
+
     /** This request's completion as a condition for the wait loop (a class, not a method reference, for start-up). */
     final java.util.function.BooleanSupplier doneCondition() {
-        return new java.util.function.BooleanSupplier() {
-            @Override
-            public boolean getAsBoolean() {
-                return isDone();
-            }
-        };
+        java.util.function.BooleanSupplier d = doneCondition;
+        if (d == null) {
+            d = new java.util.function.BooleanSupplier() {
+                @Override
+                public boolean getAsBoolean() {
+                    return isDone();
+                }
+            };
+            doneCondition = d;
+        }
+        return d;
+    }
+
+    /**
+     * Makes a finished request of a blocking call new again, for the next blocking call of the same
+     * thread: the message path then allocates nothing but the status it returns. Only for requests
+     * that never left their thread and are done (nothing refers to them any more).
+     */
+    void recycle() {
+        status = null;
+        failure = null;
+        // Release (lazySet), not volatile: the request is this thread's alone; whoever gets it next
+        // (a transport or the matching) gets it through a lock or a queue that publishes it.
+        STATE.lazySet(this, PENDING);
     }
 
     @Override
@@ -113,7 +134,13 @@ public abstract class AbstractRequest implements Request {
         if (state == FAILED) {
             throw rethrowable(failure);
         }
-        return status;
+        Status s = status;
+        return s != null ? s : statusOnDemand();
+    }
+
+    /** The status of a request completed without one (a send builds it only if asked). */
+    Status statusOnDemand() {
+        return null;
     }
 
     @Override

@@ -74,9 +74,9 @@ public class EngineCommunicator implements Communicator {
         engine.sendAndWait(dest, context, tag, payload);
     }
 
-    private Request receiveAndWait(int source, int tag, ByteBuffer buffer) {
+    private Status receiveInto(int source, int tag, ByteBuffer buffer) {
         checkRecvTag(tag);
-        return engine.receiveAndWait(context, source, tag, buffer);
+        return engine.receiveInto(context, source, tag, buffer);
     }
 
     // ---- sends -----------------------------------------------------------------------------------
@@ -165,17 +165,18 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Message recv(int source, int tag) {
-        return receiveAndWait(source, tag, null).message();
+        checkRecvTag(tag);
+        return engine.receiveMessage(context, source, tag);
     }
 
     @Override
     public Status recv(int source, int tag, byte[] buffer) {
-        return receiveAndWait(source, tag, ByteBuffer.wrap(buffer)).await();
+        return receiveInto(source, tag, ByteBuffer.wrap(buffer));
     }
 
     @Override
     public Status recv(int source, int tag, ByteBuffer buffer) {
-        return receiveAndWait(source, tag, buffer).await();
+        return receiveInto(source, tag, buffer);
     }
 
     @Override

@@ -10,8 +10,6 @@ import io.cohort.transport.InboundTarget;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedList;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,8 +26,12 @@ import java.util.Optional;
 final class MatchingEngine implements InboundSink {
     private final ProgressEngine engine;
     private final CasLock lock = new CasLock();
-    private final LinkedList<RecvRequest> posted = new LinkedList<>();
-    private final LinkedList<Arrival> unexpected = new LinkedList<>();
+    /** Posted receives in posting order; the requests carry the links, so the queues allocate nothing. */
+    private RecvRequest postedHead;
+    private RecvRequest postedTail;
+    /** Arrivals nobody has claimed yet, in arrival order; linked the same way. */
+    private Arrival unexpectedHead;
+    private Arrival unexpectedTail;
     /** The one message per source currently being filled by its transport. */
     private final Target[] inflight;
     private final String[] failedReason;
@@ -58,19 +60,11 @@ final class MatchingEngine implements InboundSink {
         Target target;
         lock.lock();
         try {
-            RecvRequest match = null;
-            for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
-                RecvRequest r = it.next();
-                if (r.matches(context, source, tag)) {
-                    it.remove();
-                    match = r;
-                    break;
-                }
-            }
+            RecvRequest match = takePosted(context, source, tag);
             Status status = new Status(source, tag, length);
             if (match == null) {
                 Arrival a = new Arrival(context, status);
-                unexpected.add(a);
+                appendUnexpected(a);
                 target = a;
             } else if (match.userBuffer == null && length > maxArrayBytes) {
                 target = new Truncated(match, status, -1);
@@ -97,22 +91,15 @@ final class MatchingEngine implements InboundSink {
      */
     @Override
     public void deliver(int source, int context, int tag, ByteBuffer src, int index, int length) {
-        RecvRequest match = null;
+        RecvRequest match;
         lock.lock();
         try {
-            for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
-                RecvRequest r = it.next();
-                if (r.matches(context, source, tag)) {
-                    it.remove();
-                    match = r;
-                    break;
-                }
-            }
+            match = takePosted(context, source, tag);
             if (match == null) {
                 Arrival a = new Arrival(context, new Status(source, tag, length));
                 a.buffer.put(0, src, index, length);
                 a.complete = true;
-                unexpected.add(a);
+                appendUnexpected(a);
                 return;
             }
         } finally {
@@ -148,17 +135,18 @@ final class MatchingEngine implements InboundSink {
             }
             failedReason[source] = reason;
             failedCount++;
-            for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
-                RecvRequest r = it.next();
+            for (RecvRequest r = postedHead; r != null; ) {
+                RecvRequest next = r.next;
                 if (r.source == source || r.source == Communicator.ANY_SOURCE) {
-                    it.remove();
+                    unlinkPosted(r);
                     toFail.add(r);
                 }
+                r = next;
             }
             Target half = inflight[source];
             inflight[source] = null;
             if (half instanceof Arrival a) {
-                unexpected.remove(a);
+                unlinkUnexpected(a);
                 if (a.claimedBy != null) {
                     toFail.add(a.claimedBy);
                 }
@@ -182,10 +170,9 @@ final class MatchingEngine implements InboundSink {
         int failedPeer = -1;
         lock.lock();
         try {
-            for (Iterator<Arrival> it = unexpected.iterator(); it.hasNext(); ) {
-                Arrival a = it.next();
+            for (Arrival a = unexpectedHead; a != null; a = a.next) {
                 if (a.claimedBy == null && r.matches(a.context, a.status.source(), a.status.tag())) {
-                    it.remove();
+                    unlinkUnexpected(a);
                     found = a;
                     if (!a.complete) {
                         a.claimedBy = r; // finished when the transport completes the arrival
@@ -197,7 +184,7 @@ final class MatchingEngine implements InboundSink {
             if (found == null) {
                 failedPeer = failedPeerFor(r.source);
                 if (failedPeer < 0) {
-                    posted.add(r);
+                    appendPosted(r);
                     return;
                 }
                 failure = failedReason[failedPeer];
@@ -216,7 +203,11 @@ final class MatchingEngine implements InboundSink {
     boolean cancel(RecvRequest r) {
         lock.lock();
         try {
-            return posted.remove(r);
+            if (!r.posted) {
+                return false;
+            }
+            unlinkPosted(r);
+            return true;
         } finally {
             lock.unlock();
         }
@@ -225,7 +216,7 @@ final class MatchingEngine implements InboundSink {
     Optional<Status> probe(int context, int source, int tag) {
         lock.lock();
         try {
-            for (Arrival a : unexpected) {
+            for (Arrival a = unexpectedHead; a != null; a = a.next) {
                 if (a.claimedBy == null && a.context == context && (source < 0 || source == a.status.source())
                         && (tag < 0 || tag == a.status.tag())) {
                     return Optional.of(a.status);
@@ -235,6 +226,78 @@ final class MatchingEngine implements InboundSink {
         } finally {
             lock.unlock();
         }
+    }
+
+    // ---- the two queues (call with the lock held) ---------------------------------------------
+
+    /** Unlinks and returns the earliest posted receive that matches, or null. */
+    private RecvRequest takePosted(int context, int source, int tag) {
+        for (RecvRequest r = postedHead; r != null; r = r.next) {
+            if (r.matches(context, source, tag)) {
+                unlinkPosted(r);
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private void appendPosted(RecvRequest r) {
+        r.prev = postedTail;
+        r.next = null;
+        if (postedTail == null) {
+            postedHead = r;
+        } else {
+            postedTail.next = r;
+        }
+        postedTail = r;
+        r.posted = true;
+    }
+
+    private void unlinkPosted(RecvRequest r) {
+        if (r.prev == null) {
+            postedHead = r.next;
+        } else {
+            r.prev.next = r.next;
+        }
+        if (r.next == null) {
+            postedTail = r.prev;
+        } else {
+            r.next.prev = r.prev;
+        }
+        r.prev = null;
+        r.next = null;
+        r.posted = false;
+    }
+
+    private void appendUnexpected(Arrival a) {
+        a.prev = unexpectedTail;
+        a.next = null;
+        if (unexpectedTail == null) {
+            unexpectedHead = a;
+        } else {
+            unexpectedTail.next = a;
+        }
+        unexpectedTail = a;
+        a.queued = true;
+    }
+
+    private void unlinkUnexpected(Arrival a) {
+        if (!a.queued) {
+            return;
+        }
+        if (a.prev == null) {
+            unexpectedHead = a.next;
+        } else {
+            a.prev.next = a.next;
+        }
+        if (a.next == null) {
+            unexpectedTail = a.prev;
+        } else {
+            a.next.prev = a.prev;
+        }
+        a.prev = null;
+        a.next = null;
+        a.queued = false;
     }
 
     /**
@@ -325,6 +388,10 @@ final class MatchingEngine implements InboundSink {
         final ByteBuffer buffer;
         boolean complete;
         RecvRequest claimedBy;
+        /** Links of the unexpected queue, and whether it is in it; guarded by the lock. */
+        Arrival prev;
+        Arrival next;
+        boolean queued;
 
         Arrival(int context, Status status) {
             super(status);

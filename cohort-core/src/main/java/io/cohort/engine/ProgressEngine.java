@@ -1,6 +1,7 @@
 package io.cohort.engine;
 
 import io.cohort.CohortException;
+import io.cohort.Message;
 import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.Status;
@@ -100,6 +101,9 @@ public final class ProgressEngine implements InboundSink {
         List<? extends Request> anyOf;
         BooleanSupplier done;
         boolean owning;
+        /** Finished requests of this thread's blocking calls, kept for its next ones. */
+        SendRequest spareSend;
+        RecvRequest spareRecv;
 
         Waiter(IdleStrategy strategy) {
             this.strategy = strategy;
@@ -211,62 +215,101 @@ public final class ProgressEngine implements InboundSink {
     // ---- operations ------------------------------------------------------------------------------
 
     public Request send(int dest, int context, int tag, ByteBuffer payload) {
-        return startSend(dest, context, tag, payload, false);
-    }
-
-    /** A blocking send: the request never leaves this thread, so its completion needs no fence. */
-    public Status sendAndWait(int dest, int context, int tag, ByteBuffer payload) {
-        return startSend(dest, context, tag, payload, true).await();
-    }
-
-    private SendRequest startSend(int dest, int context, int tag, ByteBuffer payload, boolean blocking) {
         checkPeer(dest);
         checkUsable();
-        SendRequest r = new SendRequest(this, dest, tag, payload.remaining());
+        SendRequest r = new SendRequest(this).start(dest, tag, payload.remaining());
         r.soleThread = Thread.currentThread();
-        if (dest == rank) {
-            deliver(rank, context, tag, payload);
-            r.sent();
-        } else {
-            String failed = matching.failure(dest);
-            if (failed != null) {
-                r.failed(new PeerFailedException(dest, failed));
-            } else {
-                routes[dest].send(dest, context, tag, payload, r);
-            }
-        }
-        if (!blocking) {
-            r.soleThread = null; // from here on any thread may hold and wait on it
-        }
+        route(r, dest, context, tag, payload);
+        r.soleThread = null; // from here on any thread may hold and wait on it
         return r;
-    }
-
-    public Request receive(int context, int source, int tag, ByteBuffer userBuffer) {
-        return startReceive(context, source, tag, userBuffer, false);
     }
 
     /**
-     * A blocking receive: waits and returns the finished request (for its status or message). The
-     * request never leaves this thread, so completing it needs no fence when this thread does it.
+     * A blocking send. Its request never leaves this thread, so completing it needs no fence, and
+     * once done it is kept for the thread's next blocking send: the path allocates nothing.
      */
-    public Request receiveAndWait(int context, int source, int tag, ByteBuffer userBuffer) {
-        RecvRequest r = startReceive(context, source, tag, userBuffer, true);
-        r.await();
+    public void sendAndWait(int dest, int context, int tag, ByteBuffer payload) {
+        checkPeer(dest);
+        checkUsable();
+        Waiter w = waiters.get();
+        SendRequest r = w.spareSend;
+        if (r == null) {
+            r = new SendRequest(this);
+            r.soleThread = Thread.currentThread();
+        } else {
+            w.spareSend = null;
+        }
+        r.start(dest, tag, payload.remaining());
+        route(r, dest, context, tag, payload);
+        r.await(); // a failure throws: the request is then dropped, not kept
+        r.recycle();
+        w.spareSend = r;
+    }
+
+    private void route(SendRequest r, int dest, int context, int tag, ByteBuffer payload) {
+        if (dest == rank) {
+            deliver(rank, context, tag, payload);
+            r.sent();
+            return;
+        }
+        String failed = matching.failure(dest);
+        if (failed != null) {
+            r.failed(new PeerFailedException(dest, failed));
+        } else {
+            routes[dest].send(dest, context, tag, payload, r);
+        }
+    }
+
+    public Request receive(int context, int source, int tag, ByteBuffer userBuffer) {
+        checkSource(source);
+        checkUsable();
+        RecvRequest r = new RecvRequest(this).start(context, source, tag, userBuffer);
+        r.soleThread = Thread.currentThread();
+        matching.post(r);
+        r.soleThread = null;
         return r;
     }
 
-    private RecvRequest startReceive(int context, int source, int tag, ByteBuffer userBuffer, boolean blocking) {
+    /** A blocking receive into {@code userBuffer}; like {@link #sendAndWait}, it allocates only the status. */
+    public Status receiveInto(int context, int source, int tag, ByteBuffer userBuffer) {
+        Waiter w = waiters.get();
+        RecvRequest r = blockingReceive(w, context, source, tag, userBuffer);
+        Status s = r.await(); // a failure throws: the request is then dropped, not kept
+        r.recycle();
+        w.spareRecv = r;
+        return s;
+    }
+
+    /** A blocking receive of a message of any length. */
+    public Message receiveMessage(int context, int source, int tag) {
+        Waiter w = waiters.get();
+        RecvRequest r = blockingReceive(w, context, source, tag, null);
+        r.await();
+        Message m = r.message();
+        r.recycle();
+        w.spareRecv = r;
+        return m;
+    }
+
+    private RecvRequest blockingReceive(Waiter w, int context, int source, int tag, ByteBuffer userBuffer) {
+        checkSource(source);
+        checkUsable();
+        RecvRequest r = w.spareRecv;
+        if (r == null) {
+            r = new RecvRequest(this);
+            r.soleThread = Thread.currentThread();
+        } else {
+            w.spareRecv = null;
+        }
+        r.start(context, source, tag, userBuffer);
+        matching.post(r);
+        return r;
+    }
+
+    private void checkSource(int source) {
         if (source != io.cohort.Communicator.ANY_SOURCE) {
             checkPeer(source);
         }
-        checkUsable();
-        RecvRequest r = new RecvRequest(this, context, source, tag, userBuffer);
-        r.soleThread = Thread.currentThread();
-        matching.post(r);
-        if (!blocking) {
-            r.soleThread = null;
-        }
-        return r;
     }
 
     public Optional<Status> probe(int context, int source, int tag, boolean block) {

@@ -5,22 +5,41 @@ import io.cohort.Status;
 
 import java.nio.ByteBuffer;
 
-/** A receive: its match criteria, an optional user buffer, and the result. */
+/**
+ * A receive: its match criteria, an optional user buffer, and the result. While posted it is a
+ * node of the matching engine's posted queue ({@link #prev}, {@link #next}), so posting and
+ * matching allocate nothing; the request of a blocking receive is reused by the thread's next one.
+ */
 final class RecvRequest extends AbstractRequest {
-    final int context;
-    final int source;
-    final int tag;
+    int context;
+    int source;
+    int tag;
     /** Null when the receive accepts any length and returns a {@link Message}. */
-    final ByteBuffer userBuffer;
-    /** Rank of the sender, in the communicator's numbering, is filled by the engine. */
+    ByteBuffer userBuffer;
     private Message message;
+    /** Links of the posted queue; guarded by the matching engine's lock. */
+    RecvRequest prev;
+    RecvRequest next;
+    boolean posted;
 
-    RecvRequest(ProgressEngine engine, int context, int source, int tag, ByteBuffer userBuffer) {
+    RecvRequest(ProgressEngine engine) {
         super(engine);
+    }
+
+    RecvRequest start(int context, int source, int tag, ByteBuffer userBuffer) {
         this.context = context;
         this.source = source;
         this.tag = tag;
         this.userBuffer = userBuffer;
+        this.message = null;
+        return this;
+    }
+
+    @Override
+    void recycle() {
+        userBuffer = null;
+        message = null;
+        super.recycle();
     }
 
     boolean matches(int ctx, int src, int t) {

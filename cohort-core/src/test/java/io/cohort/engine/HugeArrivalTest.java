@@ -36,7 +36,7 @@ class HugeArrivalTest {
         assertTrue(t.buffer().isDirect(), "a message too long for an array is kept in direct memory");
         fill(t, 2000);
         ByteBuffer into = ByteBuffer.allocate(2000);
-        RecvRequest r = new RecvRequest(engine, 0, 1, 7, into);
+        RecvRequest r = new RecvRequest(engine).start(0, 1, 7, into);
         matching.post(r);
         assertEquals(2000, r.await().length());
         assertEquals(2000, into.position());
@@ -46,7 +46,7 @@ class HugeArrivalTest {
     @Test
     void unexpectedHugeMessageRefusesAByteArrayReceive() {
         fill(matching.begin(1, 0, 7, 2000), 2000);
-        RecvRequest r = new RecvRequest(engine, 0, 1, 7, null);
+        RecvRequest r = new RecvRequest(engine).start(0, 1, 7, null);
         matching.post(r);
         MessageTruncatedException e = assertThrows(MessageTruncatedException.class, r::await);
         assertTrue(e.getMessage().contains("longer than a Java array"), e.getMessage());
@@ -54,14 +54,14 @@ class HugeArrivalTest {
 
     @Test
     void postedByteArrayReceiveOfHugeMessageFailsAfterTheBytesAreConsumed() {
-        RecvRequest r = new RecvRequest(engine, 0, 1, 7, null);
+        RecvRequest r = new RecvRequest(engine).start(0, 1, 7, null);
         matching.post(r);
         InboundTarget t = matching.begin(1, 0, 7, 2000);
         assertEquals(2000, t.buffer().remaining());
         fill(t, 2000);
         assertThrows(MessageTruncatedException.class, r::await);
         // The next message from the same peer still matches normally.
-        RecvRequest next = new RecvRequest(engine, 0, 1, 8, null);
+        RecvRequest next = new RecvRequest(engine).start(0, 1, 8, null);
         matching.post(next);
         fill(matching.begin(1, 0, 8, 10), 10);
         assertEquals(10, next.await().length());
