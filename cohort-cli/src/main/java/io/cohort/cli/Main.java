@@ -1,5 +1,6 @@
 package io.cohort.cli;
 
+import io.cohort.launch.EarlyIoManager;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -10,7 +11,40 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        if (runsOnThisHostOnly(args)) {
+            // Boot the io-manager's JVM while picocli builds its model (a tenth of a second or more).
+            EarlyIoManager.start();
+        }
+        int code;
+        try {
+            code = execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        } finally {
+            EarlyIoManager.discard();
+        }
+        System.exit(code);
+    }
+
+    /**
+     * A quick look before parsing: {@code cohort run} with none of the options that put peers on
+     * other hosts among the words before the program. A wrong guess costs nothing but an unused
+     * JVM: the job starts its io-manager the usual way, and the early one exits when told.
+     */
+    static boolean runsOnThisHostOnly(String[] args) {
+        if (args.length < 2 || !args[0].equals("run")) {
+            return false;
+        }
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("-cp") || a.equals("--classpath") || a.equals("-jar")
+                    || a.equals("--example")) {
+                return true; // the program starts here; what follows is its own
+            }
+            if (a.startsWith("--hosts") || a.startsWith("--launch-agent") || a.equals("-h") || a.equals("--help")
+                    || a.equals("-V") || a.equals("--version")) {
+                return false;
+            }
+        }
+        return false;
     }
 
     /** Runs one command line in-process and returns its exit code (tests call this directly). */

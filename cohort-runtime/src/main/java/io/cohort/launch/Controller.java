@@ -236,13 +236,7 @@ public final class Controller {
         }
         for (int i = 0; i < links.size(); i++) {
             IoManagerLink link = links.get(i);
-            List<String> command = new ArrayList<>();
-            command.add(CohortHome.javaExecutable());
-            command.addAll(IO_MANAGER_JVM_FLAGS);
-            command.addAll(ioManagerArchiveFlags());
-            command.add("-cp");
-            command.add(CohortHome.ioManagerClasspath());
-            command.add(IoManagerMain.class.getName());
+            List<String> command = new ArrayList<>(ioManagerJvm());
             command.add(rendezvous.addressFor(link.host, port));
             command.add(jobId);
             command.add(jobKey);
@@ -262,6 +256,18 @@ public final class Controller {
             link.process.onExit().thenAccept(p -> events.add(new IoManagerExited(index, p.exitValue())));
         }
         launchNanos = System.nanoTime();
+    }
+
+    /** The io-manager's JVM command up to and including its main class (its arguments follow). */
+    public static List<String> ioManagerJvm() {
+        List<String> command = new ArrayList<>();
+        command.add(CohortHome.javaExecutable());
+        command.addAll(IO_MANAGER_JVM_FLAGS);
+        command.addAll(ioManagerArchiveFlags());
+        command.add("-cp");
+        command.add(CohortHome.ioManagerClasspath());
+        command.add(IoManagerMain.class.getName());
+        return command;
     }
 
     /** Class-data sharing for the io-manager: use the build's archive, or record it in the training run. */

@@ -15,7 +15,24 @@ public final class IoManagerMain {
     private IoManagerMain() {
     }
 
+    /** The one argument that says: read the arguments, tab-separated, from the first line of standard input. */
+    public static final String PARAMETERS_ON_STDIN = "-";
+
     public static void main(String[] args) {
+        if (args.length == 1 && args[0].equals(PARAMETERS_ON_STDIN)) {
+            // Started early (EarlyIoManager): wait for the job, or for end of input if there is none.
+            String line;
+            try {
+                line = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                        java.nio.charset.StandardCharsets.UTF_8)).readLine();
+            } catch (IOException e) {
+                line = null;
+            }
+            if (line == null || line.isBlank()) {
+                System.exit(0);
+            }
+            args = line.split("\t");
+        }
         if (args.length != 3 && args.length != 4) {
             System.err.println("cohort: the io-manager takes <controller host:port> <jobId> <jobKey> [<host>]; it is started by cohort run");
             System.exit(ExitCodes.USAGE);

@@ -1,5 +1,6 @@
 package io.cohort.launch;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,13 @@ public final class LocalLaunchAgent implements LaunchAgent {
         c.add(SETSID);
         c.addAll(ioManagerCommand);
         return c;
+    }
+
+    /** The io-manager started before the command line was parsed, if there is one; else a new one. */
+    @Override
+    public Process start(String host, List<String> ioManagerCommand) throws IOException {
+        Process early = EarlyIoManager.takeOver(ioManagerCommand);
+        return early != null ? early : LaunchAgent.super.start(host, ioManagerCommand);
     }
 
     /** Every "host" is this machine: the rendezvous stays on loopback. */

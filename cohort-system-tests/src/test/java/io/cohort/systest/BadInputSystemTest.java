@@ -3,7 +3,10 @@ package io.cohort.systest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Bad command lines fail fast, with one line and the documented code, before any peer starts. */
 class BadInputSystemTest {
     private static void assertFails(int code, String fragment, String... args) throws Exception {
+        Set<Long> before = ioManagers();
         long start = System.nanoTime();
         CohortProcess p = CohortProcess.run(args);
         long millis = (System.nanoTime() - start) / 1_000_000;
@@ -21,6 +25,19 @@ class BadInputSystemTest {
         assertTrue(err.get(0).startsWith("cohort: ") && err.get(0).contains(fragment), p.toString());
         assertFalse(err.get(0).contains("Exception"), p.toString());
         assertTrue(millis < 10_000, "took " + millis + " ms");
+        // The io-manager the launcher started before parsing (for a local job) must not outlive it.
+        List<ProcessHandle> stray = ProcessHandle.allProcesses()
+                .filter(h -> !before.contains(h.pid()) && isIoManager(h)).toList();
+        assertTrue(CohortProcess.awaitGone(stray, Duration.ofSeconds(5)), "io-manager left after bad input: " + stray);
+    }
+
+    private static Set<Long> ioManagers() {
+        return ProcessHandle.allProcesses().filter(BadInputSystemTest::isIoManager).map(ProcessHandle::pid)
+                .collect(Collectors.toSet());
+    }
+
+    private static boolean isIoManager(ProcessHandle h) {
+        return h.isAlive() && h.info().commandLine().orElse("").contains("io.cohort.launch.IoManagerMain");
     }
 
     @Test

@@ -159,6 +159,31 @@ final class CohortProcess implements AutoCloseable {
         return processesWith(marker).isEmpty();
     }
 
+    /**
+     * The io-managers of the peers whose command lines carry {@code marker}: their parents. (An
+     * io-manager started before the launcher parsed its command line gets its job on standard
+     * input, so its own command line does not name the job.)
+     */
+    static List<ProcessHandle> ioManagersOf(String marker) {
+        return processesWith(marker).stream()
+                .filter(h -> h.info().commandLine().orElse("").contains("PeerMain"))
+                .map(h -> h.parent().orElse(null))
+                .filter(h -> h != null && h.info().commandLine().orElse("").contains("IoManagerMain"))
+                .distinct()
+                .toList();
+    }
+
+    static boolean awaitGone(List<ProcessHandle> processes, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (processes.stream().noneMatch(ProcessHandle::isAlive)) {
+                return true;
+            }
+            TimeUnit.MILLISECONDS.sleep(50); // polling the process table: there is no event for "all gone"
+        }
+        return processes.stream().noneMatch(ProcessHandle::isAlive);
+    }
+
     static List<ProcessHandle> processesWith(String marker) {
         long self = ProcessHandle.current().pid();
         return ProcessHandle.allProcesses()

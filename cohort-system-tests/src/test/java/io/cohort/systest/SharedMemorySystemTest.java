@@ -136,13 +136,13 @@ class SharedMemorySystemTest {
             String jobId = jobIdFromPeer(p);
             assertEquals(4, CohortProcess.processesWith(marker).stream()
                     .filter(h -> h.info().commandLine().orElse("").contains("PeerMain")).count(), "four peers running");
-            assertFalse(CohortProcess.processesWith(jobId).isEmpty(), "an io-manager running");
+            List<ProcessHandle> ioManagers = CohortProcess.ioManagersOf(marker);
+            assertEquals(1, ioManagers.size(), "one io-manager running");
             p.process().destroyForcibly();
             p.waitFor();
             assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(10)),
                     "peers left: " + CohortProcess.processesWith(marker));
-            assertTrue(CohortProcess.awaitNoProcessWith(jobId, Duration.ofSeconds(10)),
-                    "io-manager left: " + CohortProcess.processesWith(jobId));
+            assertTrue(CohortProcess.awaitGone(ioManagers, Duration.ofSeconds(10)), "io-manager left: " + ioManagers);
             assertEquals(List.of(), awaitNoSegmentFiles(jobId, Duration.ofSeconds(5)), "segment files left");
         }
     }

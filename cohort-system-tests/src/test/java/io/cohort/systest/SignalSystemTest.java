@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,25 +26,19 @@ class SignalSystemTest {
         return p;
     }
 
-    private static String jobId(CohortProcess p) {
-        return p.err().stream().filter(l -> l.startsWith("cohort: job ")).findFirst().orElseThrow()
-                .split(" ")[2].replace(":", "");
-    }
-
     @Test
     @Timeout(60)
     void sigkillToTheLauncherTakesTheWholeJobDown() throws Exception {
         String marker = "marker-" + UUID.randomUUID();
         try (CohortProcess p = sleepingJob(marker)) {
-            String jobId = jobId(p);
             assertEquals(3, CohortProcess.processesWith(marker).stream().filter(h -> h.info().commandLine().orElse("").contains("PeerMain")).count(), "three peers running");
-            assertTrue(!CohortProcess.processesWith(jobId).isEmpty(), "an io-manager running");
+            List<ProcessHandle> ioManagers = CohortProcess.ioManagersOf(marker);
+            assertEquals(1, ioManagers.size(), "one io-manager running");
             p.process().destroyForcibly();
             p.waitFor();
             assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(10)), "peers left: "
                     + CohortProcess.processesWith(marker));
-            assertTrue(CohortProcess.awaitNoProcessWith(jobId, Duration.ofSeconds(10)), "io-manager left: "
-                    + CohortProcess.processesWith(jobId));
+            assertTrue(CohortProcess.awaitGone(ioManagers, Duration.ofSeconds(10)), "io-manager left: " + ioManagers);
         }
     }
 
