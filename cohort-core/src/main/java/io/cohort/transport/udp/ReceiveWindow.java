@@ -42,6 +42,11 @@ final class ReceiveWindow {
 
     /** {@code window}: frames accepted beyond the expected one (at most 64 + 8 * MAX_EXTRA). */
     ReceiveWindow(int window) {
+        this(window, 0);
+    }
+
+    /** Expecting sequence number {@code first} (the protocol starts at 0; tests start near the wrap). */
+    ReceiveWindow(int window, int first) {
         int max = UdpFrameDescriptor.SACK_BITS + 8 * UdpFrameDescriptor.MAX_EXTRA;
         if (window < 1 || window > max) {
             throw new IllegalArgumentException("window must be 1 to " + max + " frames: " + window);
@@ -52,6 +57,7 @@ final class ReceiveWindow {
         this.slots = new ByteBuffer[mask + 1];
         this.lengths = new int[mask + 1];
         this.present = new boolean[mask + 1];
+        this.expected = first;
     }
 
     int window() {

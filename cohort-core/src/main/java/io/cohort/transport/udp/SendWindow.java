@@ -88,6 +88,11 @@ final class SendWindow {
 
     /** {@code capacity}: the most frames ever in flight; a power of two. */
     SendWindow(int capacity) {
+        this(capacity, 0);
+    }
+
+    /** Starting at sequence number {@code first} (the protocol starts at 0; tests start near the wrap). */
+    SendWindow(int capacity, int first) {
         if (Integer.bitCount(capacity) != 1) {
             throw new IllegalArgumentException("capacity must be a power of two: " + capacity);
         }
@@ -100,6 +105,9 @@ final class SendWindow {
         this.sentAt = new long[capacity];
         this.transmissions = new int[capacity];
         this.limit = capacity;
+        this.base = first;
+        this.sentUpTo = first;
+        this.next = first;
     }
 
     /** The peer's advertised window caps how far beyond the ack we may go. */

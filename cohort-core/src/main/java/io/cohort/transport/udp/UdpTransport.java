@@ -20,6 +20,7 @@ import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
 /**
@@ -62,6 +63,7 @@ public final class UdpTransport implements Transport {
     private final UdpSettings settings;
     private final NioDatagramPort socket;
     private final DatagramPort port;
+    private final FaultInjectingPort faultPort;
     private final Selector selector;
     private final UdpEndpoint local;
     private final UdpChannel[] channels;
@@ -85,12 +87,19 @@ public final class UdpTransport implements Transport {
      */
     public UdpTransport(int rank, int size, long jobKey, InetSocketAddress bindAddress, UdpSettings settings,
                         FaultPlan faults) throws IOException {
+        this(rank, size, jobKey, bindAddress, settings, faults, UnaryOperator.identity());
+    }
+
+    /** As above, with the port wrapped once more by {@code decorate} (tests inject datagrams that way). */
+    UdpTransport(int rank, int size, long jobKey, InetSocketAddress bindAddress, UdpSettings settings,
+                 FaultPlan faults, UnaryOperator<DatagramPort> decorate) throws IOException {
         this.rank = rank;
         this.size = size;
         this.jobKey = jobKey;
         this.settings = settings;
         this.socket = NioDatagramPort.open(bindAddress, settings.socketBufferBytes());
-        this.port = faults.isNone() ? socket : new FaultInjectingPort(socket, faults, faults.seedFor(rank));
+        this.faultPort = faults.isNone() ? null : new FaultInjectingPort(socket, faults, faults.seedFor(rank));
+        this.port = decorate.apply(faultPort == null ? socket : faultPort);
         try {
             this.selector = Selector.open();
             socket.channel().register(selector, SelectionKey.OP_READ);
@@ -393,7 +402,7 @@ public final class UdpTransport implements Transport {
 
     /** What the fault layer did, or null when no faults are injected. */
     public FaultCounters faultCounters() {
-        return port instanceof FaultInjectingPort f ? f.faults() : null;
+        return faultPort == null ? null : faultPort.faults();
     }
 
     /** The datagram size used towards {@code peer}. */
