@@ -405,6 +405,11 @@ public final class UdpTransport implements Transport {
         return faultPort == null ? null : faultPort.faults();
     }
 
+    /** Whether {@code peer}'s goodbye has been delivered (for tests and diagnosis). */
+    public boolean byeReceived(int peer) {
+        return channels[peer] != null && channels[peer].byeReceived();
+    }
+
     /** The datagram size used towards {@code peer}. */
     public int datagramBytes(int peer) {
         return channels[peer].datagramBytes();
