@@ -13,6 +13,7 @@ public final class PortCounters {
     final AtomicLong datagramsReceived = new AtomicLong();
     final AtomicLong bytesReceived = new AtomicLong();
     final AtomicLong errors = new AtomicLong();
+    /** Written by whichever thread hit the error, read by anyone: volatile, last writer wins. */
     private volatile String lastError;
 
     /** Datagrams the kernel took. */

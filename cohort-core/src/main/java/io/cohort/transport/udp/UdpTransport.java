@@ -79,6 +79,7 @@ public final class UdpTransport implements Transport {
     private UdpChannel[] touched = new UdpChannel[0];
     private boolean[] isTouched;
     private int touchedCount;
+    /** Set by whoever closes; read by the owner's poll and block, which must then do nothing. */
     private volatile boolean closed;
 
     /**
