@@ -19,14 +19,14 @@ import java.util.ArrayDeque;
  *                (waits while the window is full)   ▲  │ retransmit what RACK or the timer says
  *                                                   │  ▼
  *  DatagramPort ─► frame ─► ack fields ─────────────┘ SendWindow.onAck ─► completions
- *                     └───► sequenced part ─► ReceiveWindow ─► in order ─► Reassembler ─► InboundSink
+ *                     └───► sequenced part ─► InboundSequencer ─► in order ─► Reassembler ─► InboundSink
  *                                                   └─► early: held in a slot; AckTracker says when to ack
  * </pre>
  *
  * <p>Threads and locking: the monitor of this object guards the send side (overflow queue, send
  * window, timers, staging buffer) and the acknowledgement state that every outgoing frame carries;
- * any sending thread takes it to queue and transmit. The receive side (receive window, reassembly,
- * delivery) belongs to the progress owner alone and runs outside the monitor, so the engine's
+ * any sending thread takes it to queue and transmit. The receive side ({@link InboundSequencer})
+ * belongs to the progress owner alone and runs outside the monitor, so the engine's
  * matching is never entered with it held; the owner publishes the new acknowledgement under the
  * monitor after each frame. Completions and failure reports run outside the monitor.
  */
@@ -72,12 +72,8 @@ final class UdpChannel {
     private volatile boolean ended;
 
     // ---- receive side: the progress owner only ----
-    private final ReceiveWindow receiveWindow;
-    private final Reassembler reassembler;
+    private final InboundSequencer inbound;
     private final SendWindow.AckOutcome ackOutcome = new SendWindow.AckOutcome();
-    /** Written by the owner; volatile because the close check may run on a parked waiter's thread. */
-    private volatile boolean byeReceived;
-    private boolean byeJustReceived;
     private long lastHeardAt;
 
     UdpChannel(UdpTransport transport, int peer, String peerName, InetSocketAddress address, int datagramBytes,
@@ -97,8 +93,7 @@ final class UdpChannel {
         this.sendWindow = new SendWindow(Integer.highestOneBit(windowFrames - 1) << 1);
         this.sendWindow.limit(windowFrames);
         this.sendWindow.byteLimit(windowBytes);
-        this.receiveWindow = new ReceiveWindow(windowFrames);
-        this.reassembler = new Reassembler(peer, sink);
+        this.inbound = new InboundSequencer(peer, peerName, windowFrames, sink, counters);
         this.ackTracker = new AckTracker(settings.ackDelayNanos(),
                 (int) Math.max(2, Math.min(windowFrames, windowBytes / datagramBytes) / 8));
         this.rtt = new RttEstimator(settings.rtoInitialNanos(), settings.rtoMinNanos(), settings.rtoMaxNanos());
@@ -113,7 +108,7 @@ final class UdpChannel {
     }
 
     int windowFrames() {
-        return receiveWindow.window();
+        return inbound.windowFrames();
     }
 
     // ---- sending (any thread) ---------------------------------------------------------------------
@@ -205,7 +200,7 @@ final class UdpChannel {
         ByteBuffer b = staging;
         b.clear();
         UdpFrameDescriptor.writeHeader(b, m.type, first ? UdpFrameDescriptor.FLAG_FIRST : 0, jobKey, rank, seq,
-                publishedAck, publishedSack, receiveWindow.window(), 0);
+                publishedAck, publishedSack, inbound.windowFrames(), 0);
         if (first) {
             UdpFrameDescriptor.writeMessageHeader(b, m.context, m.tag, m.length);
         }
@@ -236,12 +231,12 @@ final class UdpChannel {
 
     /** Sends an ACK frame with the full selective map. Owner only (the map is the owner's), holds the monitor. */
     private void sendAck(long now) {
-        int extra = receiveWindow.extraBytes();
+        int extra = inbound.extraBytes();
         ByteBuffer b = staging;
         b.clear();
         UdpFrameDescriptor.writeHeader(b, UdpFrameDescriptor.TYPE_ACK, (short) 0, jobKey, rank, sendWindow.next(),
-                publishedAck, publishedSack, receiveWindow.window(), extra);
-        receiveWindow.writeExtra(b, extra);
+                publishedAck, publishedSack, inbound.windowFrames(), extra);
+        inbound.writeExtra(b, extra);
         b.flip();
         if (port.send(b, address)) {
             ackTracker.sent();
@@ -262,13 +257,9 @@ final class UdpChannel {
         }
         byte type = UdpFrameDescriptor.type(b);
         int seq = UdpFrameDescriptor.seq(b);
-        int cls = -1;
-        if (type != UdpFrameDescriptor.TYPE_ACK) {
-            cls = receiveWindow.classify(seq);
-            if (cls == ReceiveWindow.OUT_OF_WINDOW) {
-                counters.outOfWindow.incrementAndGet();
-                return;
-            }
+        if (type != UdpFrameDescriptor.TYPE_ACK && inbound.outOfWindow(seq)) {
+            counters.outOfWindow.incrementAndGet(); // dropped before its acks are believed
+            return;
         }
         synchronized (this) {
             int extra = type == UdpFrameDescriptor.TYPE_ACK ? UdpFrameDescriptor.extra(b) : 0;
@@ -296,74 +287,22 @@ final class UdpChannel {
         if (type == UdpFrameDescriptor.TYPE_ACK) {
             return;
         }
-        boolean urgent;
-        switch (cls) {
-            case ReceiveWindow.DUPLICATE:
-                counters.duplicates.incrementAndGet();
-                urgent = true; // our ack was probably lost: repeat it
-                break;
-            case ReceiveWindow.EARLY:
-                receiveWindow.hold(seq, b, length);
-                urgent = true; // a gap: the sender should hear of it now
-                break;
-            default:
-                if (!deliver(b, length)) {
-                    return;
-                }
-                receiveWindow.advance();
-                ByteBuffer held;
-                while ((held = receiveWindow.nextHeld()) != null) {
-                    if (!deliver(held, held.limit())) {
-                        return;
-                    }
-                    receiveWindow.releaseHeld();
-                }
-                urgent = byeJustReceived;
+        int r = inbound.accept(seq, b, length);
+        if (r == InboundSequencer.BROKEN) {
+            lost(inbound.failure());
+            return;
         }
         synchronized (this) {
-            publishedAck = receiveWindow.ack();
-            publishedSack = receiveWindow.sackBits();
-            if (cls == ReceiveWindow.DUPLICATE) {
-                ackTracker.urgent();
+            publishedAck = inbound.ack();
+            publishedSack = inbound.sackBits();
+            if (r == InboundSequencer.DUPLICATE) {
+                ackTracker.urgent(); // our ack was probably lost: repeat it
             } else {
-                ackTracker.arrived(now, urgent);
+                // A gap (an early frame) or the goodbye: the peer should hear of it now.
+                ackTracker.arrived(now, r == InboundSequencer.EARLY || inbound.byeJustReceived());
             }
         }
         transport.touched(this);
-    }
-
-    /** Hands one in-order frame to reassembly. Returns false if the peer was failed for it. */
-    private boolean deliver(ByteBuffer b, int length) {
-        byte type = UdpFrameDescriptor.type(b);
-        if (byeReceived) {
-            counters.malformed.incrementAndGet();
-            lost(peerName + " sent data after its goodbye; treating it as failed");
-            return false;
-        }
-        if (type == UdpFrameDescriptor.TYPE_BYE) {
-            if (reassembler.inMessage()) {
-                counters.malformed.incrementAndGet();
-                lost(peerName + " said goodbye in the middle of a message; treating it as failed");
-                return false;
-            }
-            byeReceived = true;
-            byeJustReceived = true;
-            return true;
-        }
-        int r = UdpFrameDescriptor.isFirst(b)
-                ? reassembler.first(UdpFrameDescriptor.context(b), UdpFrameDescriptor.tag(b),
-                        UdpFrameDescriptor.messageLength(b), b, UdpFrameDescriptor.FIRST_HEADER_LENGTH,
-                        length - UdpFrameDescriptor.FIRST_HEADER_LENGTH)
-                : reassembler.more(b, UdpFrameDescriptor.HEADER_LENGTH, length - UdpFrameDescriptor.HEADER_LENGTH);
-        if (r == Reassembler.MALFORMED) {
-            counters.malformed.incrementAndGet();
-            lost(peerName + " sent a fragment that does not fit its message stream; treating it as failed");
-            return false;
-        }
-        if (r == Reassembler.COMPLETE) {
-            counters.messagesDelivered.incrementAndGet();
-        }
-        return true;
     }
 
     /** Tells the senders of fully acknowledged messages; outside the monitor. Owner only. */
@@ -399,9 +338,8 @@ final class UdpChannel {
             if (ended) {
                 return;
             }
-            if (byeJustReceived) {
+            if (inbound.takeByeJustReceived()) {
                 // The goodbye's ack is the last word the peer waits for: say it twice against loss.
-                byeJustReceived = false;
                 sendAck(now);
                 sendAck(now);
                 return;
@@ -495,7 +433,7 @@ final class UdpChannel {
      * acknowledged. Holds the monitor.
      */
     private boolean finishing() {
-        return byeReceived && overflow.isEmpty() && sendWindow.inFlight() == 1
+        return inbound.byeReceived() && overflow.isEmpty() && sendWindow.inFlight() == 1
                 && sendWindow.message(sendWindow.base()).type == UdpFrameDescriptor.TYPE_BYE;
     }
 
@@ -516,7 +454,7 @@ final class UdpChannel {
         if (ended) {
             return true;
         }
-        if (!byeReceived) {
+        if (!inbound.byeReceived()) {
             return false;
         }
         synchronized (this) {
@@ -531,7 +469,7 @@ final class UdpChannel {
     }
 
     boolean byeReceived() {
-        return byeReceived;
+        return inbound.byeReceived();
     }
 
     boolean isEnded() {
@@ -543,7 +481,7 @@ final class UdpChannel {
         if (ended) {
             return;
         }
-        if (byeReceived) {
+        if (inbound.byeReceived()) {
             endQuietly();
         } else {
             lost(reason);
@@ -603,7 +541,7 @@ final class UdpChannel {
     synchronized String describe() {
         return peerName + ": window " + sendWindow.inFlight() + "/" + sendWindow.limit() + " in flight, " + overflow.size()
                 + " queued, rto " + rtt.rtoNanos() / 1000 + " us, srtt " + rtt.srttNanos() / 1000 + " us, held "
-                + receiveWindow.held() + ", bye " + (byeQueued ? "sent" : "-") + "/" + (byeReceived ? "received" : "-")
+                + inbound.held() + ", bye " + (byeQueued ? "sent" : "-") + "/" + (inbound.byeReceived() ? "received" : "-")
                 + (ended ? ", ended" : "");
     }
 }
