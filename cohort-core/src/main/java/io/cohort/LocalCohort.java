@@ -7,8 +7,13 @@ import io.cohort.idle.IdleStrategy;
 import io.cohort.transport.local.LocalFabric;
 import io.cohort.transport.local.LocalTransport;
 import io.cohort.transport.shm.ShmSegmentFile;
+import io.cohort.transport.Transport;
 import io.cohort.transport.shm.ShmTransport;
+import io.cohort.transport.fault.FaultPlan;
 import io.cohort.transport.tcp.TcpTransport;
+import io.cohort.transport.udp.UdpEndpoint;
+import io.cohort.transport.udp.UdpSettings;
+import io.cohort.transport.udp.UdpTransport;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -22,8 +27,8 @@ import java.util.function.Supplier;
 
 /**
  * Runs N peers as threads in this JVM: for tests, examples and debugging. It is not a toy: each
- * peer has its own engine, and with {@code transport("tcp")} the peers talk over real loopback TCP
- * connections exactly as separate processes would.
+ * peer has its own engine, and with {@code transport("tcp")} (or {@code "udp"}, {@code "shm"}) the
+ * peers talk over real loopback sockets (or shared-memory rings) exactly as separate processes would.
  *
  * <pre>
  *   LocalCohort.run(4, world -> {
@@ -47,6 +52,9 @@ public final class LocalCohort {
     private String transport = "local";
     private Supplier<IdleStrategy> idle = IdleStrategies.configured();
     private Duration timeout = Duration.ofMinutes(10);
+    private String fault = System.getProperty(FaultPlan.FAULT_PROP_NAME);
+    private UdpSettings udpSettings;
+    private java.util.function.Consumer<Transport[]> onStart;
 
     private LocalCohort() {
     }
@@ -68,13 +76,43 @@ public final class LocalCohort {
         return this;
     }
 
-    /** {@code local} (in-memory, the default), {@code tcp} (loopback sockets) or {@code shm} (shared-memory rings). */
+    /**
+     * {@code local} (in-memory, the default), {@code tcp} (loopback sockets), {@code shm}
+     * (shared-memory rings) or {@code udp} (loopback datagrams).
+     */
     public LocalCohort transport(String name) {
-        if (!name.equals("local") && !name.equals("tcp") && !name.equals("shm")) {
+        if (!name.equals("local") && !name.equals("tcp") && !name.equals("shm") && !name.equals("udp")) {
             throw new IllegalArgumentException("unknown transport '" + name
-                    + "'; LocalCohort supports local, tcp and shm");
+                    + "'; LocalCohort supports local, tcp, shm and udp");
         }
         this.transport = name;
+        return this;
+    }
+
+    /**
+     * Injects datagram faults ({@link FaultPlan} spec, e.g. {@code loss=0.05,seed=7}) under the udp
+     * transport; default: the system property {@value FaultPlan#FAULT_PROP_NAME}. A bad spec is an
+     * {@link IllegalArgumentException} naming the bad item.
+     */
+    public LocalCohort fault(String spec) {
+        FaultPlan.parse(spec);
+        this.fault = spec;
+        return this;
+    }
+
+    /** Settings of the udp transport (default: {@link UdpSettings#fromSystemProperties()}). */
+    public LocalCohort udpSettings(UdpSettings settings) {
+        this.udpSettings = settings;
+        return this;
+    }
+
+    /**
+     * Called once the transports are connected, before the peers start, with each rank's udp transport
+     * (the array is all null for other transports and for a job of one): lets tests and benchmarks
+     * read the protocol's counters.
+     */
+    public LocalCohort onStart(java.util.function.Consumer<Transport[]> observer) {
+        this.onStart = observer;
         return this;
     }
 
@@ -95,10 +133,17 @@ public final class LocalCohort {
             engines[i] = new ProgressEngine(i, size, idle);
         }
         LocalFabric fabric = transport.equals("local") ? wireLocal(engines) : null;
+        Transport[] wired = new Transport[size];
         if (transport.equals("tcp")) {
             wireTcp(engines);
         } else if (transport.equals("shm")) {
             wireShm(engines);
+        } else if (transport.equals("udp")) {
+            wireUdp(engines, FaultPlan.parse(fault), udpSettings != null ? udpSettings : UdpSettings.fromSystemProperties(),
+                    wired);
+        }
+        if (onStart != null) {
+            onStart.accept(wired);
         }
         Throwable[] failures = new Throwable[size];
         long[] failedAt = new long[size];
@@ -234,6 +279,37 @@ public final class LocalCohort {
             if (errors[i] != null) {
                 throw new CohortException("rank " + i + " could not connect: " + errors[i].getMessage(), errors[i]);
             }
+        }
+    }
+
+    private static void wireUdp(ProgressEngine[] engines, FaultPlan faults, UdpSettings settings, Transport[] wired) {
+        int n = engines.length;
+        if (n == 1) {
+            return;
+        }
+        long key = ThreadLocalRandom.current().nextLong();
+        UdpTransport[] udp = new UdpTransport[n];
+        UdpEndpoint[] endpoints = new UdpEndpoint[n];
+        String[] names = new String[n];
+        try {
+            InetAddress loopback = InetAddress.getLoopbackAddress();
+            for (int i = 0; i < n; i++) {
+                udp[i] = new UdpTransport(i, n, key, new InetSocketAddress(loopback, 0), settings, faults);
+                endpoints[i] = udp[i].localEndpoint();
+                names[i] = "rank " + i;
+            }
+        } catch (IOException e) {
+            for (UdpTransport u : udp) {
+                if (u != null) {
+                    u.close();
+                }
+            }
+            throw new CohortException("could not open loopback UDP sockets: " + e.getMessage(), e);
+        }
+        for (int i = 0; i < n; i++) {
+            udp[i].connect(endpoints, names, engines[i]);
+            engines[i].attach(udp[i], udp[i].peers());
+            wired[i] = udp[i];
         }
     }
 

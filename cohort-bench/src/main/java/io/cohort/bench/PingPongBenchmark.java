@@ -57,7 +57,8 @@ import java.util.concurrent.TimeUnit;
  * repetition, so that machine noise hits every implementation alike. The histograms of all
  * repetitions are merged.
  *
- * <p>Usage: {@code PingPongBenchmark [--quick] [--out FILE] [--reps N]}.
+ * <p>Usage: {@code PingPongBenchmark [--quick] [--out FILE] [--reps N]}. With {@code --udp} it runs
+ * {@link UdpComparison} instead: Cohort over tcp beside udp, clean and under injected loss.
  */
 public final class PingPongBenchmark {
     static final int[] SIZES = {8, 64, 512, 4 << 10, 32 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
@@ -87,11 +88,11 @@ public final class PingPongBenchmark {
         }
     }
 
-    private final boolean quick;
-    private final int reps;
+    final boolean quick;
+    final int reps;
     /** Ping-pong sizes of this run (all of {@link #SIZES} unless --sizes picks some, for profiling). */
-    private final int[] sizes;
-    private final boolean streaming;
+    final int[] sizes;
+    final boolean streaming;
 
     /** For profiling: run only these implementations' ping-pong blocks, print no tables. */
     private final Impl[] only;
@@ -111,6 +112,8 @@ public final class PingPongBenchmark {
         int[] sizes = SIZES;
         boolean stream = true;
         Impl[] only = null;
+        boolean udp = false;
+        String udpDatagram = "auto";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -119,9 +122,12 @@ public final class PingPongBenchmark {
                 case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--no-stream" -> stream = false;
                 case "--latency-only" -> only = Arrays.stream(args[++i].split(",")).map(Impl::valueOf).toArray(Impl[]::new);
+                case "--udp" -> udp = true;
+                case "--udp-datagram" -> udpDatagram = args[++i];
                 case "-h", "--help" -> {
                     System.out.println("usage: PingPongBenchmark [--quick] [--out FILE] [--reps N]"
-                            + " [--sizes 8,65536,...] [--no-stream] [--latency-only RAW,SPIN_BB,...]");
+                            + " [--sizes 8,65536,...] [--no-stream] [--latency-only RAW,SPIN_BB,...]"
+                            + " [--udp [--udp-datagram auto|BYTES]]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -131,7 +137,9 @@ public final class PingPongBenchmark {
             reps = quick ? 1 : 6;
         }
         long t0 = System.nanoTime();
-        String md = new PingPongBenchmark(quick, reps, sizes, stream, only).run();
+        String md = udp
+                ? new UdpComparison(new PingPongBenchmark(quick, reps, sizes, stream, null), udpDatagram).run()
+                : new PingPongBenchmark(quick, reps, sizes, stream, only).run();
         double secs = (System.nanoTime() - t0) / 1e9;
         md += String.format(Locale.ROOT, "%nTotal benchmark time: %.0f s.%n", secs);
         System.out.println();
@@ -390,11 +398,17 @@ public final class PingPongBenchmark {
     }
 
     static void cohortPingPong(Impl impl, int size, int warmup, int iterations, Histogram into) {
+        cohortPingPong(LocalCohort.builder().size(2).transport("tcp").idle(impl.idle), impl.direct, size, warmup,
+                iterations, into);
+    }
+
+    /** A ping-pong block on a 2-peer cohort built by the caller (transport, idle strategy, faults). */
+    static void cohortPingPong(LocalCohort cohort, boolean direct, int size, int warmup, int iterations, Histogram into) {
         int total = warmup + iterations;
-        LocalCohort.builder().size(2).transport("tcp").idle(impl.idle).run(world -> {
+        cohort.run(world -> {
             int me = world.rank();
             int other = 1 - me;
-            if (impl.direct) {
+            if (direct) {
                 ByteBuffer out = ByteBuffer.allocateDirect(size);
                 ByteBuffer in = ByteBuffer.allocateDirect(size);
                 fill(out, me);
@@ -607,13 +621,18 @@ public final class PingPongBenchmark {
     }
 
     static void cohortStream(Impl impl, int size, int count, int passes, double[] mibs) {
-        LocalCohort.builder().size(2).transport("tcp").idle(impl.idle).run(world -> {
+        cohortStream(LocalCohort.builder().size(2).transport("tcp").idle(impl.idle), impl.direct, size, count, passes, mibs);
+    }
+
+    /** Streaming passes on a 2-peer cohort built by the caller. */
+    static void cohortStream(LocalCohort cohort, boolean direct, int size, int count, int passes, double[] mibs) {
+        cohort.run(world -> {
             int me = world.rank();
             int other = 1 - me;
-            ByteBuffer outB = impl.direct ? ByteBuffer.allocateDirect(size) : null;
-            ByteBuffer inB = impl.direct ? ByteBuffer.allocateDirect(size) : null;
-            byte[] outA = impl.direct ? null : new byte[size];
-            byte[] inA = impl.direct ? null : new byte[size];
+            ByteBuffer outB = direct ? ByteBuffer.allocateDirect(size) : null;
+            ByteBuffer inB = direct ? ByteBuffer.allocateDirect(size) : null;
+            byte[] outA = direct ? null : new byte[size];
+            byte[] inA = direct ? null : new byte[size];
             byte[] ack = new byte[1];
             Request[] pending = new Request[count];
             world.barrier();
@@ -622,7 +641,7 @@ public final class PingPongBenchmark {
                     long t = System.nanoTime();
                     for (int i = 0; i < count; i++) {
                         // The same buffer for every message: it is only read while the sends are pending.
-                        pending[i] = impl.direct ? world.isend(other, TAG, outB) : world.isend(other, TAG, outA);
+                        pending[i] = direct ? world.isend(other, TAG, outB) : world.isend(other, TAG, outA);
                     }
                     Request.awaitAll(pending);
                     world.recv(other, ACK_TAG, ack);
@@ -632,7 +651,7 @@ public final class PingPongBenchmark {
                     }
                 } else {
                     for (int i = 0; i < count; i++) {
-                        if (impl.direct) {
+                        if (direct) {
                             inB.clear();
                             check(world.recv(other, TAG, inB), size);
                         } else {

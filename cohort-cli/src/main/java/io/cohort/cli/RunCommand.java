@@ -11,6 +11,8 @@ import io.cohort.launch.LaunchAgents;
 import io.cohort.launch.LaunchException;
 import io.cohort.launch.Placement;
 import io.cohort.launch.StdinTarget;
+import io.cohort.transport.fault.FaultPlan;
+import io.cohort.transport.udp.UdpSettings;
 import io.cohort.wireup.JobEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -98,8 +100,8 @@ final class RunCommand implements Callable<Integer> {
             description = "Time the peers have to connect to each other (default: ${DEFAULT-VALUE}).")
     int wireupTimeoutSeconds;
 
-    @Option(names = "--transport", paramLabel = "auto|shm|tcp", defaultValue = "auto",
-            description = "auto: shared memory between peers on one host, TCP between hosts (default); shm or tcp: that one for every pair.")
+    @Option(names = "--transport", paramLabel = "auto|shm|tcp|udp", defaultValue = "auto",
+            description = "auto: shared memory between peers on one host, TCP between hosts (default); shm, tcp or udp: that one for every pair.")
     String transport;
 
     @Option(names = "--hosts", paramLabel = "H1[:SLOTS],...",
@@ -113,6 +115,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--controller-address", paramLabel = "ADDRESS",
             description = "The address of this machine the hosts reach the launcher at (default: the one that routes to them).")
     String controllerAddress;
+
+    @Option(names = "--fault", paramLabel = "SPEC",
+            description = "Inject datagram faults under --transport udp, e.g. loss=0.05,dup=0.01,seed=7 (sets COHORT_FAULT; see docs/cli.md).")
+    String fault;
 
     @Option(names = "--verbose", description = "Print the job id and command lines, and stack traces of errors.")
     boolean verbose;
@@ -198,6 +204,19 @@ final class RunCommand implements Callable<Integer> {
         }
         if (!t.equals("auto")) {
             env.put(JobEnvironment.TRANSPORT, t); // auto is what a peer does without it
+        }
+        checkPeerProperties(jvmOptions);
+        if (fault != null) {
+            try {
+                FaultPlan.parse(fault);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--fault: " + e.getMessage());
+            }
+            if (!t.equals("udp")) {
+                throw new UsageException("--fault injects faults into datagrams, and --transport " + t
+                        + " sends none; add --transport udp");
+            }
+            env.put(JobEnvironment.FAULT, fault.trim());
         }
         if (verbose) {
             env.put(JobEnvironment.VERBOSE, "1"); // rank 0 prints the transport matrix
@@ -285,6 +304,45 @@ final class RunCommand implements Callable<Integer> {
                     + "give one that 'ip addr' lists and the hosts reach");
         }
         return a;
+    }
+
+    /**
+     * Peer settings given as {@code --jvm-opt -Dcohort.udp.X=V} or {@code -Dcohort.fault=SPEC} are
+     * checked here, so a bad value costs one line and exit 2 instead of every peer failing at start.
+     */
+    static void checkPeerProperties(List<String> jvmOptions) {
+        Map<String, String> udp = new LinkedHashMap<>();
+        for (String o : jvmOptions) {
+            if (!o.startsWith("-D")) {
+                continue;
+            }
+            int eq = o.indexOf('=');
+            String name = eq < 0 ? o.substring(2) : o.substring(2, eq);
+            String value = eq < 0 ? "" : o.substring(eq + 1);
+            if (name.startsWith("cohort.udp.")) {
+                udp.put(name, value);
+            } else if (name.equals(FaultPlan.FAULT_PROP_NAME)) {
+                try {
+                    FaultPlan.parse(value);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--jvm-opt " + o + ": " + e.getMessage());
+                }
+            }
+        }
+        if (udp.isEmpty()) {
+            return;
+        }
+        UdpSettings settings;
+        try {
+            settings = UdpSettings.from(udp::get);
+        } catch (RuntimeException e) {
+            throw new UsageException("--jvm-opt: " + e.getMessage());
+        }
+        for (String name : udp.keySet()) {
+            if (!settings.explicit().containsKey(name)) {
+                throw new UsageException("--jvm-opt -D" + name + ": no such udp setting; see docs/cli.md");
+            }
+        }
     }
 
     /**

@@ -121,7 +121,40 @@ class RunCommandTest {
 
     @Test
     void unknownTransportIsAUsageError() {
-        assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--example", "pi"), "--transport udp");
+        assertUsageError(execute("run", "-n", "2", "--transport", "ipx", "--example", "pi"), "--transport ipx");
+    }
+
+    @Test
+    void udpAndFaultsReachThePeers() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "--transport", "udp", "--fault", " loss=0.05,dup=0.01,seed=7 ",
+                "--jvm-opt", "-Dcohort.udp.datagramBytes=1400", "-cp", TEST_CLASSES, SELF);
+        assertEquals(Map.of("COHORT_TRANSPORT", "udp", "COHORT_FAULT", "loss=0.05,dup=0.01,seed=7"), s.environment());
+    }
+
+    @Test
+    void badFaultSpecsAreUsageErrorsNamingTheToken() {
+        assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--fault", "loss=2", "--example", "pi"),
+                "--fault: fault spec 'loss=2': 'loss=2' needs a probability");
+        assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--fault", "drop=0.1", "--example", "pi"),
+                "'drop=0.1' names no fault");
+    }
+
+    @Test
+    void faultsNeedTheUdpTransport() {
+        assertUsageError(execute("run", "-n", "2", "--fault", "loss=0.1", "--example", "pi"),
+                "--fault injects faults into datagrams, and --transport auto sends none; add --transport udp");
+        assertUsageError(execute("run", "-n", "2", "--transport", "tcp", "--fault", "loss=0.1", "--example", "pi"),
+                "--transport tcp sends none");
+    }
+
+    @Test
+    void udpSettingsInJvmOptionsAreCheckedBeforeLaunch() {
+        assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--jvm-opt", "-Dcohort.udp.windowBytes=12",
+                "--example", "pi"), "cohort.udp.windowBytes=12 is not valid");
+        assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--jvm-opt", "-Dcohort.udp.windowByte=65536",
+                "--example", "pi"), "-Dcohort.udp.windowByte: no such udp setting");
+        assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--jvm-opt", "-Dcohort.fault=loss",
+                "--example", "pi"), "'loss' is not key=value");
     }
 
     @Test

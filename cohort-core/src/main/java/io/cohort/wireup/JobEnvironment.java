@@ -1,6 +1,7 @@
 package io.cohort.wireup;
 
 import io.cohort.CohortException;
+import io.cohort.transport.fault.FaultPlan;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,8 @@ import java.util.Map;
  *   <tr><td>{@value #CONTROLLER}</td><td>host:port of the controlling process (internal)</td></tr>
  *   <tr><td>{@value #JOB_KEY}</td><td>the job's secret, proves membership (internal)</td></tr>
  *   <tr><td>{@value #WIREUP_TIMEOUT}</td><td>seconds start-up may take (default 60)</td></tr>
+ *   <tr><td>{@value #TRANSPORT}</td><td>auto (default), shm, tcp or udp</td></tr>
+ *   <tr><td>{@value #FAULT}</td><td>datagram faults to inject under udp (a {@link FaultPlan} spec)</td></tr>
  * </table>
  */
 public final class JobEnvironment {
@@ -31,11 +34,16 @@ public final class JobEnvironment {
     public static final String CONTROLLER = "COHORT_CONTROLLER";
     public static final String JOB_KEY = "COHORT_JOB_KEY";
     public static final String WIREUP_TIMEOUT = "COHORT_WIREUP_TIMEOUT";
-    /** {@code auto} (default: shared memory within a host, TCP between hosts), {@code shm} or {@code tcp}. */
+    /**
+     * {@code auto} (default: shared memory within a host, TCP between hosts), or {@code shm},
+     * {@code tcp} or {@code udp} for every pair.
+     */
     public static final String TRANSPORT = "COHORT_TRANSPORT";
+    /** Datagram faults under the udp transport ({@code cohort run --fault SPEC} sets it). */
+    public static final String FAULT = FaultPlan.FAULT_ENV_NAME;
     /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix. */
     public static final String VERBOSE = "COHORT_VERBOSE";
-    public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp");
+    public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");
     public static final int WIREUP_TIMEOUT_DEFAULT_SECONDS = 60;
 
     private final String jobId;
@@ -49,6 +57,7 @@ public final class JobEnvironment {
     private final int wireupTimeoutSeconds;
     private final String transport;
     private final boolean verbose;
+    private final FaultPlan fault;
 
     private JobEnvironment(Map<String, String> env) {
         this.jobId = required(env, JOB_ID);
@@ -68,9 +77,25 @@ public final class JobEnvironment {
         }
         this.transport = t;
         this.verbose = "1".equals(env.get(VERBOSE)) || "true".equalsIgnoreCase(env.get(VERBOSE));
+        String spec = System.getProperty(FaultPlan.FAULT_PROP_NAME, env.get(FAULT));
+        try {
+            this.fault = FaultPlan.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw new CohortException((System.getProperty(FaultPlan.FAULT_PROP_NAME) != null
+                    ? "system property " + FaultPlan.FAULT_PROP_NAME : "environment variable " + FAULT) + ": "
+                    + e.getMessage());
+        }
     }
 
-    /** The transport policy: auto, shm or tcp. */
+    /**
+     * The datagram faults to inject: the system property {@value FaultPlan#FAULT_PROP_NAME} if set,
+     * else {@value #FAULT}; {@link FaultPlan#NONE} without either.
+     */
+    public FaultPlan fault() {
+        return fault;
+    }
+
+    /** The transport policy: auto, shm, tcp or udp. */
     public String transport() {
         return transport;
     }

@@ -7,6 +7,9 @@ import io.cohort.idle.IdleStrategies;
 import io.cohort.transport.shm.ShmSegmentFile;
 import io.cohort.transport.shm.ShmTransport;
 import io.cohort.transport.tcp.TcpTransport;
+import io.cohort.transport.udp.UdpEndpoint;
+import io.cohort.transport.udp.UdpSettings;
+import io.cohort.transport.udp.UdpTransport;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -20,9 +23,9 @@ import java.util.concurrent.TimeUnit;
  * Assembles a launched peer: control connection, engine, transports, progress agent.
  *
  * <pre>
- *  connect to controller ─► bind TCP on the control connection's local address, port 0
+ *  connect to controller ─► bind TCP (or UDP) on the control connection's local address, port 0
  *        ─► PEER_HELLO(endpoints) ─► PEER_TABLE ─► choose a transport per pair
- *        ─► shared-memory rings with local peers, TCP connections with remote ones ─► world
+ *        ─► shared-memory rings with local peers, TCP connections (or udp pairs) with others ─► world
  * </pre>
  *
  * The choice per pair ({@link TransportPlan}) is computed by every peer from the same table, so
@@ -36,6 +39,7 @@ public final class PeerRuntime {
         WireupClient control = null;
         TcpTransport tcp = null;
         ShmTransport shm = null;
+        UdpTransport udp = null;
         try {
             long timeout = TimeUnit.SECONDS.toNanos(env.wireupTimeoutSeconds());
             control = WireupClient.connect(env);
@@ -51,7 +55,13 @@ public final class PeerRuntime {
                     tcp = new TcpTransport(env.rank(), env.size(), env.transportKey(), new InetSocketAddress(advertised, 0));
                     endpoints.put("tcp", advertised.getHostAddress() + ":" + tcp.localAddress().getPort());
                 }
-                if (!env.transport().equals("tcp")) {
+                if (env.transport().equals("udp")) {
+                    // Settings are checked before anything is bound: a bad value is one clear line.
+                    UdpSettings settings = UdpSettings.fromSystemProperties();
+                    udp = new UdpTransport(env.rank(), env.size(), env.transportKey(), new InetSocketAddress(advertised, 0),
+                            settings, env.fault());
+                    endpoints.put("udp", udp.localEndpoint().format());
+                } else if (!env.transport().equals("tcp")) {
                     endpoints.put("shm", shmDir.toString());
                 }
             }
@@ -81,6 +91,17 @@ public final class PeerRuntime {
             } else if (tcp != null) {
                 tcp.close();
                 tcp = null;
+            }
+            if (udp != null && plan.anyUdp()) {
+                UdpEndpoint[] addresses = new UdpEndpoint[env.size()];
+                for (int p : plan.peersOver("udp")) {
+                    addresses[p] = UdpEndpoint.parse(table[p].endpoints().get("udp"));
+                }
+                udp.connect(addresses, plan.wanted("udp"), names, engine);
+                engine.attach(udp, udp.peers());
+            } else if (udp != null) {
+                udp.close();
+                udp = null;
             }
             // Anonymous classes, not lambdas, on the start-up path: see PeerMain.ParentWatch.
             WireupClient c = control;
@@ -118,6 +139,9 @@ public final class PeerRuntime {
             }
             if (shm != null) {
                 shm.close();
+            }
+            if (udp != null) {
+                udp.close();
             }
             if (control != null) {
                 control.close();

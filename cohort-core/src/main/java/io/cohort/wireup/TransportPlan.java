@@ -4,8 +4,9 @@ import java.io.IOException;
 
 /**
  * Which transport carries each pair of peers, beyond PSE's one option per job: with {@code auto},
- * shared memory between peers placed on the same host and TCP otherwise; {@code shm} and
- * {@code tcp} force one transport (shm refuses a job that spans hosts).
+ * shared memory between peers placed on the same host and TCP otherwise; {@code shm}, {@code tcp}
+ * and {@code udp} force one transport (shm refuses a job that spans hosts). {@code auto} never picks
+ * udp: it is the option a user asks for (PSE's run-time choice), not yet the default between hosts.
  */
 public final class TransportPlan {
     private final String policy;
@@ -30,6 +31,12 @@ public final class TransportPlan {
             switch (policy) {
                 case "tcp":
                     byPeer[p.rank()] = "tcp";
+                    break;
+                case "udp":
+                    if (!p.endpoints().containsKey("udp")) {
+                        throw new IOException("--transport udp, but " + p.describe() + " published no udp endpoint");
+                    }
+                    byPeer[p.rank()] = "udp";
                     break;
                 case "shm":
                     if (!local) {
@@ -79,6 +86,10 @@ public final class TransportPlan {
 
     public boolean anyTcp() {
         return peersOver("tcp").length > 0;
+    }
+
+    public boolean anyUdp() {
+        return peersOver("udp").length > 0;
     }
 
     /** The whole job's matrix, as every peer computes it (for {@code --verbose}). */

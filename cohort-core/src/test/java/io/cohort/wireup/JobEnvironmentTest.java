@@ -121,4 +121,17 @@ class JobEnvironmentTest {
         assertNotEquals(k, JobEnvironment.from(with(JobEnvironment.JOB_KEY, "other")).transportKey());
         assertNotEquals(k, JobEnvironment.from(with(JobEnvironment.JOB_ID, "job-2")).transportKey());
     }
+
+    @Test
+    void udpTransportAndFaultSpec() {
+        JobEnvironment j = JobEnvironment.from(with(JobEnvironment.TRANSPORT, "UDP"));
+        assertEquals("udp", j.transport());
+        assertTrue(j.fault().isNone());
+        Map<String, String> env = with(JobEnvironment.TRANSPORT, "udp");
+        env.put(JobEnvironment.FAULT, "loss=0.05,seed=7");
+        assertEquals(0.05, JobEnvironment.from(env).fault().loss());
+        assertEquals(7, JobEnvironment.from(env).fault().seed());
+        env.put(JobEnvironment.FAULT, "loss=7");
+        assertClearError(JobEnvironment.FAULT, env);
+    }
 }
