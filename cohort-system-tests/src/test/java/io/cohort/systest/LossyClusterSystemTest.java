@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Jobs across cluster-in-a-box hosts whose kernels drop 5% of the packets each host receives
- * (nftables): TCP retransmits, so the job, its wire-up and its control connections must come
- * through intact, only slower.
+ * (nftables): TCP retransmits, and so does Cohort's own udp transport, so the job, its wire-up and
+ * its control connections must come through intact, only slower.
  */
 class LossyClusterSystemTest {
     static final double LOSS_PERCENT = 5;
@@ -57,6 +57,30 @@ class LossyClusterSystemTest {
         long before = dropped();
         CohortProcess p = run("run", "-n", "4", "--hosts", box().hostList(2), "--launch-agent", "netns",
                 "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.ChecksumAllToAll", "3", "11");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(4, p.out().stream().filter(l -> l.matches("rank \\d ok \\d+ bytes")).count(), p.toString());
+        assertTrue(dropped() > before, "the hosts' loss rules dropped nothing");
+    }
+
+    @Test
+    @Timeout(120)
+    void alltoallOverUdpAcrossThreeLossyHostsCompletes() throws Exception {
+        long before = dropped();
+        CohortProcess p = run("run", "-n", "6", "--hosts", box().hostList(3), "--launch-agent", "netns",
+                "--transport", "udp", "--example", "alltoall", "100");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(List.of("alltoall: 6 peers exchanged 3000 messages in 100 rounds, all correct"), p.out(), p.toString());
+        assertTrue(dropped() > before, "the hosts' loss rules dropped nothing: the job did not run through the loss");
+    }
+
+    @Test
+    @Timeout(120)
+    void largeCheckedMessagesOverUdpAcrossLossyHostsArriveIntact() throws Exception {
+        // Over udp a 4 MiB message is some 3 000 datagrams of the path's MTU, each dropped 5% of the time.
+        long before = dropped();
+        CohortProcess p = run("run", "-n", "4", "--hosts", box().hostList(2), "--launch-agent", "netns",
+                "--transport", "udp", "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.ChecksumAllToAll",
+                "3", "11");
         assertEquals(0, p.exitCode(), p.toString());
         assertEquals(4, p.out().stream().filter(l -> l.matches("rank \\d ok \\d+ bytes")).count(), p.toString());
         assertTrue(dropped() > before, "the hosts' loss rules dropped nothing");
