@@ -36,6 +36,16 @@ public final class LocalBroadcastDomains {
 
     /** Opens {@code n} domains of one job with transport key {@code key}. */
     public static PcodeDomain[] open(int n, Medium medium, PcodeContext ctx, FaultPlan faults, long key) throws IOException {
+        return open(n, medium, medium == Medium.MULTICAST ? MulticastGroup.forJob(key) : null, ctx, faults, key);
+    }
+
+    /** As above on a given group (two jobs on one group, in tests of foreign traffic). */
+    public static PcodeDomain[] open(int n, MulticastGroup group, PcodeContext ctx, FaultPlan faults, long key) throws IOException {
+        return open(n, Medium.MULTICAST, group, ctx, faults, key);
+    }
+
+    private static PcodeDomain[] open(int n, Medium medium, MulticastGroup group, PcodeContext ctx, FaultPlan faults,
+                                      long key) throws IOException {
         DatagramPort[][] ports = new DatagramPort[n][];
         SocketAddress[] addresses = new SocketAddress[n];
         SocketAddress broadcast;
@@ -48,7 +58,6 @@ public final class LocalBroadcastDomains {
                     addresses[i] = m.port(i).localAddress();
                 }
             } else {
-                MulticastGroup group = MulticastGroup.forJob(key);
                 broadcast = group.address();
                 NetworkInterface lo = MulticastGroup.loopbackInterface();
                 InetAddress local = InetAddress.getLoopbackAddress();
@@ -64,14 +73,14 @@ public final class LocalBroadcastDomains {
         PcodeDomain[] domains = new PcodeDomain[n];
         for (int i = 0; i < n; i++) {
             DatagramPort unicast = ports[i][0];
-            DatagramPort group = ports[i][1];
+            DatagramPort groupPort = ports[i][1];
             if (faults != null && !faults.isNone()) {
                 unicast = new FaultInjectingPort(unicast, faults, faults.seedFor(2L * i));
-                if (group != null) {
-                    group = new FaultInjectingPort(group, faults, faults.seedFor(2L * i + 1));
+                if (groupPort != null) {
+                    groupPort = new FaultInjectingPort(groupPort, faults, faults.seedFor(2L * i + 1));
                 }
             }
-            domains[i] = new PcodeDomain(i, n, key, ctx, new DomainEndpoints(unicast, group, broadcast, addresses));
+            domains[i] = new PcodeDomain(i, n, key, ctx, new DomainEndpoints(unicast, groupPort, broadcast, addresses));
         }
         return domains;
     }

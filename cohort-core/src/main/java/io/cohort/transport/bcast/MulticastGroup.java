@@ -51,7 +51,8 @@ public final class MulticastGroup {
         }
     }
 
-    static MulticastGroup parse(String s) {
+    /** A group given as {@code a.b.c.d:port}; one sentence if it is not an IPv4 multicast group. */
+    public static MulticastGroup parse(String s) {
         int colon = s.lastIndexOf(':');
         try {
             InetAddress a = InetAddress.getByName(s.substring(0, Math.max(0, colon)).trim());

@@ -263,6 +263,13 @@ public final class PcodeDomain implements BroadcastDomain {
                     return m;
                 }
                 timers.requestPending(stream, now);
+                if (!p2p && status.isClosed(source) && slot.isFree() && !receiver.hasGap(stream)
+                        && highestSeen[stream] <= pcv.get(source)) {
+                    throw fail("rank " + self + ", call #" + pos + ": request(source " + source + ", targets "
+                            + TargetSet.describe(t) + ") cannot be satisfied: rank " + source + " has ended its program after "
+                            + pcv.get(source) + " broadcast frames, all handled here. The global program is incorrect: rank "
+                            + source + " must call multicast(m, " + TargetSet.describe(t) + ") at this point");
+                }
                 if (now - start - ctx.callTimeoutNanos >= 0) {
                     throw fail(requestTimeoutMessage(source, t, pos, p2p, now - start));
                 }
@@ -402,6 +409,27 @@ public final class PcodeDomain implements BroadcastDomain {
             }
             idler.close();
             endpoints.close();
+        }
+        String undelivered = undeliveredMessages();
+        if (undelivered != null && failure == null) {
+            throw fail("rank " + self + " ended its program after call #" + position + " with " + undelivered
+                    + " never requested; the global program is incorrect: every target must request each multicast addressed to it");
+        }
+    }
+
+    /** Messages accepted into a slot and never requested, or null. */
+    private String undeliveredMessages() {
+        synchronized (lock) {
+            StringBuilder b = null;
+            for (int stream = 0; stream < slots.length; stream++) {
+                InputSlot s = slots[stream];
+                if (!s.isFree()) {
+                    b = b == null ? new StringBuilder() : b.append(", ");
+                    b.append("rank ").append(stream % size).append("'s multicast #").append(s.position()).append(" to ")
+                            .append(TargetSet.describe(s.targets()));
+                }
+            }
+            return b == null ? null : b.toString();
         }
     }
 

@@ -147,7 +147,7 @@ final class PcodeReceiver {
         int f = flags(b);
         if ((f & FLAG_CLOSING) != 0) {
             // Its program has ended: it needs none of our frames and sends no more of its own.
-            d.status.update(from, Long.MAX_VALUE, Long.MAX_VALUE, now);
+            d.status.closed(from, now);
             d.flow.observe(from, Long.MAX_VALUE);
         } else {
             d.status.update(from, StatusFrameDescriptor.pcv(b, d.self), StatusFrameDescriptor.p2p(b, d.size, d.self), now);

@@ -13,12 +13,24 @@ final class PeerStatusTable {
     private final long[] broadcastHandled;
     private final long[] p2pHandled;
     private final long[] lastHeardNanos;
+    private final boolean[] closed;
 
     PeerStatusTable(int self, int size) {
         this.self = self;
         this.broadcastHandled = new long[size];
         this.p2pHandled = new long[size];
         this.lastHeardNanos = new long[size];
+        this.closed = new boolean[size];
+    }
+
+    /** {@code peer} said its program has ended (a STATUS with FLAG_CLOSING). */
+    void closed(int peer, long now) {
+        closed[peer] = true;
+        update(peer, Long.MAX_VALUE, Long.MAX_VALUE, now);
+    }
+
+    boolean isClosed(int peer) {
+        return closed[peer];
     }
 
     /** Applies a STATUS from {@code peer}; counts only grow (STATUS frames may arrive out of order). */
