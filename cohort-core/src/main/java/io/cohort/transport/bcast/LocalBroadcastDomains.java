@@ -169,6 +169,11 @@ public final class LocalBroadcastDomains {
                 domain.close();
             } catch (Throwable t) {
                 failures[rank] = t;
+                try {
+                    domain.close(); // a failed domain closes at once, without lingering
+                } catch (RuntimeException ignored) {
+                    // the first failure is the one to report
+                }
             }
         }
     }

@@ -58,6 +58,10 @@ public final class PcodeDomain implements BroadcastDomain {
     /** Calls made so far: the position in this peer's program (1 = first call). */
     private long position;
     private volatile boolean closed;
+    /** In {@link #close()}: every STATUS we send carries FLAG_CLOSING. */
+    boolean closing;
+    /** Last DATA or STATUS from a peer: a lingering peer leaves once the domain has been quiet. */
+    long lastArrivalNanos;
     private String failure;
 
     /**
@@ -193,7 +197,7 @@ public final class PcodeDomain implements BroadcastDomain {
                 if (now - start - ctx.callTimeoutNanos >= 0) {
                     throw fail(stallMessage(p2p, dest, pos, length, t, room, now - start));
                 }
-                due = Math.min(start + ctx.callTimeoutNanos, timers.nextDue(now));
+                due = Math.min(start + ctx.callTimeoutNanos, nextDue(now));
             }
             if (work > 0) {
                 idler.reset();
@@ -273,7 +277,7 @@ public final class PcodeDomain implements BroadcastDomain {
                 if (now - start - ctx.callTimeoutNanos >= 0) {
                     throw fail(requestTimeoutMessage(source, t, pos, p2p, now - start));
                 }
-                due = Math.min(start + ctx.callTimeoutNanos, timers.nextDue(now));
+                due = Math.min(start + ctx.callTimeoutNanos, nextDue(now));
             }
             if (work > 0) {
                 idler.reset();
@@ -329,6 +333,18 @@ public final class PcodeDomain implements BroadcastDomain {
         return work + timers.run(now);
     }
 
+    /** When the poll must run again at the latest: a protocol timer, or a datagram a fault layer holds back. */
+    private long nextDue(long now) {
+        long due = timers.nextDue(now);
+        for (DatagramPort p : receivePorts) {
+            long d = p.nextDueNanos();
+            if (d != Long.MAX_VALUE && d - due < 0) {
+                due = d;
+            }
+        }
+        return due;
+    }
+
     private void checkUsable() {
         if (failure != null) {
             throw new GlobalProgramException("this broadcast domain stopped after an earlier error: " + failure);
@@ -340,6 +356,7 @@ public final class PcodeDomain implements BroadcastDomain {
 
     private GlobalProgramException fail(String message) {
         failure = message;
+        timers.requestSatisfied(); // no more REQUEST NACKs for a call that has ended
         return new GlobalProgramException(message);
     }
 
@@ -368,19 +385,29 @@ public final class PcodeDomain implements BroadcastDomain {
         }
     }
 
+    /**
+     * Goodbye, in three steps: a STATUS with FLAG_CLOSING tells the others we need none of their
+     * frames (they may discard them for us and stop counting us in flow control); then we linger,
+     * answering NACKs, until every peer has confirmed our frames; and we stay until no DATA or
+     * STATUS has arrived for four NACK intervals, because a peer that has not heard our goodbye
+     * keeps asking for PROGRESS and must get an answer. LINGER bounds all of it.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         long start = System.nanoTime();
+        long quiet = 4 * ctx.nackIntervalNanos;
         try {
             synchronized (lock) {
+                closing = true;
                 if (failure == null) {
-                    sender.sendStatus(BcastHeaderDescriptor.FLAG_CLOSING | BcastHeaderDescriptor.FLAG_PROGRESS_REQUEST, start);
+                    sender.sendStatus(BcastHeaderDescriptor.FLAG_PROGRESS_REQUEST, start);
                 }
             }
             long lastGoodbye = start;
+            lastArrivalNanos = start;
             idler.reset();
             while (failure == null) {
                 long now = System.nanoTime();
@@ -388,14 +415,18 @@ public final class PcodeDomain implements BroadcastDomain {
                 int work;
                 synchronized (lock) {
                     work = pollLocked(now);
-                    if (framesHeldLocked() == 0 || now - start - ctx.lingerNanos >= 0) {
+                    boolean confirmed = framesHeldLocked() == 0;
+                    // Even when every other peer said goodbye we wait for quiet: one of them may not have
+                    // heard ours, and it keeps asking (a PROGRESS request) until it does.
+                    if ((confirmed && now - lastArrivalNanos >= quiet)
+                            || now - start - ctx.lingerNanos >= 0) {
                         break;
                     }
-                    if (now - lastGoodbye - ctx.nackIntervalNanos >= 0) {
-                        lastGoodbye = now; // the goodbye may be lost; repeat it while lingering
-                        sender.sendStatus(BcastHeaderDescriptor.FLAG_CLOSING | BcastHeaderDescriptor.FLAG_PROGRESS_REQUEST, now);
+                    if (!confirmed && now - lastGoodbye - ctx.nackIntervalNanos >= 0) {
+                        lastGoodbye = now; // the goodbye may be lost; repeat it while frames are unconfirmed
+                        sender.sendStatus(BcastHeaderDescriptor.FLAG_PROGRESS_REQUEST, now);
                     }
-                    due = Math.min(lastGoodbye + ctx.nackIntervalNanos, timers.nextDue(now));
+                    due = Math.min(Math.min(lastGoodbye + ctx.nackIntervalNanos, lastArrivalNanos + quiet), nextDue(now));
                 }
                 if (work > 0) {
                     idler.reset();

@@ -39,6 +39,9 @@ final class PcodeReceiver {
         }
         int from = sender(b);
         long g = globalCounter(b);
+        if (type(b) != TYPE_NACK) {
+            d.lastArrivalNanos = now; // NACKs do not count: they want answers, not our presence
+        }
         d.flow.observe(from, g);
         switch (type(b)) {
             case TYPE_DATA:

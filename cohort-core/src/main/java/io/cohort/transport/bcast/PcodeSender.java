@@ -118,6 +118,9 @@ final class PcodeSender {
 
     /** The augmented STATUS (5.5): what we handled, and our counter as PROGRESS; broadcast. */
     void sendStatus(int flags, long now) {
+        if (d.closing) {
+            flags |= FLAG_CLOSING; // whoever asks while we linger learns that we need nothing more
+        }
         write(control, TYPE_STATUS, flags, d.globalCounter.value());
         StatusFrameDescriptor.write(control, d.pcv.view(), d.p2pReceived.view());
         send(StatusFrameDescriptor.length(d.size), d.endpoints.broadcastTarget);
