@@ -24,12 +24,20 @@ final class InputSlot {
         return message != null && assembled == message.length;
     }
 
-    /** Whether the fragment at {@code offset} is the one this slot takes next. */
-    boolean accepts(int offset) {
-        return message == null ? offset == 0 : assembled < message.length && offset == assembled;
+    /**
+     * Whether the fragment at {@code offset} of a message of {@code length} bytes multicast at
+     * {@code position} is the one this slot takes next. A continuing fragment must agree with the
+     * first on length and position, or it could write past the message.
+     */
+    boolean accepts(int offset, int length, long position) {
+        if (message == null) {
+            return offset == 0;
+        }
+        return assembled < message.length && offset == assembled && length == message.length
+                && position == this.position;
     }
 
-    /** Appends a fragment of a DATA frame that {@link #accepts} said yes to. */
+    /** Appends a fragment of a DATA frame that {@link #accepts(int, int, long)} said yes to. */
     void put(ByteBuffer frame, int payloadOffset, long[] frameTargets) {
         int offset = DataFrameDescriptor.fragmentOffset(frame);
         int length = DataFrameDescriptor.fragmentLength(frame);

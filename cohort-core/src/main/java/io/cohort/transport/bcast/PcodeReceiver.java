@@ -113,7 +113,8 @@ final class PcodeReceiver {
             return true; // a non-target only counts it, so its pcv stays consecutive
         }
         InputSlot slot = d.slots[stream];
-        if (!slot.accepts(DataFrameDescriptor.fragmentOffset(b))) {
+        if (!slot.accepts(DataFrameDescriptor.fragmentOffset(b), DataFrameDescriptor.messageLength(b),
+                DataFrameDescriptor.position(b))) {
             return false;
         }
         slot.put(b, payloadOffset, targets);
