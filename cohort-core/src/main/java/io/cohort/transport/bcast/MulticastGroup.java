@@ -76,6 +76,11 @@ public final class MulticastGroup {
      * unicast socket binds {@code local} with an ephemeral port: peers learn it from the table.
      */
     public DatagramPort[] open(InetAddress local, NetworkInterface nif) throws IOException {
+        return openBound(new InetSocketAddress(local, 0), nif);
+    }
+
+    /** As {@link #open} with the unicast socket bound to {@code unicast} (a fixed port, for tools). */
+    public DatagramPort[] openBound(InetSocketAddress unicast, NetworkInterface nif) throws IOException {
         DatagramChannel rx = DatagramChannel.open(StandardProtocolFamily.INET);
         DatagramChannel tx = null;
         try {
@@ -89,7 +94,7 @@ public final class MulticastGroup {
             tx.setOption(StandardSocketOptions.IP_MULTICAST_IF, nif);
             tx.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 1);
             tx.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, true);
-            tx.bind(new InetSocketAddress(local, 0));
+            tx.bind(unicast);
             return new DatagramPort[] {new NioDatagramPort(tx), new NioDatagramPort(rx)};
         } catch (IOException | RuntimeException e) {
             rx.close();

@@ -1,0 +1,70 @@
+package io.cohort.bench;
+
+import io.cohort.transport.bcast.DomainEndpoints;
+import io.cohort.transport.bcast.MulticastGroup;
+import io.cohort.transport.bcast.PcodeContext;
+import io.cohort.transport.bcast.PcodeDomain;
+import io.cohort.transport.fault.DatagramPort;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketAddress;
+import java.util.Arrays;
+
+/**
+ * One peer of a PCODE all-to-all run across real hosts (cluster-in-a-box namespaces), without the
+ * launcher: every peer is started by hand with the same arguments except its rank, and binds its
+ * unicast socket to a fixed port on its host's address, since there is no table exchange yet.
+ *
+ * <pre>
+ *   BroadcastProbe RANK KEY GROUP:PORT UNICAST_PORT ROUNDS SIZE HOST0_IP HOST1_IP ...
+ * </pre>
+ *
+ * Prints one line: rounds done with content checked, time per call, and the domain's counters.
+ */
+public final class BroadcastProbe {
+    private BroadcastProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rank = Integer.parseInt(args[0]);
+        long key = Long.parseLong(args[1]);
+        MulticastGroup group = MulticastGroup.parse(args[2]);
+        int port = Integer.parseInt(args[3]);
+        int rounds = Integer.parseInt(args[4]);
+        int size = Integer.parseInt(args[5]);
+        String[] hosts = Arrays.copyOfRange(args, 6, args.length);
+        int n = hosts.length;
+        SocketAddress[] peers = new SocketAddress[n];
+        for (int i = 0; i < n; i++) {
+            peers[i] = new InetSocketAddress(InetAddress.getByName(hosts[i]), port);
+        }
+        InetAddress local = InetAddress.getByName(hosts[rank]);
+        NetworkInterface nif = NetworkInterface.getByInetAddress(local);
+        DatagramPort[] ports = group.openBound(new InetSocketAddress(local, port), nif);
+        PcodeDomain d = new PcodeDomain(rank, n, key, PcodeContext.fromSystemProperties(),
+                new DomainEndpoints(ports[0], ports[1], group.address(), peers));
+        int[][] targetsOf = new int[n][];
+        for (int q = 0; q < n; q++) {
+            targetsOf[q] = AllToAllBroadcastBenchmark.allBut(n, q);
+        }
+        long start = 0;
+        int warmup = Math.min(50, rounds / 10);
+        for (int r = 0; r < warmup + rounds; r++) {
+            if (r == warmup) {
+                start = System.nanoTime();
+            }
+            d.multicast(AllToAllBroadcastBenchmark.content(rank, r, size), targetsOf[rank]);
+            for (int q = 0; q < n; q++) {
+                if (q != rank) {
+                    AllToAllBroadcastBenchmark.check(d.request(q, targetsOf[q]), q, r, size);
+                }
+            }
+        }
+        long elapsed = System.nanoTime() - start;
+        d.close();
+        System.out.printf("rank %d: %d rounds of %d B checked, %.1f us per call; %s%n", rank, rounds, size,
+                elapsed / 1000.0 / rounds / n, d.counters());
+    }
+}
