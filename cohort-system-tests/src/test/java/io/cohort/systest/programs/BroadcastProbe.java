@@ -1,4 +1,4 @@
-package io.cohort.bench;
+package io.cohort.systest.programs;
 
 import io.cohort.transport.bcast.DomainEndpoints;
 import io.cohort.transport.bcast.MulticastGroup;
@@ -21,10 +21,27 @@ import java.util.Arrays;
  *   BroadcastProbe RANK KEY GROUP:PORT UNICAST_PORT ROUNDS SIZE HOST0_IP HOST1_IP ...
  * </pre>
  *
- * Prints one line: rounds done with content checked, time per call, and the domain's counters.
+ * Prints one line: rounds done with content checked (CRC-32 of every message), time per call, and
+ * the domain's counters. Run by {@code BroadcastDomainBoxSystemTest}; by hand as docs/benchmarks.md shows.
  */
 public final class BroadcastProbe {
     private BroadcastProbe() {
+    }
+
+    static byte[] content(int sender, int round, int size) {
+        byte[] b = new byte[size];
+        long x = sender * 1_000_003L + round * 7919L + 1;
+        for (int i = 0; i < size; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            b[i] = (byte) (x >>> 56);
+        }
+        return b;
+    }
+
+    static long crc(byte[] b) {
+        java.util.zip.CRC32 c = new java.util.zip.CRC32();
+        c.update(b);
+        return c.getValue();
     }
 
     public static void main(String[] args) throws Exception {
@@ -47,7 +64,12 @@ public final class BroadcastProbe {
                 new DomainEndpoints(ports[0], ports[1], group.address(), peers));
         int[][] targetsOf = new int[n][];
         for (int q = 0; q < n; q++) {
-            targetsOf[q] = AllToAllBroadcastBenchmark.allBut(n, q);
+            targetsOf[q] = new int[n - 1];
+            for (int i = 0, k = 0; i < n; i++) {
+                if (i != q) {
+                    targetsOf[q][k++] = i;
+                }
+            }
         }
         long start = 0;
         int warmup = Math.min(50, rounds / 10);
@@ -55,10 +77,13 @@ public final class BroadcastProbe {
             if (r == warmup) {
                 start = System.nanoTime();
             }
-            d.multicast(AllToAllBroadcastBenchmark.content(rank, r, size), targetsOf[rank]);
+            d.multicast(content(rank, r, size), targetsOf[rank]);
             for (int q = 0; q < n; q++) {
                 if (q != rank) {
-                    AllToAllBroadcastBenchmark.check(d.request(q, targetsOf[q]), q, r, size);
+                    byte[] got = d.request(q, targetsOf[q]);
+                    if (crc(got) != crc(content(q, r, size))) {
+                        throw new IllegalStateException("rank " + rank + " round " + r + ": wrong message from rank " + q);
+                    }
                 }
             }
         }
