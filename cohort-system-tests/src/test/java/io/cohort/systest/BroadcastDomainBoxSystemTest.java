@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The PCODE broadcast domain across cluster-in-a-box hosts: one process per host, real multicast over
- * the box's bridge, 5% of every host's inbound packets dropped by the kernel (nftables). Every
+ * The PCODE broadcast domain across cluster-in-a-box hosts: one process per host, real multicast or
+ * subnet broadcast over the box's bridge, 5% of every host's inbound packets dropped by the kernel (nftables). Every
  * message of every round is checked. Not through {@code cohort run} yet: the probes are started
  * by hand with fixed unicast ports, since the domain is not part of the job wire-up.
  */
@@ -30,10 +30,23 @@ class BroadcastDomainBoxSystemTest {
     @Test
     @Timeout(120)
     void allToAllOverMulticastAcrossThreeLossyHostsDeliversEveryMessage() throws Exception {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        run("239.255." + random.nextInt(1, 255) + "." + random.nextInt(1, 255) + ":" + random.nextInt(20_000, 30_000));
+    }
+
+    @Test
+    @Timeout(120)
+    void allToAllOverSubnetBroadcastAcrossThreeLossyHostsDeliversEveryMessage() throws Exception {
+        String first = BOX.box().hosts().get(0).address();
+        String subnetBroadcast = first.substring(0, first.lastIndexOf('.')) + ".255"; // the box is a /24
+        run(subnetBroadcast + ":" + ThreadLocalRandom.current().nextInt(20_000, 30_000));
+    }
+
+    /** Runs one probe per host on {@code group} (a multicast group or the broadcast address, with its port). */
+    private static void run(String group) throws Exception {
         ClusterInABox box = BOX.box();
         long before = dropped(box);
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        String group = "239.255." + random.nextInt(1, 255) + "." + random.nextInt(1, 255) + ":" + random.nextInt(20_000, 30_000);
         String unicastPort = Integer.toString(random.nextInt(30_000, 40_000));
         String key = Long.toString(random.nextLong());
         String cp = CohortProcess.LIB.resolve("cohort-core.jar") + ":" + CohortProcess.TEST_CLASSES;

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  */
 public final class LocalBroadcastDomains {
-    public enum Medium { MEMORY, MULTICAST }
+    /** In memory; loopback multicast (the default of a job); loopback subnet broadcast (127.255.255.255). */
+    public enum Medium { MEMORY, MULTICAST, BROADCAST }
 
     /** The program each peer runs. */
     public interface Body {
@@ -56,6 +57,13 @@ public final class LocalBroadcastDomains {
                 for (int i = 0; i < n; i++) {
                     ports[i] = new DatagramPort[] {m.port(i), null};
                     addresses[i] = m.port(i).localAddress();
+                }
+            } else if (medium == Medium.BROADCAST) {
+                SubnetBroadcast b = SubnetBroadcast.forJob(InetAddress.getByName("127.255.255.255"), key);
+                broadcast = b.address();
+                for (int i = 0; i < n; i++) {
+                    ports[i] = b.open(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                    addresses[i] = ports[i][0].localAddress();
                 }
             } else {
                 broadcast = group.address();

@@ -24,7 +24,8 @@
  *
  * <p>Sockets are {@link io.cohort.transport.fault.DatagramPort}s, so a
  * {@link io.cohort.transport.fault.FaultInjectingPort} can sit under the protocol;
- * {@link io.cohort.transport.bcast.MulticastGroup} opens the real ones,
+ * {@link io.cohort.transport.bcast.MulticastGroup} (default) and
+ * {@link io.cohort.transport.bcast.SubnetBroadcast} open the real ones,
  * {@link io.cohort.transport.bcast.MemoryBroadcastMedium} is an in-memory medium, and
  * {@link io.cohort.transport.bcast.LocalBroadcastDomains} runs N domains in one JVM.
  *

@@ -91,6 +91,15 @@ class PcodeDomainTest {
     }
 
     @Test
+    void allToAllOverLoopbackSubnetBroadcastUnderLoss() throws Exception {
+        AtomicLong checked = new AtomicLong();
+        PcodeDomain[] d = LocalBroadcastDomains.open(3, LocalBroadcastDomains.Medium.BROADCAST, new PcodeContext(),
+                FaultPlan.parse("loss=5%,seed=3"), key());
+        allToAll(d, 100, 1500, checked);
+        assertEquals(100L * 3 * 2, checked.get());
+    }
+
+    @Test
     void pointToPointAndSubsetsKeepFifoPerSource() throws Exception {
         int n = 4;
         PcodeDomain[] d = LocalBroadcastDomains.open(n, LocalBroadcastDomains.Medium.MULTICAST, new PcodeContext(), null, key());

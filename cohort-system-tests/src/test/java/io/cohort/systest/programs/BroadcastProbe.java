@@ -4,6 +4,7 @@ import io.cohort.transport.bcast.DomainEndpoints;
 import io.cohort.transport.bcast.MulticastGroup;
 import io.cohort.transport.bcast.PcodeContext;
 import io.cohort.transport.bcast.PcodeDomain;
+import io.cohort.transport.bcast.SubnetBroadcast;
 import io.cohort.transport.fault.DatagramPort;
 
 import java.net.InetAddress;
@@ -19,6 +20,7 @@ import java.util.Arrays;
  *
  * <pre>
  *   BroadcastProbe RANK KEY GROUP:PORT UNICAST_PORT ROUNDS SIZE HOST0_IP HOST1_IP ...
+ *   (GROUP a multicast group, or the subnet's broadcast address for subnet broadcast)
  * </pre>
  *
  * Prints one line: rounds done with content checked (CRC-32 of every message), time per call, and
@@ -47,7 +49,7 @@ public final class BroadcastProbe {
     public static void main(String[] args) throws Exception {
         int rank = Integer.parseInt(args[0]);
         long key = Long.parseLong(args[1]);
-        MulticastGroup group = MulticastGroup.parse(args[2]);
+        boolean multicast = InetAddress.getByName(args[2].substring(0, args[2].lastIndexOf(':'))).isMulticastAddress();
         int port = Integer.parseInt(args[3]);
         int rounds = Integer.parseInt(args[4]);
         int size = Integer.parseInt(args[5]);
@@ -59,9 +61,19 @@ public final class BroadcastProbe {
         }
         InetAddress local = InetAddress.getByName(hosts[rank]);
         NetworkInterface nif = NetworkInterface.getByInetAddress(local);
-        DatagramPort[] ports = group.openBound(new InetSocketAddress(local, port), nif);
+        DatagramPort[] ports;
+        SocketAddress target;
+        if (multicast) {
+            MulticastGroup group = MulticastGroup.parse(args[2]);
+            ports = group.openBound(new InetSocketAddress(local, port), nif);
+            target = group.address();
+        } else {
+            SubnetBroadcast broadcast = SubnetBroadcast.parse(args[2]);
+            ports = broadcast.open(new InetSocketAddress(local, port));
+            target = broadcast.address();
+        }
         PcodeDomain d = new PcodeDomain(rank, n, key, PcodeContext.fromSystemProperties(),
-                new DomainEndpoints(ports[0], ports[1], group.address(), peers));
+                new DomainEndpoints(ports[0], ports[1], target, peers));
         int[][] targetsOf = new int[n][];
         for (int q = 0; q < n; q++) {
             targetsOf[q] = new int[n - 1];
