@@ -1,0 +1,479 @@
+package io.cohort.transport.bcast;
+
+import io.cohort.transport.fault.DatagramPort;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import static io.cohort.transport.bcast.DomainCounters.Counter.*;
+
+/**
+ * The PCODE broadcast domain: the calls of {@link BroadcastDomain} over the protocol of the paper's
+ * sections 3-5. This class is the conductor: it runs the calls and their waits; receiving frames is
+ * {@link PcodeReceiver}'s job, sending and resending {@link PcodeSender}'s, the timers
+ * {@link PcodeTimers}', and each protocol ingredient is its own class:
+ *
+ * <pre>
+ *   multicast ─► [flow control: FlowControl (gcv, FLOW_WINDOW)] ─► [room: SentMessageBuffer]
+ *             ─► stamp GlobalCounter + personal count ─► PcodeSender ─► DatagramPort ─► group / peer
+ *
+ *   DatagramPort ─► FrameValidator ─► PcodeReceiver ─┬─ DATA:   pcv / InputSlot / EarlyMessageBuffer
+ *                                                    ├─ NACK:   resend from SentMessageBuffer
+ *                                                    └─ STATUS: PeerStatusTable ─► discard sent frames
+ *   request ─► InputSlot ready? ─► deliver │ else NackTimer (REQUEST NACK after a delay, then periodic)
+ * </pre>
+ *
+ * <p>All protocol state is guarded by one lock, {@link #lock}: the calling thread takes it for a
+ * poll and releases it before it idles, so the progress agent's {@link #poll} can answer NACKs in
+ * between. The sockets are thread-safe for sends.
+ */
+public final class PcodeDomain implements BroadcastDomain {
+    final int self;
+    final int size;
+    final long key;
+    final PcodeContext ctx;
+    final DomainEndpoints endpoints;
+    final DomainCounters counters = new DomainCounters();
+    final Object lock = new Object();
+
+    final PersonalCounterVector pcv;
+    final PersonalCounterVector p2pReceived;
+    final long[] p2pSentCount;
+    final InputSlot[] slots;
+    final SentMessageBuffer sent;
+    final SentMessageBuffer[] p2pSent;
+    final PeerStatusTable status;
+    final GlobalCounter globalCounter = new GlobalCounter();
+    final FlowControl flow;
+    final EarlyMessageBuffer early;
+    /** Highest personal count seen per stream (stream = sender, or size + sender for p2p). */
+    final long[] highestSeen;
+    final PcodeReceiver receiver;
+    final PcodeSender sender;
+    final PcodeTimers timers;
+
+    private final DatagramPort[] receivePorts;
+    private final ByteBuffer rx = ByteBuffer.allocate(DatagramPort.MAX_DATAGRAM_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private final DomainIdler idler;
+    /** Calls made so far: the position in this peer's program (1 = first call). */
+    private long position;
+    private volatile boolean closed;
+    /** In {@link #close()}: every STATUS we send carries FLAG_CLOSING. */
+    boolean closing;
+    /** Last DATA or STATUS from a peer: a lingering peer leaves once the domain has been quiet. */
+    long lastArrivalNanos;
+    private String failure;
+
+    /**
+     * A domain of {@code size} peers in which this one is {@code rank}. {@code key} is the job's
+     * transport key (it never goes on the wire; a tag derived from it does).
+     */
+    public PcodeDomain(int rank, int size, long key, PcodeContext ctx, DomainEndpoints endpoints) {
+        ctx.validate(size);
+        if (rank < 0 || rank >= size) {
+            throw new IllegalArgumentException("rank " + rank + " is not in a broadcast domain of " + size + " peers");
+        }
+        if (endpoints.peers.length != size) {
+            throw new IllegalArgumentException("the domain has " + size + " peers but " + endpoints.peers.length
+                    + " unicast addresses");
+        }
+        this.self = rank;
+        this.size = size;
+        this.key = wireTag(key);
+        this.ctx = ctx;
+        this.endpoints = endpoints;
+        this.pcv = new PersonalCounterVector(size);
+        this.p2pReceived = new PersonalCounterVector(size);
+        this.p2pSentCount = new long[size];
+        this.slots = new InputSlot[2 * size];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = new InputSlot();
+        }
+        this.sent = new SentMessageBuffer(ctx.sentBufferFrames);
+        this.p2pSent = new SentMessageBuffer[size];
+        for (int i = 0; i < size; i++) {
+            p2pSent[i] = new SentMessageBuffer(ctx.p2pBufferFrames);
+        }
+        this.status = new PeerStatusTable(rank, size);
+        this.flow = new FlowControl(rank, size, ctx.flowWindow);
+        this.early = new EarlyMessageBuffer(2 * size, ctx.earlyBufferFrames);
+        this.highestSeen = new long[2 * size];
+        this.receivePorts = endpoints.receivePorts();
+        this.receiver = new PcodeReceiver(this, new FrameValidator(this.key, size, rank, ctx.maxMessageBytes(size), counters));
+        this.sender = new PcodeSender(this);
+        this.timers = new PcodeTimers(this);
+        this.idler = new DomainIdler(receivePorts);
+    }
+
+    /**
+     * The tag frames carry instead of the key: two different mixes of the key xor-ed, so the tag
+     * separates jobs without handing the key itself to everyone on the segment. Not authentication.
+     */
+    static long wireTag(long key) {
+        return mix(key ^ 0x5043_4F44_455F_4243L) ^ mix(~key + 0x9E37_79B9_7F4A_7C15L);
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
+        return z ^ (z >>> 31);
+    }
+
+    @Override
+    public int rank() {
+        return self;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public DomainCounters counters() {
+        return counters;
+    }
+
+    // ---- multicast ------------------------------------------------------------------------------
+
+    @Override
+    public void multicast(ByteBuffer message, int... targets) {
+        long[] t = TargetSet.of(targets, size, "multicast's target set");
+        if (TargetSet.count(t) == 0) {
+            throw new IllegalArgumentException("multicast needs at least one target");
+        }
+        if (TargetSet.contains(t, self)) {
+            throw new IllegalArgumentException("multicast's target set " + TargetSet.describe(t)
+                    + " contains the sender, rank " + self + "; a peer never multicasts to itself");
+        }
+        int length = message.remaining();
+        if (length > ctx.maxMessageBytes(size)) {
+            throw new IllegalArgumentException("a message of " + length + " bytes exceeds this domain's limit of "
+                    + ctx.maxMessageBytes(size) + " bytes; raise " + PcodeContext.SENT_BUFFER_FRAMES_PROP_NAME
+                    + " and " + PcodeContext.P2P_BUFFER_FRAMES_PROP_NAME);
+        }
+        boolean p2p = TargetSet.count(t) == 1;
+        int dest = p2p ? TargetSet.single(t) : -1;
+        long pos;
+        synchronized (lock) {
+            checkUsable();
+            pos = ++position;
+        }
+        int fragment = ctx.fragmentBytes(size);
+        int offset = 0;
+        long start = System.nanoTime();
+        do {
+            int n = Math.min(fragment, length - offset);
+            awaitRoom(p2p, dest, pos, length, t, start);
+            synchronized (lock) {
+                sender.sendData(message, offset, n, length, pos, t, p2p, dest);
+            }
+            offset += n;
+        } while (offset < length);
+    }
+
+    /** Waits until one more frame may be sent: room in the sent buffer, and (broadcast) an open flow window. */
+    private void awaitRoom(boolean p2p, int dest, long pos, int length, long[] t, long start) {
+        idler.reset();
+        boolean stalled = false;
+        for (;;) {
+            long now = System.nanoTime();
+            long due;
+            int work;
+            synchronized (lock) {
+                checkUsable();
+                work = pollLocked(now);
+                boolean room = p2p ? p2pSent[dest].hasRoom() : sent.hasRoom();
+                boolean open = p2p || flow.mayStamp(globalCounter.value() + 1);
+                if (room && open) {
+                    timers.stalled(false, now);
+                    return;
+                }
+                if (!stalled) {
+                    stalled = true;
+                    counters.increment(room ? FLOW_STALLS : BUFFER_STALLS);
+                }
+                timers.stalled(true, now); // ask the others for STATUS / PROGRESS now and then
+                if (now - start - ctx.callTimeoutNanos >= 0) {
+                    throw fail(stallMessage(p2p, dest, pos, length, t, room, now - start));
+                }
+                due = Math.min(start + ctx.callTimeoutNanos, nextDue(now));
+            }
+            if (work > 0) {
+                idler.reset();
+            } else {
+                idler.idle(due);
+            }
+        }
+    }
+
+    private String stallMessage(boolean p2p, int dest, long pos, int length, long[] t, boolean room, long waited) {
+        String call = "rank " + self + ", call #" + pos + ": multicast(" + length + " bytes, targets "
+                + TargetSet.describe(t) + ") waited " + waited / 1_000_000 + " ms ";
+        if (!room) {
+            String who = p2p ? "[" + dest + "]" : status.laggingBehind(sent.oldest());
+            return call + "for room in the sent buffer: ranks " + who
+                    + " have not confirmed our earlier frames; the global program is incorrect or those peers"
+                    + " stopped (does each target request every multicast addressed to it?)";
+        }
+        return call + "for flow control: ranks " + flow.laggards(globalCounter.value() + 1) + " are more than "
+                + ctx.flowWindow + " global counters behind; they stopped or their program does not match";
+    }
+
+    // ---- request --------------------------------------------------------------------------------
+
+    @Override
+    public byte[] request(int source, int... targets) {
+        if (source < 0 || source >= size) {
+            throw new IllegalArgumentException("request names source rank " + source + ", which is not in this domain of "
+                    + size + " peers");
+        }
+        if (source == self) {
+            throw new IllegalArgumentException("rank " + self + " cannot request its own multicast");
+        }
+        long[] t = TargetSet.of(targets, size, "request's target set");
+        if (!TargetSet.contains(t, self) || TargetSet.contains(t, source)) {
+            throw new IllegalArgumentException("request's target set " + TargetSet.describe(t)
+                    + " must contain the requester, rank " + self + ", and not the source, rank " + source);
+        }
+        boolean p2p = TargetSet.count(t) == 1;
+        int stream = p2p ? size + source : source;
+        InputSlot slot = slots[stream];
+        long pos;
+        synchronized (lock) {
+            checkUsable();
+            pos = ++position;
+        }
+        long start = System.nanoTime();
+        idler.reset();
+        for (;;) {
+            long now = System.nanoTime();
+            long due;
+            int work;
+            synchronized (lock) {
+                checkUsable();
+                work = pollLocked(now);
+                if (!slot.isFree() && !TargetSet.same(slot.targets(), t)) {
+                    throw fail("rank " + self + ", call #" + pos + ": request(source " + source + ", targets "
+                            + TargetSet.describe(t) + ") met rank " + source + "'s multicast #" + slot.position()
+                            + " to targets " + TargetSet.describe(slot.targets())
+                            + "; the global program is incorrect: each target must request a multicast with its target set");
+                }
+                if (slot.isReady()) {
+                    timers.requestSatisfied();
+                    byte[] m = slot.take();
+                    counters.increment(MESSAGES_DELIVERED);
+                    receiver.drainEarly(stream, now); // the slot is free: a waiting frame may move in
+                    return m;
+                }
+                timers.requestPending(stream, now);
+                if (!p2p && status.isClosed(source) && slot.isFree() && !receiver.hasGap(stream)
+                        && highestSeen[stream] <= pcv.get(source)) {
+                    throw fail("rank " + self + ", call #" + pos + ": request(source " + source + ", targets "
+                            + TargetSet.describe(t) + ") cannot be satisfied: rank " + source + " has ended its program after "
+                            + pcv.get(source) + " broadcast frames, all handled here. The global program is incorrect: rank "
+                            + source + " must call multicast(m, " + TargetSet.describe(t) + ") at this point");
+                }
+                if (now - start - ctx.callTimeoutNanos >= 0) {
+                    throw fail(requestTimeoutMessage(source, t, pos, p2p, now - start));
+                }
+                due = Math.min(start + ctx.callTimeoutNanos, nextDue(now));
+            }
+            if (work > 0) {
+                idler.reset();
+            } else {
+                idler.idle(due);
+            }
+        }
+    }
+
+    private String requestTimeoutMessage(int source, long[] t, long pos, boolean p2p, long waited) {
+        int stream = p2p ? size + source : source;
+        PersonalCounterVector v = p2p ? p2pReceived : pcv;
+        StringBuilder b = new StringBuilder("rank ").append(self).append(", call #").append(pos)
+                .append(": request(source ").append(source).append(", targets ").append(TargetSet.describe(t))
+                .append(") found no matching multicast within ").append(waited / 1_000_000).append(" ms; ")
+                .append("rank ").append(source).append("'s ").append(p2p ? "point-to-point" : "broadcast")
+                .append(" frames handled here: ").append(v.get(source)).append(", highest seen: ")
+                .append(highestSeen[stream]);
+        InputSlot other = slots[p2p ? source : size + source];
+        if (!other.isFree()) {
+            b.append("; its multicast #").append(other.position()).append(" to ")
+                    .append(TargetSet.describe(other.targets())).append(" is waiting here instead");
+        }
+        return b.append(". The global program is incorrect: rank ").append(source).append(" must call multicast(m, ")
+                .append(TargetSet.describe(t)).append(") at this point").toString();
+    }
+
+    // ---- progress -------------------------------------------------------------------------------
+
+    @Override
+    public int poll() {
+        synchronized (lock) {
+            if (closed) {
+                return 0;
+            }
+            return pollLocked(System.nanoTime());
+        }
+    }
+
+    /** Receives what is waiting on every port, then runs the timers. Caller holds the lock. */
+    int pollLocked(long now) {
+        int work = 0;
+        for (DatagramPort port : receivePorts) {
+            for (int i = 0; i < 256; i++) {
+                rx.clear();
+                if (port.receive(rx) == null) {
+                    break;
+                }
+                work++;
+                receiver.onDatagram(rx, rx.position(), now);
+            }
+        }
+        return work + timers.run(now);
+    }
+
+    /** When the poll must run again at the latest: a protocol timer, or a datagram a fault layer holds back. */
+    private long nextDue(long now) {
+        long due = timers.nextDue(now);
+        for (DatagramPort p : receivePorts) {
+            long d = p.nextDueNanos();
+            if (d != Long.MAX_VALUE && d - due < 0) {
+                due = d;
+            }
+        }
+        return due;
+    }
+
+    private void checkUsable() {
+        if (failure != null) {
+            throw new GlobalProgramException("this broadcast domain stopped after an earlier error: " + failure);
+        }
+        if (closed) {
+            throw new IllegalStateException("the broadcast domain of rank " + self + " is closed");
+        }
+    }
+
+    private GlobalProgramException fail(String message) {
+        failure = message;
+        timers.requestSatisfied(); // no more REQUEST NACKs for a call that has ended
+        return new GlobalProgramException(message);
+    }
+
+    /** Frames held for retransmission (broadcast and point-to-point), for tests. */
+    public int framesHeld() {
+        synchronized (lock) {
+            int n = sent.size();
+            for (SentMessageBuffer b : p2pSent) {
+                n += b.size();
+            }
+            return n;
+        }
+    }
+
+    /** Frames waiting in the early-message buffer, for tests. */
+    public int earlyFramesHeld() {
+        synchronized (lock) {
+            return early.size();
+        }
+    }
+
+    /** Most frames the sent buffer ever held, for tests. */
+    public long sentHighWater() {
+        synchronized (lock) {
+            return sent.highWater();
+        }
+    }
+
+    /**
+     * Goodbye, in three steps: a STATUS with FLAG_CLOSING tells the others we need none of their
+     * frames (they may discard them for us and stop counting us in flow control); then we linger,
+     * answering NACKs, until every peer has confirmed our frames; and we stay until no DATA or
+     * STATUS has arrived for four NACK intervals, because a peer that has not heard our goodbye
+     * keeps asking for PROGRESS and must get an answer. LINGER bounds all of it.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        long start = System.nanoTime();
+        long quiet = 4 * ctx.nackIntervalNanos;
+        try {
+            synchronized (lock) {
+                closing = true;
+                if (failure == null) {
+                    sender.sendStatus(BcastHeaderDescriptor.FLAG_PROGRESS_REQUEST, start);
+                }
+            }
+            long lastGoodbye = start;
+            lastArrivalNanos = start;
+            idler.reset();
+            while (failure == null) {
+                long now = System.nanoTime();
+                long due;
+                int work;
+                synchronized (lock) {
+                    work = pollLocked(now);
+                    boolean confirmed = framesHeldLocked() == 0;
+                    // Even when every other peer said goodbye we wait for quiet: one of them may not have
+                    // heard ours, and it keeps asking (a PROGRESS request) until it does.
+                    if ((confirmed && now - lastArrivalNanos >= quiet)
+                            || now - start - ctx.lingerNanos >= 0) {
+                        break;
+                    }
+                    if (!confirmed && now - lastGoodbye - ctx.nackIntervalNanos >= 0) {
+                        lastGoodbye = now; // the goodbye may be lost; repeat it while frames are unconfirmed
+                        sender.sendStatus(BcastHeaderDescriptor.FLAG_PROGRESS_REQUEST, now);
+                    }
+                    due = Math.min(Math.min(lastGoodbye + ctx.nackIntervalNanos, lastArrivalNanos + quiet), nextDue(now));
+                }
+                if (work > 0) {
+                    idler.reset();
+                } else {
+                    idler.idle(due);
+                }
+            }
+        } finally {
+            synchronized (lock) {
+                closed = true;
+            }
+            idler.close();
+            endpoints.close();
+        }
+        String undelivered = undeliveredMessages();
+        if (undelivered != null && failure == null) {
+            throw fail("rank " + self + " ended its program after call #" + position + " with " + undelivered
+                    + " never requested; the global program is incorrect: every target must request each multicast addressed to it");
+        }
+    }
+
+    /** Messages accepted into a slot and never requested, or null. */
+    private String undeliveredMessages() {
+        synchronized (lock) {
+            StringBuilder b = null;
+            for (int stream = 0; stream < slots.length; stream++) {
+                InputSlot s = slots[stream];
+                if (!s.isFree()) {
+                    b = b == null ? new StringBuilder() : b.append(", ");
+                    b.append("rank ").append(stream % size).append("'s multicast #").append(s.position()).append(" to ")
+                            .append(TargetSet.describe(s.targets()));
+                }
+            }
+            return b == null ? null : b.toString();
+        }
+    }
+
+    private int framesHeldLocked() {
+        int n = sent.size();
+        for (SentMessageBuffer b : p2pSent) {
+            n += b.size();
+        }
+        return n;
+    }
+
+    @Override
+    public String toString() {
+        return "PcodeDomain[rank " + self + " of " + size + ", " + counters + "]";
+    }
+}

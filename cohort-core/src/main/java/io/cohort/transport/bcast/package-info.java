@@ -1,0 +1,34 @@
+/**
+ * The job's broadcast domain: the PCODE protocol of Bruck, Dolev, Ho, Orni and Strong (seed 000)
+ * over UDP multicast, so that one datagram reaches every peer. The program sees two calls,
+ * {@link io.cohort.transport.bcast.BroadcastDomain#multicast} and
+ * {@link io.cohort.transport.bcast.BroadcastDomain#request}; every other class is one ingredient
+ * of the paper's sections 3-5, named after it:
+ *
+ * <table>
+ *   <caption>Ingredients</caption>
+ *   <tr><td>personal counters, pcv (3)</td><td>{@link io.cohort.transport.bcast.PersonalCounterVector}</td></tr>
+ *   <tr><td>one input slot per sender (3)</td><td>{@link io.cohort.transport.bcast.InputSlot}</td></tr>
+ *   <tr><td>buffer of sent messages (P0), finite (P1)</td><td>{@link io.cohort.transport.bcast.SentMessageBuffer}</td></tr>
+ *   <tr><td>STATUS, what each peer handled (P1, 5.5)</td><td>{@link io.cohort.transport.bcast.PeerStatusTable}</td></tr>
+ *   <tr><td>GlobalCounter, original / non-original, gaps (5.1)</td><td>{@link io.cohort.transport.bcast.GlobalCounter}</td></tr>
+ *   <tr><td>gcv and FLOW_WINDOW (5.2)</td><td>{@link io.cohort.transport.bcast.FlowControl}</td></tr>
+ *   <tr><td>NACK timers: request, personal gap, global gap (5.3, 5.7)</td><td>{@link io.cohort.transport.bcast.NackTimer}, {@link io.cohort.transport.bcast.PcodeTimers}</td></tr>
+ *   <tr><td>early messages (5.4)</td><td>{@link io.cohort.transport.bcast.EarlyMessageBuffer}</td></tr>
+ *   <tr><td>point-to-point by unicast (5.6)</td><td>the FLAG_P2P stream in {@link io.cohort.transport.bcast.PcodeSender}</td></tr>
+ *   <tr><td>tunables (5.7, 6.5)</td><td>{@link io.cohort.transport.bcast.PcodeContext}</td></tr>
+ *   <tr><td>wire frames</td><td>{@link io.cohort.transport.bcast.BcastHeaderDescriptor}, {@link io.cohort.transport.bcast.DataFrameDescriptor},
+ *       {@link io.cohort.transport.bcast.NackFrameDescriptor}, {@link io.cohort.transport.bcast.StatusFrameDescriptor}</td></tr>
+ *   <tr><td>foreign / stale / malformed datagrams</td><td>{@link io.cohort.transport.bcast.FrameValidator}, {@link io.cohort.transport.bcast.DomainCounters}</td></tr>
+ * </table>
+ *
+ * <p>Sockets are {@link io.cohort.transport.fault.DatagramPort}s, so a
+ * {@link io.cohort.transport.fault.FaultInjectingPort} can sit under the protocol;
+ * {@link io.cohort.transport.bcast.MulticastGroup} (default) and
+ * {@link io.cohort.transport.bcast.SubnetBroadcast} open the real ones,
+ * {@link io.cohort.transport.bcast.MemoryBroadcastMedium} is an in-memory medium, and
+ * {@link io.cohort.transport.bcast.LocalBroadcastDomains} runs N domains in one JVM.
+ *
+ * <p>May depend on {@code io.cohort} (exceptions), {@code io.cohort.transport.fault} and the JDK only.
+ */
+package io.cohort.transport.bcast;
