@@ -56,6 +56,7 @@ public final class UdpTransport implements Transport {
     /** Datagrams one poll takes from the socket before it looks at timers. */
     public static final int RECEIVE_BATCH = 64;
     private static final long NONE = Long.MAX_VALUE;
+    private static final long MILLI = 1_000_000;
 
     private final int rank;
     private final int size;
@@ -287,15 +288,18 @@ public final class UdpTransport implements Transport {
         for (UdpChannel c : active) {
             c.flushDelayedAck(now);
         }
-        blockedUntil = now + nanos; // before reading the timers: see armTimer
+        // The longest the selector may sleep (the idle period rounded up to its millisecond), published
+        // before reading the timers: see armTimer.
+        blockedUntil = now + MILLI * ceilMillis(nanos);
         try {
-            long until = UdpChannel.earlier(now + nanos, nextTimerDue.get());
-            until = UdpChannel.earlier(until, port.nextDueNanos());
-            long wait = until - now;
-            if (wait <= 0) {
+            long timers = UdpChannel.earlier(nextTimerDue.get(), port.nextDueNanos());
+            long millis = selectMillis(nanos, timers == NONE ? NONE : timers - now);
+            if (millis <= 0) {
+                // Due within the selector's resolution: yield (a peer sharing this core runs) and poll again.
+                Thread.yield();
                 return;
             }
-            selector.select(k -> { }, Math.max(1, (wait + 999_999) / 1_000_000));
+            selector.select(k -> { }, millis);
         } catch (IOException | ClosedSelectorException e) {
             if (!closed) {
                 throw new CohortException("udp selector failed: " + e.getMessage(), e);
@@ -303,6 +307,27 @@ public final class UdpTransport implements Transport {
         } finally {
             blockedUntil = NONE;
         }
+    }
+
+    /**
+     * How many milliseconds {@link #block} may wait in the selector, whose resolution is one: the idle
+     * period {@code nanos} is rounded up (an arrival wakes the selector early, so sleeping on costs
+     * nothing), but the time left until the next protocol timer or held datagram, {@code timerInNanos}
+     * ({@link Long#MAX_VALUE}: none), is rounded down, because nothing wakes the selector when a timer
+     * falls due. 0 means "do not block": something is due within a millisecond. Rounding that wait up
+     * made a retransmission time-out of 1 ms fire up to a millisecond late.
+     */
+    static long selectMillis(long nanos, long timerInNanos) {
+        long millis = ceilMillis(nanos);
+        if (timerInNanos != NONE && timerInNanos / MILLI < millis) {
+            millis = Math.max(0, timerInNanos) / MILLI;
+        }
+        return millis;
+    }
+
+    /** {@code nanos} in whole milliseconds, rounded up, at least one (the selector's 0 means "forever"). */
+    private static long ceilMillis(long nanos) {
+        return nanos <= MILLI ? 1 : nanos / MILLI + (nanos % MILLI == 0 ? 0 : 1);
     }
 
     @Override
