@@ -44,7 +44,7 @@ public final class ProcessPingPong {
             StringBuilder out = new StringBuilder(
                     "| size B | median us | p99 us | mean us | samples | MiB/s streaming |\n|---:|---:|---:|---:|---:|---:|\n");
             // JIT warm-up, not recorded: long enough for C2 to compile the send and receive paths.
-            for (int i = 0; i < (quick ? 1_000 : 200_000); i++) {
+            for (int i = 0; i < (quick ? 1_000 : 1_000_000); i++) {
                 buf.clear().limit(64);
                 if (rank == 0) {
                     world.send(other, 1, buf);

@@ -61,7 +61,7 @@ final class MatchingEngine implements InboundSink {
         lock.lock();
         try {
             RecvRequest match = takePosted(context, source, tag);
-            Status status = new Status(source, tag, length);
+            Status status = match != null ? match.statusFor(source, tag, length) : new Status(source, tag, length);
             if (match == null) {
                 Arrival a = new Arrival(context, status);
                 appendUnexpected(a);
@@ -105,7 +105,7 @@ final class MatchingEngine implements InboundSink {
         } finally {
             lock.unlock();
         }
-        Status status = new Status(source, tag, length);
+        Status status = match.statusFor(source, tag, length);
         ByteBuffer user = match.userBuffer;
         if (user == null) {
             if (length > maxArrayBytes) {

@@ -35,6 +35,23 @@ final class RecvRequest extends AbstractRequest {
         return this;
     }
 
+    /** The status of the last message this request object received (kept across reuse). */
+    private Status lastStatus;
+
+    /**
+     * A status for a message it matched. Statuses are immutable, so when a reused request receives
+     * a message like the previous one (same source, tag and length, as in every loop of a
+     * ping-pong) it hands out the same object: the steady state allocates nothing at all.
+     */
+    Status statusFor(int src, int t, int length) {
+        Status s = lastStatus;
+        if (s == null || s.source() != src || s.tag() != t || s.length() != length) {
+            s = new Status(src, t, length);
+            lastStatus = s;
+        }
+        return s;
+    }
+
     @Override
     void recycle() {
         userBuffer = null;
