@@ -114,6 +114,16 @@ public abstract class AbstractRequest implements Request {
         return result();
     }
 
+    /** Waits like {@link #await()} and throws its failure, but builds no status (a blocking send needs none). */
+    final void awaitDone() {
+        if (!isDone()) {
+            engine.waitFor(this);
+        }
+        if (state == FAILED) {
+            throw rethrowable(failure);
+        }
+    }
+
     @Override
     public Status await(Duration timeout) throws TimeoutException {
         if (!isDone() && !engine.waitFor(this, System.nanoTime() + timeout.toNanos())) {

@@ -241,7 +241,7 @@ public final class ProgressEngine implements InboundSink {
         }
         r.start(dest, tag, payload.remaining());
         route(r, dest, context, tag, payload);
-        r.await(); // a failure throws: the request is then dropped, not kept
+        r.awaitDone(); // a failure throws: the request is then dropped, not kept
         r.recycle();
         w.spareSend = r;
     }
