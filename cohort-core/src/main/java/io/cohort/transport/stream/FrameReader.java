@@ -16,7 +16,7 @@ import java.nio.channels.ReadableByteChannel;
  * known and the buffer is drained, the rest is read straight into the target.
  */
 public final class FrameReader {
-    public static final int READ_BUFFER_BYTES = 64 * 1024;
+    public static final int READ_BUFFER_BYTES = 64 * 1024 + FrameDescriptor.HEADER_LENGTH;
     /** Below this a payload's tail is read via the read buffer, above it straight into the target. */
     public static final int DIRECT_READ_MIN = 16 * 1024;
 

@@ -23,7 +23,7 @@ import java.util.ArrayDeque;
  * finishes it.
  */
 public final class FrameWriter {
-    public static final int STAGING_BYTES = 64 * 1024;
+    public static final int STAGING_BYTES = 64 * 1024 + FrameDescriptor.HEADER_LENGTH;
     /** Largest slice of a heap buffer handed to one write call. */
     public static final int HEAP_SLICE = 256 * 1024;
 
