@@ -2,7 +2,6 @@ package io.cohort.transport.fault;
 
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectableChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.PriorityQueue;
@@ -28,8 +27,7 @@ import java.util.function.LongSupplier;
  * <p>Threads: as {@link DatagramPort}. The receive pipeline belongs to the owner; the send pipeline
  * is guarded by its own lock. The clock is injectable so tests need no sleeps.
  */
-public final class FaultInjectingPort implements DatagramPort {
-    private final DatagramPort inner;
+public final class FaultInjectingPort extends ForwardingDatagramPort {
     private final FaultPlan plan;
     private final LongSupplier clock;
     private final FaultCounters faults = new FaultCounters();
@@ -144,7 +142,7 @@ public final class FaultInjectingPort implements DatagramPort {
 
     /** As above with a clock, for tests. */
     public FaultInjectingPort(DatagramPort inner, FaultPlan plan, long seed, LongSupplier nanoClock) {
-        this.inner = inner;
+        super(inner);
         this.plan = plan;
         this.clock = nanoClock;
         this.receiveDecisions = plan.side.receive() ? new FaultDecisions(plan, seed) : null;
@@ -160,11 +158,6 @@ public final class FaultInjectingPort implements DatagramPort {
 
     public FaultCounters faults() {
         return faults;
-    }
-
-    /** The port this one decorates. */
-    public DatagramPort inner() {
-        return inner;
     }
 
     // ---- send ---------------------------------------------------------------------------------------
@@ -309,25 +302,5 @@ public final class FaultInjectingPort implements DatagramPort {
             return a;
         }
         return a - b < 0 ? a : b;
-    }
-
-    @Override
-    public SelectableChannel channel() {
-        return inner.channel();
-    }
-
-    @Override
-    public SocketAddress localAddress() {
-        return inner.localAddress();
-    }
-
-    @Override
-    public PortCounters counters() {
-        return inner.counters();
-    }
-
-    @Override
-    public void close() {
-        inner.close();
     }
 }

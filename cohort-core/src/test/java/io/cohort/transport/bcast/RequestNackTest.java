@@ -1,14 +1,13 @@
 package io.cohort.transport.bcast;
 
 import io.cohort.transport.fault.DatagramPort;
-import io.cohort.transport.fault.PortCounters;
+import io.cohort.transport.fault.ForwardingDatagramPort;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.SelectableChannel;
 
 import static io.cohort.transport.bcast.DomainCounters.Counter.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -22,12 +21,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(20)
 class RequestNackTest {
     /** Loses the first {@code n} DATA frames sent through it, passes everything else. */
-    static final class LoseFirstData implements DatagramPort {
-        final DatagramPort inner;
+    static final class LoseFirstData extends ForwardingDatagramPort {
         int toLose;
 
         LoseFirstData(DatagramPort inner, int toLose) {
-            this.inner = inner;
+            super(inner);
             this.toLose = toLose;
         }
 
@@ -40,31 +38,6 @@ class RequestNackTest {
                 return true;
             }
             return inner.send(datagram, target);
-        }
-
-        @Override
-        public SocketAddress receive(ByteBuffer into) {
-            return inner.receive(into);
-        }
-
-        @Override
-        public SelectableChannel channel() {
-            return inner.channel();
-        }
-
-        @Override
-        public SocketAddress localAddress() {
-            return inner.localAddress();
-        }
-
-        @Override
-        public PortCounters counters() {
-            return inner.counters();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 

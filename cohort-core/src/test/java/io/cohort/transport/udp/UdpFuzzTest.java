@@ -4,7 +4,7 @@ import io.cohort.Communicator;
 import io.cohort.Message;
 import io.cohort.Request;
 import io.cohort.transport.fault.DatagramPort;
-import io.cohort.transport.fault.PortCounters;
+import io.cohort.transport.fault.ForwardingDatagramPort;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,7 +14,6 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
-import java.nio.channels.SelectableChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,15 +49,14 @@ class UdpFuzzTest {
     private static final int ROUNDS = 25;
 
     /** Rank 0's port: every third receive, a forged datagram "from" rank 1 if any is left. */
-    static final class SpoofingPort implements DatagramPort {
-        final DatagramPort inner;
+    static final class SpoofingPort extends ForwardingDatagramPort {
         final ArrayDeque<byte[]> forged = new ArrayDeque<>();
         volatile SocketAddress spoofedSource;
         final AtomicLong injected = new AtomicLong();
         int calls;
 
         SpoofingPort(DatagramPort inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         @Override
@@ -72,36 +70,6 @@ class UdpFuzzTest {
                 }
             }
             return inner.receive(into);
-        }
-
-        @Override
-        public boolean send(ByteBuffer datagram, SocketAddress target) {
-            return inner.send(datagram, target);
-        }
-
-        @Override
-        public SelectableChannel channel() {
-            return inner.channel();
-        }
-
-        @Override
-        public long nextDueNanos() {
-            return inner.nextDueNanos();
-        }
-
-        @Override
-        public SocketAddress localAddress() {
-            return inner.localAddress();
-        }
-
-        @Override
-        public PortCounters counters() {
-            return inner.counters();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 
