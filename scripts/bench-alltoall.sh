@@ -7,23 +7,6 @@
 # --fault SPEC, --out FILE). JAVA_OPTS adds JVM options, e.g. -Dcohort.bcast.requestNackDelayMicros=200.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/bench-java.sh
 
-mvn -q -pl cohort-bench -am package -DskipTests
-
-out=""
-args=("$@")
-for ((i = 0; i < ${#args[@]}; i++)); do
-  if [[ "${args[i]}" == "--out" ]]; then out="${args[i+1]:-}"; fi
-done
-if [[ -z "$out" ]]; then
-  mkdir -p bench-out
-  out="bench-out/alltoall-$(date +%Y%m%d-%H%M%S).md"
-  args+=(--out "$out")
-fi
-
-jar=$(ls cohort-bench/target/cohort-bench-*.jar | grep -v -- '-sources' | head -n1)
-cp="$jar:cohort-bench/target/lib/*"
-java -Djava.net.preferIPv4Stack=true -Xms512m -Xmx512m ${JAVA_OPTS:-} \
-  -cp "$cp" io.cohort.bench.AllToAllBroadcastBenchmark "${args[@]}"
-
-echo "All-to-all table written to $out"
+run_java_bench alltoall 512m io.cohort.bench.AllToAllBroadcastBenchmark "$@"

@@ -8,24 +8,6 @@
 # The Markdown table is written to bench-out/ (git-ignored) unless --out is given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/bench-java.sh
 
-mvn -q -pl cohort-bench -am package -DskipTests
-
-out=""
-args=("$@")
-for ((i = 0; i < ${#args[@]}; i++)); do
-  if [[ "${args[i]}" == "--out" ]]; then out="${args[i+1]:-}"; fi
-done
-if [[ -z "$out" ]]; then
-  mkdir -p bench-out
-  out="bench-out/pingpong-$(date +%Y%m%d-%H%M%S).md"
-  args+=(--out "$out")
-fi
-
-jar=$(ls cohort-bench/target/cohort-bench-*.jar | grep -v -- '-sources' | head -n1)
-cp="$jar:cohort-bench/target/lib/*"
-# Fixed heap so that GC sizing does not differ between runs; IPv4 loopback like the tests.
-java -Djava.net.preferIPv4Stack=true -Xms1g -Xmx1g ${JAVA_OPTS:-} \
-  -cp "$cp" io.cohort.bench.PingPongBenchmark "${args[@]}"
-
-echo "Ping-pong tables written to $out"
+run_java_bench pingpong 1g io.cohort.bench.PingPongBenchmark "$@"

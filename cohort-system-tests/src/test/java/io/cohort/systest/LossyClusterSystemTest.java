@@ -1,6 +1,7 @@
 package io.cohort.systest;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -39,47 +40,27 @@ class LossyClusterSystemTest {
         return n;
     }
 
-    @Test
+    /** auto: shared memory within a host, TCP between hosts; udp: Cohort's own retransmissions everywhere. */
+    @ParameterizedTest(name = "--transport {0}")
+    @ValueSource(strings = {"auto", "udp"})
     @Timeout(120)
-    void alltoallAcrossThreeLossyHostsCompletes() throws Exception {
+    void alltoallAcrossThreeLossyHostsCompletes(String transport) throws Exception {
         long before = dropped();
         CohortProcess p = run("run", "-n", "6", "--hosts", box().hostList(3), "--launch-agent", "netns",
-                "--example", "alltoall", "100");
+                "--transport", transport, "--example", "alltoall", "100");
         assertEquals(0, p.exitCode(), p.toString());
         assertEquals(List.of("alltoall: 6 peers exchanged 3000 messages in 100 rounds, all correct"), p.out(), p.toString());
         assertTrue(dropped() > before, "the hosts' loss rules dropped nothing: the job did not run through the loss");
     }
 
-    @Test
+    /** Every pair exchanges 0 B, 4 MiB and a random size up to 4 MiB, checked with CRC-32 (over udp some 3 000 datagrams each). */
+    @ParameterizedTest(name = "--transport {0}")
+    @ValueSource(strings = {"auto", "udp"})
     @Timeout(120)
-    void largeCheckedMessagesAcrossLossyHostsArriveIntact() throws Exception {
-        // Every pair exchanges 0 B, 4 MiB and a random size up to 4 MiB, checked with CRC-32.
+    void largeCheckedMessagesAcrossLossyHostsArriveIntact(String transport) throws Exception {
         long before = dropped();
         CohortProcess p = run("run", "-n", "4", "--hosts", box().hostList(2), "--launch-agent", "netns",
-                "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.ChecksumAllToAll", "3", "11");
-        assertEquals(0, p.exitCode(), p.toString());
-        assertEquals(4, p.out().stream().filter(l -> l.matches("rank \\d ok \\d+ bytes")).count(), p.toString());
-        assertTrue(dropped() > before, "the hosts' loss rules dropped nothing");
-    }
-
-    @Test
-    @Timeout(120)
-    void alltoallOverUdpAcrossThreeLossyHostsCompletes() throws Exception {
-        long before = dropped();
-        CohortProcess p = run("run", "-n", "6", "--hosts", box().hostList(3), "--launch-agent", "netns",
-                "--transport", "udp", "--example", "alltoall", "100");
-        assertEquals(0, p.exitCode(), p.toString());
-        assertEquals(List.of("alltoall: 6 peers exchanged 3000 messages in 100 rounds, all correct"), p.out(), p.toString());
-        assertTrue(dropped() > before, "the hosts' loss rules dropped nothing: the job did not run through the loss");
-    }
-
-    @Test
-    @Timeout(120)
-    void largeCheckedMessagesOverUdpAcrossLossyHostsArriveIntact() throws Exception {
-        // Over udp a 4 MiB message is some 3 000 datagrams of the path's MTU, each dropped 5% of the time.
-        long before = dropped();
-        CohortProcess p = run("run", "-n", "4", "--hosts", box().hostList(2), "--launch-agent", "netns",
-                "--transport", "udp", "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.ChecksumAllToAll",
+                "--transport", transport, "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.ChecksumAllToAll",
                 "3", "11");
         assertEquals(0, p.exitCode(), p.toString());
         assertEquals(4, p.out().stream().filter(l -> l.matches("rank \\d ok \\d+ bytes")).count(), p.toString());
