@@ -201,6 +201,7 @@ public final class Controller {
             JobOutcome outcome = loop();
             router.close();
             if (outcome.summary() != null) {
+                router.breakStderrLine();
                 log.println(outcome.summary());
             }
             log.flush();

@@ -117,6 +117,23 @@ public final class OutputRouter implements Closeable {
         }
     }
 
+    /**
+     * The launcher is about to write a line of its own to its stderr (the job's summary): a peer's
+     * unfinished line there (a peer killed while printing) is ended first, so the two never share a line.
+     */
+    public void breakStderrLine() {
+        synchronized (err) {
+            try {
+                if (midLine.remove(err) != null) {
+                    err.write('\n');
+                }
+                err.flush();
+            } catch (IOException e) {
+                // The reader went away (closed pipe); the summary will fail the same way, harmlessly.
+            }
+        }
+    }
+
     public void flush() {
         flush(out);
         flush(err);

@@ -54,6 +54,18 @@ class OutputRouterTest {
     }
 
     @Test
+    void theLaunchersSummaryNeverJoinsAPeersUnfinishedStderrLine() throws IOException {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        OutputRouter r = new OutputRouter(1, false, null, "j", new ByteArrayOutputStream(), err);
+        r.write(0, 2, b("Exception in thread \"main\" ")); // the peer was killed while printing
+        r.close();
+        r.breakStderrLine();
+        err.write(b("cohort: job j failed\n"));
+        r.breakStderrLine(); // nothing unfinished any more: no extra newline
+        assertEquals("Exception in thread \"main\" \ncohort: job j failed\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void oneFilePerPeerWithBothStreams(@TempDir Path dir) throws IOException {
         String pattern = dir.resolve("sub/%j-rank%r.txt").toString();
         try (OutputRouter r = new OutputRouter(2, false, pattern, "abc", new ByteArrayOutputStream(),
