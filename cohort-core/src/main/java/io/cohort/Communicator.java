@@ -138,6 +138,20 @@ public interface Communicator extends AutoCloseable {
     /** Returns when every peer has called it. */
     void barrier();
 
+    // ---- the broadcast domain (PCODE) ------------------------------------------------------------
+
+    /**
+     * The job's broadcast domain: {@link BroadcastDomain#multicast} reaches every target with one
+     * datagram on the job's multicast group (or subnet broadcast address, by setting
+     * {@code cohort.bcast.medium=broadcast}), reliably. Collective the first time: every peer must
+     * call it, and it returns once every peer has opened its sockets; later calls return the same
+     * domain. It is closed by {@link #close()}, after lingering until the other peers have what we sent.
+     *
+     * @throws CohortException if the domain cannot be opened on some peer (the message names it)
+     * @throws UnsupportedOperationException on a communicator that has no domain
+     */
+    BroadcastDomain broadcastDomain();
+
     /**
      * Finishes this peer's part of the job: completes pending sends, then waits until every other
      * peer has finished sending to it (or is gone), so that no message in flight is lost. Called

@@ -1,15 +1,18 @@
 package io.cohort;
 
+import io.cohort.engine.DomainPolling;
 import io.cohort.engine.EngineCommunicator;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.IdleStrategies;
 import io.cohort.idle.IdleStrategy;
+import io.cohort.transport.Transport;
+import io.cohort.transport.bcast.DomainAgent;
+import io.cohort.transport.bcast.DomainFactory;
+import io.cohort.transport.fault.FaultPlan;
 import io.cohort.transport.local.LocalFabric;
 import io.cohort.transport.local.LocalTransport;
 import io.cohort.transport.shm.ShmSegmentFile;
-import io.cohort.transport.Transport;
 import io.cohort.transport.shm.ShmTransport;
-import io.cohort.transport.fault.FaultPlan;
 import io.cohort.transport.tcp.TcpTransport;
 import io.cohort.transport.udp.UdpEndpoint;
 import io.cohort.transport.udp.UdpSettings;
@@ -91,7 +94,7 @@ public final class LocalCohort {
 
     /**
      * Injects datagram faults ({@link FaultPlan} spec, e.g. {@code loss=0.05,seed=7}) under the udp
-     * transport; default: the system property {@value FaultPlan#FAULT_PROP_NAME}. A bad spec is an
+     * transport and the broadcast domain; default: the system property {@value FaultPlan#FAULT_PROP_NAME}. A bad spec is an
      * {@link IllegalArgumentException} naming the bad item.
      */
     public LocalCohort fault(String spec) {
@@ -145,12 +148,15 @@ public final class LocalCohort {
         if (onStart != null) {
             onStart.accept(wired);
         }
+        long domainKey = ThreadLocalRandom.current().nextLong(); // one group per run
         Throwable[] failures = new Throwable[size];
         long[] failedAt = new long[size];
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             int rank = i;
             EngineCommunicator world = new EngineCommunicator(engines[i], 0, engines[i]::shutdown);
+            world.enableBroadcastDomain(new DomainFactory(i, size, domainKey, InetAddress.getLoopbackAddress(),
+                    FaultPlan.parse(fault)), new AgentPerDomain());
             Thread t = new Thread(() -> {
                 try {
                     body.run(world);
@@ -336,5 +342,23 @@ public final class LocalCohort {
             tcp[rank].connect(addresses, names, engines[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
             engines[rank].attach(tcp[rank], tcp[rank].peers());
         });
+    }
+
+    /** In-JVM peers have no progress agent: each open domain gets its own polling thread. */
+    private static final class AgentPerDomain implements DomainPolling {
+        private final java.util.Map<BroadcastDomain, DomainAgent> agents = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public void startPolling(BroadcastDomain domain) {
+            agents.put(domain, new DomainAgent(domain, DomainAgent.PERIOD_NANOS_DEFAULT).start());
+        }
+
+        @Override
+        public void stopPolling(BroadcastDomain domain) {
+            DomainAgent a = agents.remove(domain);
+            if (a != null) {
+                a.stop();
+            }
+        }
     }
 }

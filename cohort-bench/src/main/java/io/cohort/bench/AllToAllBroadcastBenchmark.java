@@ -2,7 +2,7 @@ package io.cohort.bench;
 
 import io.cohort.Communicator;
 import io.cohort.LocalCohort;
-import io.cohort.transport.bcast.BroadcastDomain;
+import io.cohort.BroadcastDomain;
 import io.cohort.transport.bcast.DomainCounters;
 import io.cohort.transport.bcast.LocalBroadcastDomains;
 import io.cohort.transport.bcast.PcodeContext;

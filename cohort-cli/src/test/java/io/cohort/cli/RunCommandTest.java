@@ -140,14 +140,6 @@ class RunCommandTest {
     }
 
     @Test
-    void faultsNeedTheUdpTransport() {
-        assertUsageError(execute("run", "-n", "2", "--fault", "loss=0.1", "--example", "pi"),
-                "--fault injects faults into datagrams, and --transport auto sends none; add --transport udp");
-        assertUsageError(execute("run", "-n", "2", "--transport", "tcp", "--fault", "loss=0.1", "--example", "pi"),
-                "--transport tcp sends none");
-    }
-
-    @Test
     void udpSettingsInJvmOptionsAreCheckedBeforeLaunch() {
         assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--jvm-opt", "-Dcohort.udp.windowBytes=12",
                 "--example", "pi"), "cohort.udp.windowBytes=12 is not valid");

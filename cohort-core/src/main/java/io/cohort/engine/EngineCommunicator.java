@@ -1,9 +1,12 @@
 package io.cohort.engine;
 
+import io.cohort.BroadcastDomain;
+import io.cohort.CohortException;
 import io.cohort.Communicator;
 import io.cohort.Message;
 import io.cohort.Request;
 import io.cohort.Status;
+import io.cohort.transport.bcast.DomainFactory;
 
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -16,12 +19,17 @@ import java.util.Optional;
 public class EngineCommunicator implements Communicator {
     static final int TAG_BCAST = 1;
     static final int TAG_BARRIER = 2;
+    static final int TAG_DOMAIN = 3;
 
     protected final ProgressEngine engine;
     private final int context;
     private final int collectiveContext;
     private final Runnable onClose;
     private volatile boolean closed;
+    private DomainFactory domainFactory;
+    private DomainPolling domainPolling;
+    /** The job's broadcast domain once some call opened it; guarded by this. */
+    private BroadcastDomain domain;
 
     public EngineCommunicator(ProgressEngine engine, int context, Runnable onClose) {
         this.engine = engine;
@@ -283,14 +291,112 @@ public class EngineCommunicator implements Communicator {
         }
     }
 
+    // ---- the broadcast domain ------------------------------------------------------------------
+
+    /** Lets {@link #broadcastDomain()} open the job's domain with {@code factory}, polled by {@code polling}. */
+    public synchronized void enableBroadcastDomain(DomainFactory factory, DomainPolling polling) {
+        this.domainFactory = factory;
+        this.domainPolling = polling;
+    }
+
+    /**
+     * Opens the domain on first use, collectively: every peer binds its sockets and sends every
+     * other its unicast address (or the reason it could not bind, so that no peer waits for an
+     * address that never comes), over the collective context.
+     */
+    @Override
+    public synchronized BroadcastDomain broadcastDomain() {
+        if (domain != null) {
+            return domain;
+        }
+        if (closed) {
+            throw new IllegalStateException(this + " is closed");
+        }
+        if (domainFactory == null) {
+            throw new UnsupportedOperationException("this job has no broadcast domain");
+        }
+        DomainFactory.Binding binding = null;
+        String mine;
+        CohortException localFailure = null;
+        try {
+            binding = domainFactory.bind();
+            mine = "ok " + binding.address();
+        } catch (CohortException e) {
+            localFailure = e;
+            mine = "failed " + e.getMessage();
+        }
+        String[] addresses = new String[size()];
+        String remoteFailure = null;
+        try {
+            byte[] payload = mine.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            Request[] sends = new Request[size()];
+            for (int p = 0; p < size(); p++) {
+                if (p != rank()) {
+                    sends[p] = engine.send(p, collectiveContext, TAG_DOMAIN, ByteBuffer.wrap(payload));
+                }
+            }
+            for (int p = 0; p < size(); p++) {
+                String s = p == rank() ? mine : new String(receiveCollective(p, TAG_DOMAIN),
+                        java.nio.charset.StandardCharsets.UTF_8);
+                if (s.startsWith("ok ")) {
+                    addresses[p] = s.substring(3);
+                } else if (remoteFailure == null && p != rank()) {
+                    remoteFailure = "rank " + p + " could not open it: " + s.substring(s.indexOf(' ') + 1);
+                }
+            }
+            for (Request r : sends) {
+                if (r != null) {
+                    r.await();
+                }
+            }
+        } catch (RuntimeException e) {
+            if (binding != null) {
+                binding.abort();
+            }
+            throw e;
+        }
+        if (localFailure != null) {
+            throw localFailure;
+        }
+        if (remoteFailure != null) {
+            binding.abort();
+            throw new CohortException("cannot open the broadcast domain: " + remoteFailure);
+        }
+        BroadcastDomain d = binding.complete(addresses);
+        domainPolling.startPolling(d);
+        domain = d;
+        return d;
+    }
+
+    private byte[] receiveCollective(int source, int tag) {
+        Request r = engine.receive(collectiveContext, source, tag, null);
+        r.await();
+        return r.message().bytes();
+    }
+
+    /** Closes the broadcast domain first (it lingers until the others confirmed our frames), then the rest. */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        if (onClose != null) {
-            onClose.run();
+        BroadcastDomain d;
+        synchronized (this) {
+            d = domain;
+        }
+        try {
+            if (d != null) {
+                try {
+                    d.close();
+                } finally {
+                    domainPolling.stopPolling(d);
+                }
+            }
+        } finally {
+            if (onClose != null) {
+                onClose.run();
+            }
         }
     }
 

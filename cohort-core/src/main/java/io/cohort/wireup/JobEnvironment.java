@@ -21,7 +21,7 @@ import java.util.Map;
  *   <tr><td>{@value #JOB_KEY}</td><td>the job's secret, proves membership (internal)</td></tr>
  *   <tr><td>{@value #WIREUP_TIMEOUT}</td><td>seconds start-up may take (default 60)</td></tr>
  *   <tr><td>{@value #TRANSPORT}</td><td>auto (default), shm, tcp or udp</td></tr>
- *   <tr><td>{@value #FAULT}</td><td>datagram faults to inject under udp (a {@link FaultPlan} spec)</td></tr>
+ *   <tr><td>{@value #FAULT}</td><td>datagram faults to inject under the udp transport and the broadcast domain (a {@link FaultPlan} spec)</td></tr>
  * </table>
  */
 public final class JobEnvironment {
@@ -39,7 +39,7 @@ public final class JobEnvironment {
      * {@code tcp} or {@code udp} for every pair.
      */
     public static final String TRANSPORT = "COHORT_TRANSPORT";
-    /** Datagram faults under the udp transport ({@code cohort run --fault SPEC} sets it). */
+    /** Datagram faults under the udp transport and the broadcast domain ({@code cohort run --fault SPEC} sets it). */
     public static final String FAULT = FaultPlan.FAULT_ENV_NAME;
     /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix. */
     public static final String VERBOSE = "COHORT_VERBOSE";

@@ -4,6 +4,7 @@ import io.cohort.engine.EngineCommunicator;
 import io.cohort.engine.ProgressAgent;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.IdleStrategies;
+import io.cohort.transport.bcast.DomainFactory;
 import io.cohort.transport.shm.ShmSegmentFile;
 import io.cohort.transport.shm.ShmTransport;
 import io.cohort.transport.tcp.TcpTransport;
@@ -124,7 +125,7 @@ public final class PeerRuntime {
                 }
             }, ProgressAgent.PERIOD_NANOS_DEFAULT);
             agent.start();
-            return new EngineCommunicator(engine, 0, new Runnable() {
+            EngineCommunicator world = new EngineCommunicator(engine, 0, new Runnable() {
                 @Override
                 public void run() {
                     engine.shutdown();
@@ -133,6 +134,10 @@ public final class PeerRuntime {
                     c.close();
                 }
             });
+            // Opened on first use only: a job that never multicasts binds no datagram socket for it.
+            world.enableBroadcastDomain(new DomainFactory(env.rank(), env.size(), env.transportKey(), advertised,
+                    env.fault()), agent);
+            return world;
         } catch (IOException | RuntimeException e) {
             if (tcp != null) {
                 tcp.close();

@@ -49,12 +49,24 @@ class ExamplesSystemTest {
                 p.toString());
     }
 
+    /** The broadcast domain on one host (loopback multicast), with 10% of its datagrams lost by the fault layer. */
+    @Test
+    @Timeout(60)
+    void broadcastOverTheDomainPassesWithFourPeersAndLoss() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "4", "--fault", "loss=0.1,seed=5", "--example", "broadcast", "200");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(1, p.out().size(), p.toString());
+        String line = p.out().get(0);
+        assertTrue(line.startsWith("broadcast: 4 peers multicast 800 messages in 200 rounds, all correct; "), p.toString());
+        assertTrue(!line.contains("; 0 NACKs") && !line.contains(" 0 retransmissions"), "10% loss cost nothing? " + line);
+    }
+
     @Test
     @Timeout(30)
     void examplesAreListed() throws Exception {
         CohortProcess p = CohortProcess.run("examples");
         assertEquals(0, p.exitCode(), p.toString());
-        for (String name : List.of("hello", "pi", "ring", "alltoall")) {
+        for (String name : List.of("hello", "pi", "ring", "alltoall", "broadcast")) {
             assertTrue(p.out().stream().anyMatch(l -> l.startsWith(name + " ")), p.toString());
         }
     }

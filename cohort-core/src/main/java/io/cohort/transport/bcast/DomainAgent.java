@@ -1,5 +1,6 @@
 package io.cohort.transport.bcast;
 
+import io.cohort.BroadcastDomain;
 import java.util.concurrent.locks.LockSupport;
 
 /**

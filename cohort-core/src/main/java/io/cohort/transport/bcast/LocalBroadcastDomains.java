@@ -1,5 +1,7 @@
 package io.cohort.transport.bcast;
 
+import io.cohort.GlobalProgramException;
+import io.cohort.BroadcastDomain;
 import io.cohort.CohortException;
 import io.cohort.transport.fault.DatagramPort;
 import io.cohort.transport.fault.FaultInjectingPort;

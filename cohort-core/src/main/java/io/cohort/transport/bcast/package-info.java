@@ -1,8 +1,8 @@
 /**
  * The job's broadcast domain: the PCODE protocol of Bruck, Dolev, Ho, Orni and Strong (seed 000)
  * over UDP multicast, so that one datagram reaches every peer. The program sees two calls,
- * {@link io.cohort.transport.bcast.BroadcastDomain#multicast} and
- * {@link io.cohort.transport.bcast.BroadcastDomain#request}; every other class is one ingredient
+ * {@link io.cohort.BroadcastDomain#multicast} and
+ * {@link io.cohort.BroadcastDomain#request}; every other class is one ingredient
  * of the paper's sections 3-5, named after it:
  *
  * <table>

@@ -1,5 +1,6 @@
 package io.cohort.transport.bcast;
 
+import io.cohort.GlobalProgramException;
 import io.cohort.transport.fault.DatagramPort;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,5 +1,6 @@
 package io.cohort.transport.bcast;
 
+import io.cohort.GlobalProgramException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,6 +1,5 @@
-package io.cohort.transport.bcast;
+package io.cohort;
 
-import io.cohort.CohortException;
 
 /**
  * The global program is not correct (the paper's Assumption 1 does not hold): a request found no

@@ -1,4 +1,6 @@
-package io.cohort.transport.bcast;
+package io.cohort;
+
+import io.cohort.transport.bcast.DomainCounters;
 
 import java.nio.ByteBuffer;
 

@@ -1,0 +1,149 @@
+package io.cohort.transport.bcast;
+
+import io.cohort.CohortException;
+import io.cohort.transport.fault.DatagramPort;
+import io.cohort.transport.fault.FaultInjectingPort;
+import io.cohort.transport.fault.FaultPlan;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.InterfaceAddress;
+import java.net.NetworkInterface;
+import java.net.SocketAddress;
+import java.util.Locale;
+
+/**
+ * Opens the job's PCODE domain for one peer, in two steps around an exchange the caller makes:
+ * {@link #bind} opens this peer's sockets on the interface that carries its job address and says
+ * which unicast address the others must use; once every peer's address is known,
+ * {@link Binding#complete} makes the domain.
+ *
+ * <p>The medium is the job's multicast group ({@link MulticastGroup}, derived from the transport
+ * key) unless {@value #MEDIUM_PROP_NAME}{@code =broadcast} picks the subnet broadcast address of
+ * that interface ({@link SubnetBroadcast}). The job's datagram fault plan, if any, goes under both
+ * sockets, seeded per rank and socket so that a failing run replays.
+ */
+public final class DomainFactory {
+    /** {@code multicast} (default) or {@code broadcast}. */
+    public static final String MEDIUM_PROP_NAME = "cohort.bcast.medium";
+    /** Fault-plan streams of the domain's sockets start here, apart from the udp transport's. */
+    private static final long FAULT_STREAM_BASE = 1L << 32;
+
+    private final int rank;
+    private final int size;
+    private final long key;
+    private final InetAddress local;
+    private final FaultPlan faults;
+
+    /**
+     * @param local this peer's address in the job (the one its other transports use); its interface
+     *              carries the domain's traffic
+     */
+    public DomainFactory(int rank, int size, long key, InetAddress local, FaultPlan faults) {
+        this.rank = rank;
+        this.size = size;
+        this.key = key;
+        this.local = local;
+        this.faults = faults;
+    }
+
+    /** Settings are checked, then this peer's sockets bound. A bad setting or a missing interface: one sentence. */
+    public Binding bind() {
+        PcodeContext ctx;
+        String medium = System.getProperty(MEDIUM_PROP_NAME, "multicast").trim().toLowerCase(Locale.ROOT);
+        try {
+            ctx = PcodeContext.fromSystemProperties();
+            ctx.validate(size);
+            if (!medium.equals("multicast") && !medium.equals("broadcast")) {
+                throw new IllegalArgumentException("setting " + MEDIUM_PROP_NAME + "=" + medium
+                        + " names no medium; choose multicast or broadcast");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CohortException("cannot open the broadcast domain: " + e.getMessage());
+        }
+        try {
+            NetworkInterface nif = local.isLoopbackAddress() ? MulticastGroup.loopbackInterface()
+                    : NetworkInterface.getByInetAddress(local);
+            if (nif == null) {
+                throw new IOException("no network interface has the address " + local.getHostAddress());
+            }
+            DatagramPort[] ports;
+            SocketAddress target;
+            if (medium.equals("multicast")) {
+                MulticastGroup group = MulticastGroup.forJob(key);
+                ports = group.open(local, nif);
+                target = group.address();
+            } else {
+                SubnetBroadcast b = SubnetBroadcast.forJob(broadcastAddressOf(nif), key);
+                ports = b.open(new InetSocketAddress(local, 0));
+                target = b.address();
+            }
+            return new Binding(ctx, ports, target);
+        } catch (IOException e) {
+            throw new CohortException("cannot open the broadcast domain of rank " + rank + " on "
+                    + local.getHostAddress() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private InetAddress broadcastAddressOf(NetworkInterface nif) throws IOException {
+        if (local.isLoopbackAddress()) {
+            return InetAddress.getByName("127.255.255.255");
+        }
+        for (InterfaceAddress a : nif.getInterfaceAddresses()) {
+            if (a.getAddress().equals(local) && a.getBroadcast() instanceof Inet4Address) {
+                return a.getBroadcast();
+            }
+        }
+        throw new IOException("interface " + nif.getName() + " has no IPv4 broadcast address for "
+                + local.getHostAddress() + "; use the multicast medium");
+    }
+
+    /** This peer's bound sockets, waiting for the others' addresses. */
+    public final class Binding {
+        private final PcodeContext ctx;
+        private final DatagramPort[] ports;
+        private final SocketAddress target;
+
+        private Binding(PcodeContext ctx, DatagramPort[] ports, SocketAddress target) {
+            this.ctx = ctx;
+            this.ports = ports;
+            this.target = target;
+        }
+
+        /** The unicast address the other peers send to, as {@code a.b.c.d:port}. */
+        public String address() {
+            InetSocketAddress a = (InetSocketAddress) ports[0].localAddress();
+            return a.getAddress().getHostAddress() + ":" + a.getPort();
+        }
+
+        /** Makes the domain from every peer's {@link #address()}, indexed by rank. */
+        public PcodeDomain complete(String[] addresses) {
+            SocketAddress[] peers = new SocketAddress[size];
+            for (int r = 0; r < size; r++) {
+                int colon = addresses[r] == null ? -1 : addresses[r].lastIndexOf(':');
+                if (colon < 1) {
+                    abort();
+                    throw new CohortException("rank " + r + " sent no usable broadcast-domain address: " + addresses[r]);
+                }
+                peers[r] = new InetSocketAddress(addresses[r].substring(0, colon),
+                        Integer.parseInt(addresses[r].substring(colon + 1)));
+            }
+            DatagramPort unicast = ports[0];
+            DatagramPort group = ports[1];
+            if (faults != null && !faults.isNone()) {
+                unicast = new FaultInjectingPort(unicast, faults, faults.seedFor(FAULT_STREAM_BASE + 2L * rank));
+                group = new FaultInjectingPort(group, faults, faults.seedFor(FAULT_STREAM_BASE + 2L * rank + 1));
+            }
+            return new PcodeDomain(rank, size, key, ctx, new DomainEndpoints(unicast, group, target, peers));
+        }
+
+        /** Closes the sockets (the exchange failed). */
+        public void abort() {
+            for (DatagramPort p : ports) {
+                p.close();
+            }
+        }
+    }
+}
