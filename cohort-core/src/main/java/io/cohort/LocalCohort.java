@@ -156,7 +156,7 @@ public final class LocalCohort {
             int rank = i;
             EngineCommunicator world = new EngineCommunicator(engines[i], 0, engines[i]::shutdown);
             world.enableBroadcastDomain(new DomainFactory(i, size, domainKey, InetAddress.getLoopbackAddress(),
-                    FaultPlan.parse(fault)), new AgentPerDomain());
+                    FaultPlan.parse(fault), false), new AgentPerDomain());
             Thread t = new Thread(() -> {
                 try {
                     body.run(world);

@@ -36,12 +36,15 @@ public final class DomainFactory {
     private final long key;
     private final InetAddress local;
     private final FaultPlan faults;
+    private final boolean alone;
 
     /**
      * @param local this peer's address in the job (the one its other transports use); its interface
      *              carries the domain's traffic
+     * @param alone no other peer of the job runs on this host (multicast loopback is then switched off)
      */
-    public DomainFactory(int rank, int size, long key, InetAddress local, FaultPlan faults) {
+    public DomainFactory(int rank, int size, long key, InetAddress local, FaultPlan faults, boolean alone) {
+        this.alone = alone;
         this.rank = rank;
         this.size = size;
         this.key = key;
@@ -73,7 +76,7 @@ public final class DomainFactory {
             SocketAddress target;
             if (medium.equals("multicast")) {
                 MulticastGroup group = MulticastGroup.forJob(key);
-                ports = group.open(local, nif);
+                ports = group.open(local, nif, !alone);
                 target = group.address();
             } else {
                 SubnetBroadcast b = SubnetBroadcast.forJob(broadcastAddressOf(nif), key);

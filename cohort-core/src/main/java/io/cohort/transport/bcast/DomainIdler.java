@@ -17,13 +17,18 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Threads: the domain's one calling thread.
  */
 final class DomainIdler {
-    static final int SPINS = 50;
-    static final int YIELDS = 20;
     static final long PARK_NANOS = 50_000;
+    /** Waits longer than this block in the selector; shorter ones park. */
+    static final long SELECT_MIN_NANOS = 200_000;
     private final Selector selector;
+    private final int spins;
+    private final int yields;
     private int idles;
 
-    DomainIdler(DatagramPort[] ports) {
+    /** Spins {@code spins} polls, yields {@code yields}, then blocks. */
+    DomainIdler(DatagramPort[] ports, int spins, int yields) {
+        this.spins = spins;
+        this.yields = yields;
         Selector s = null;
         try {
             boolean all = true;
@@ -57,11 +62,11 @@ final class DomainIdler {
     /** Waits a little; never past {@code dueNanos} (a {@link System#nanoTime()} instant). */
     void idle(long dueNanos) {
         idles++;
-        if (idles <= SPINS) {
+        if (idles <= spins) {
             Thread.onSpinWait();
             return;
         }
-        if (idles <= SPINS + YIELDS) {
+        if (idles <= spins + yields) {
             Thread.yield();
             return;
         }
@@ -69,9 +74,11 @@ final class DomainIdler {
         if (wait <= 0) {
             return;
         }
-        if (selector != null && wait >= 1_000_000L) {
+        if (selector != null && wait > SELECT_MIN_NANOS) {
             try {
-                selector.select(wait / 1_000_000L);
+                // Millisecond granularity: a timer may fire up to 1 ms late, but an arriving
+                // datagram wakes the caller at once, which a 50 us park loop would not do cheaply.
+                selector.select(Math.max(1, wait / 1_000_000L));
                 selector.selectedKeys().clear();
                 return;
             } catch (IOException | RuntimeException e) {

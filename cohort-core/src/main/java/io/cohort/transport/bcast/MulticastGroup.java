@@ -18,7 +18,7 @@ import java.nio.channels.DatagramChannel;
  * almost never share a group (and when they do, the frame tag tells them apart), and the sockets
  * of one peer: a receiving socket bound to the group's port and joined on one interface, and an
  * ephemeral unicast socket that sends everything with TTL 1 (the domain is one segment) and
- * loopback on (peers on one host hear each other).
+ * loopback on where peers share the host (they hear each other through it).
  *
  * <p>Groups are taken from 239.255.0.0/16 (IPv4 organisation-local scope, RFC 2365); ports from
  * 20000-29999, below Linux's ephemeral range.
@@ -76,11 +76,15 @@ public final class MulticastGroup {
      * unicast socket binds {@code local} with an ephemeral port: peers learn it from the table.
      */
     public DatagramPort[] open(InetAddress local, NetworkInterface nif) throws IOException {
-        return openBound(new InetSocketAddress(local, 0), nif);
+        return open(local, nif, true);
     }
 
-    /** As {@link #open} with the unicast socket bound to {@code unicast} (a fixed port, for tools). */
-    public DatagramPort[] openBound(InetSocketAddress unicast, NetworkInterface nif) throws IOException {
+    /**
+     * As above; {@code loop} false when no other peer of the job is on this host, so that our own
+     * multicasts are not looped back to us only to be dropped (one wake-up less per multicast).
+     */
+    public DatagramPort[] open(InetAddress local, NetworkInterface nif, boolean loop) throws IOException {
+        InetSocketAddress unicast = new InetSocketAddress(local, 0);
         DatagramChannel rx = DatagramChannel.open(StandardProtocolFamily.INET);
         DatagramChannel tx = null;
         try {
@@ -93,7 +97,7 @@ public final class MulticastGroup {
             tx.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES_DEFAULT);
             tx.setOption(StandardSocketOptions.IP_MULTICAST_IF, nif);
             tx.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 1);
-            tx.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, true);
+            tx.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, loop);
             tx.bind(unicast);
             return new DatagramPort[] {new NioDatagramPort(tx), new NioDatagramPort(rx)};
         } catch (IOException | RuntimeException e) {

@@ -60,6 +60,11 @@ public final class PcodeDomain implements BroadcastDomain {
     /** Calls made so far: the position in this peer's program (1 = first call). */
     private long position;
     private volatile boolean closed;
+    /**
+     * The program's thread is inside a call and polls by itself: the background {@link #poll} then
+     * stays out, since a datagram it took would not wake the caller's selector.
+     */
+    private volatile boolean inCall;
     /** In {@link #close()}: every STATUS we send carries FLAG_CLOSING. */
     boolean closing;
     /** Last DATA or STATUS from a peer: a lingering peer leaves once the domain has been quiet. */
@@ -104,7 +109,7 @@ public final class PcodeDomain implements BroadcastDomain {
         this.receiver = new PcodeReceiver(this, new FrameValidator(this.key, size, rank, ctx.maxMessageBytes(size), counters));
         this.sender = new PcodeSender(this);
         this.timers = new PcodeTimers(this);
-        this.idler = new DomainIdler(receivePorts);
+        this.idler = new DomainIdler(receivePorts, ctx.spins, ctx.yields);
     }
 
     /**
@@ -164,14 +169,19 @@ public final class PcodeDomain implements BroadcastDomain {
         int fragment = ctx.fragmentBytes(size);
         int offset = 0;
         long start = System.nanoTime();
-        do {
-            int n = Math.min(fragment, length - offset);
-            awaitRoom(p2p, dest, pos, length, t, start);
-            synchronized (lock) {
-                sender.sendData(message, offset, n, length, pos, t, p2p, dest);
-            }
-            offset += n;
-        } while (offset < length);
+        inCall = true;
+        try {
+            do {
+                int n = Math.min(fragment, length - offset);
+                awaitRoom(p2p, dest, pos, length, t, start);
+                synchronized (lock) {
+                    sender.sendData(message, offset, n, length, pos, t, p2p, dest);
+                }
+                offset += n;
+            } while (offset < length);
+        } finally {
+            inCall = false;
+        }
     }
 
     /** Waits until one more frame may be sent: room in the sent buffer, and (broadcast) an open flow window. */
@@ -246,6 +256,15 @@ public final class PcodeDomain implements BroadcastDomain {
             checkUsable();
             pos = ++position;
         }
+        inCall = true;
+        try {
+            return awaitMessage(source, t, p2p, stream, slot, pos);
+        } finally {
+            inCall = false;
+        }
+    }
+
+    private byte[] awaitMessage(int source, long[] t, boolean p2p, int stream, InputSlot slot, long pos) {
         long start = System.nanoTime();
         idler.reset();
         for (;;) {
@@ -311,6 +330,9 @@ public final class PcodeDomain implements BroadcastDomain {
 
     @Override
     public int poll() {
+        if (inCall) {
+            return 0;
+        }
         synchronized (lock) {
             if (closed) {
                 return 0;
@@ -401,6 +423,7 @@ public final class PcodeDomain implements BroadcastDomain {
         }
         long start = System.nanoTime();
         long quiet = 4 * ctx.nackIntervalNanos;
+        inCall = true;
         try {
             synchronized (lock) {
                 closing = true;
@@ -440,6 +463,7 @@ public final class PcodeDomain implements BroadcastDomain {
             synchronized (lock) {
                 closed = true;
             }
+            inCall = false;
             idler.close();
             endpoints.close();
         }
