@@ -44,7 +44,7 @@ hosts() { local h="" i; for ((i = 1; i <= $1; i++)); do h+="${h:+,}$box$i"; done
 job() {
   local n=$1; shift
   ./cohort run -n "$n" --hosts "$(hosts "$n")" --launch-agent netns --transport tcp --idle park --jvm-opt -Xms256m \
-    --jvm-opt -Xmx256m "$@" | grep '^alltoall ' | tee -a "$out"
+    --jvm-opt -Xmx256m "$@" | grep '^alltoall ' | grep -v ' rank=[1-9]' | tee -a "$out"   # JGroups: rank 0's line
 }
 
 { echo "# $(date -u +%FT%TZ) $(nproc) CPUs, $(uname -r), $(java -version 2>&1 | head -n1)"; } >>"$out"

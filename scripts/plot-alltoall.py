@@ -7,8 +7,8 @@ Usage:
 
 Reads result lines of the form
     alltoall impl=pcode n=8 size=1024 rounds=1000 median_us=123.45 p99_us=456.78 samples=8000 ...
-from the RESULTS files and ignores every other line. Lines with a loss=... other than 0 are left out
-(lossy runs are a separate table); when an (impl, n, size) repeats, the later line wins. Writes
+from the RESULTS files and ignores every other line. Lines with a loss=... other than 0, or with a
+nack_delay_us=... (the section 6.5 experiment), are left out (separate tables); when an (impl, n, size) repeats, the later line wins. Writes
     alltoall-vs-n-<size>.svg   median time per call against N, one chart per message size
     alltoall-vs-size-n<N>.svg  median time per call against message size (log2 axis), one chart per N
 Each implementation is a solid line with markers (median); the same colour dashed is its p99.
@@ -65,13 +65,13 @@ def parse(paths):
                 lossless = float(kv.get("loss", "0").rstrip("%")) == 0
             except ValueError:
                 lossless = False
-            if not lossless:                                  # lossy runs are a separate table
+            if not lossless or "nack_delay_us" in kv:         # lossy and tuning runs are separate tables
                 lossy += 1
                 continue
             repeated += key in results
             results[key] = (median, p99)
     for count, what in ((malformed, "skipped {} malformed result line(s)"),
-                        (lossy, "left out {} result line(s) with loss other than 0"),
+                        (lossy, "left out {} result line(s) with loss other than 0 or a NACK-delay setting"),
                         (repeated, "note: {} result(s) repeat an (impl, n, size); the later line is used")):
         if count:
             print("plot-alltoall: " + what.format(count), file=sys.stderr)

@@ -44,7 +44,7 @@ import java.util.zip.CRC32C;
  * {@code -Dcohort.bench.jgroups.bind=ADDR} (127.0.0.1 for N processes on loopback).
  *
  * <p>The members wait for a view of N and pass a barrier (each multicasts READY and waits for N-1),
- * then run, per size, W warm-up rounds (max(10, R/10) unless --warmup W) and R timed rounds
+ * then run, per size, W warm-up rounds (max(500, R), as AllToAllJob, unless --warmup W) and R timed rounds
  * ({@code System.nanoTime}, into an HdrHistogram). A message is a 12-byte header (sender rank, sequence number over the run, size) and a
  * body that is a function of the three; the body's CRC32C must match one computed in advance and each
  * sender's sequence numbers must follow each other (NAKACK2 keeps each sender's order), so a wrong or
@@ -133,7 +133,7 @@ public final class JGroupsAllToAll {
                 throw new IllegalArgumentException("need COHORT_SIZE >= 2, 0 <= COHORT_RANK < COHORT_SIZE, --rounds >= 1, sizes >= " + (HEADER + 4));
             }
             long timeout = TimeUnit.SECONDS.toNanos(Long.getLong("cohort.bench.jgroups.timeout", 60));
-            warmup = warmup >= 0 ? warmup : Math.max(10, rounds / 10);
+            warmup = warmup >= 0 ? warmup : Math.max(500, rounds);
             JGroupsAllToAll bench = new JGroupsAllToAll(rank, n, sizes, rounds, warmup, timeout);
             bench.connect(job);
             for (String line : bench.run()) {
