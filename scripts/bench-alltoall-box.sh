@@ -2,7 +2,8 @@
 # The PCODE paper's all-to-all broadcast benchmark (sections 6.2-6.5) on the cluster in a box: one
 # peer per host (network namespace), all hosts on one bridge. Needs root (it makes the box).
 #
-#   scripts/bench-alltoall-box.sh [--quick] [--rounds R] [--peers "2 3 4 8 16"] [--sizes 20,256,1024,8192] [--out FILE]
+#   scripts/bench-alltoall-box.sh [--quick] [--rounds R] [--peers "2 3 4 8 16"] [--sizes 20,256,1024,8192]
+#                                 [--rate 100mbit] [--out FILE]
 #
 # For each N: one job runs PCODE (the job's broadcast domain, UDP multicast) and the paper's TCP
 # baseline (Cohort's TCP transport, a multicast = N-1 sends) side by side, size by size; then a
@@ -11,10 +12,13 @@
 # experiment (section 6.5). Every line is "alltoall impl=... n=... size=... median_us=... ...";
 # all of them go to FILE (default bench-out/alltoall-box-<time>.txt), and the plots to docs/img
 # (scripts/plot-alltoall.py). --quick: N = 2, 4; 20 B and 1 KiB; 200 rounds; no loss runs.
+# --rate R gives every host a NIC of speed R (cluster-in-a-box --rate: a token bucket on what it
+# sends), so the medium, not the shared CPUs, limits the exchange as on the paper's Ethernet; its
+# lines carry rate=R, its plots go to docs/img/rate-R, and the loss and NACK-delay runs are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=1000 peers="2 3 4 8 16" sizes=20,256,1024,8192 out="" quick=0
+rounds=1000 peers="2 3 4 8 16" sizes=20,256,1024,8192 out="" quick=0 rate=""
 while (($#)); do
   case $1 in
     --quick) quick=1 rounds=200 peers="2 4" sizes=20,1024 ;;
@@ -22,6 +26,7 @@ while (($#)); do
     --peers) peers=$2; shift ;;
     --sizes) sizes=$2; shift ;;
     --out) out=$2; shift ;;
+    --rate) rate=$2; shift ;;
     *) echo "bench-alltoall-box: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -36,15 +41,16 @@ jar=$(ls cohort-bench/target/cohort-bench-*.jar | grep -v -- '-sources' | head -
 cp="$PWD/$jar:$PWD/cohort-bench/target/lib/*"
 
 box=pcb
-scripts/cluster-in-a-box up "$max" --name "$box" --owner $$ >/dev/null
+scripts/cluster-in-a-box up "$max" --name "$box" --owner $$ ${rate:+--rate "$rate"} >/dev/null
 trap 'scripts/cluster-in-a-box down --name "$box" >/dev/null' EXIT
 hosts() { local h="" i; for ((i = 1; i <= $1; i++)); do h+="${h:+,}$box$i"; done; echo "$h"; }
 # One peer per host; a fixed heap so GC sizing does not differ between runs; --idle park, the TCP
 # baseline's best setting here (8-16 peers share 2 cores; backoff's spinning costs them 20-50%).
+# JGroups prints a line on every member: rank 0's is kept, as ours are printed by rank 0.
 job() {
   local n=$1; shift
   ./cohort run -n "$n" --hosts "$(hosts "$n")" --launch-agent netns --transport tcp --idle park --jvm-opt -Xms256m \
-    --jvm-opt -Xmx256m "$@" | grep '^alltoall ' | grep -v ' rank=[1-9]' | tee -a "$out"   # JGroups: rank 0's line
+    --jvm-opt -Xmx256m "$@" | grep '^alltoall ' | grep -v ' rank=[1-9]' | sed "s/\$/${rate:+ rate=$rate}/" | tee -a "$out"
 }
 
 { echo "# $(date -u +%FT%TZ) $(nproc) CPUs, $(uname -r), $(java -version 2>&1 | head -n1)"; } >>"$out"
@@ -52,7 +58,7 @@ for n in $peers; do
   job "$n" -cp "$cp" io.cohort.bench.AllToAllJob --sizes "$sizes" --rounds "$rounds"
   job "$n" -cp "$cp" io.cohort.bench.JGroupsAllToAll --sizes "$sizes" --rounds "$rounds"
 done
-if ((quick == 0)); then
+if ((quick == 0)) && [[ -z "$rate" ]]; then
   for loss in 1 5; do
     scripts/cluster-in-a-box loss "$loss" --name "$box" >/dev/null
     job 8 -cp "$cp" io.cohort.bench.AllToAllJob --impls pcode --sizes 1024 --rounds "$rounds" --label "loss=$loss"
@@ -63,5 +69,5 @@ if ((quick == 0)); then
       --impls pcode --sizes 1024 --rounds "$rounds" --label "nack_delay_us=$delay"
   done
 fi
-scripts/plot-alltoall.py --out docs/img "$out" 2>/dev/null || echo "(no plots: scripts/plot-alltoall.py is missing or failed)"
+scripts/plot-alltoall.py --out "docs/img${rate:+/rate-$rate}" "$out" 2>/dev/null || echo "(no plots: scripts/plot-alltoall.py is missing or failed)"
 echo "Results written to $out"

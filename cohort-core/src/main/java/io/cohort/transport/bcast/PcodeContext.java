@@ -46,6 +46,15 @@ public final class PcodeContext {
     public static final String NACK_INTERVAL_MICROS_PROP_NAME = "cohort.bcast.nackIntervalMicros";
     public static final long NACK_INTERVAL_MICROS_DEFAULT = 5_000;
     /** Most frames resent in answer to one NACK; a repeated NACK fetches the rest. */
+    /**
+     * A frame is not resent to a peer that got a copy less than this long ago (our first send
+     * included): NACKs that crossed the copy on the wire are ignored, so a slow or congested link
+     * is not flooded with duplicates. The default, 500 us, is below the request-NACK delay so that
+     * recovery on a fast LAN is never held back; a slow link wants about its queueing delay.
+     */
+    public static final String RESEND_HOLD_MICROS_PROP_NAME = "cohort.bcast.resendHoldMicros";
+    public static final long RESEND_HOLD_MICROS_DEFAULT = 500;
+
     public static final String RESEND_BURST_PROP_NAME = "cohort.bcast.resendBurst";
     public static final int RESEND_BURST_DEFAULT = 64;
     /** How long a call may wait before the global program is declared incorrect. */
@@ -78,6 +87,7 @@ public final class PcodeContext {
     long gapNackDelayNanos = GAP_NACK_DELAY_MICROS_DEFAULT * 1000;
     long nackIntervalNanos = NACK_INTERVAL_MICROS_DEFAULT * 1000;
     int resendBurst = RESEND_BURST_DEFAULT;
+    long resendHoldNanos = RESEND_HOLD_MICROS_DEFAULT * 1000;
     long callTimeoutNanos = CALL_TIMEOUT_MILLIS_DEFAULT * 1_000_000;
     long lingerNanos = LINGER_MILLIS_DEFAULT * 1_000_000;
     int spins = SPINS_DEFAULT;
@@ -101,6 +111,7 @@ public final class PcodeContext {
         c.gapNackDelayNanos = 1000 * read(p, GAP_NACK_DELAY_MICROS_PROP_NAME, c.gapNackDelayNanos / 1000, 0, 60_000_000);
         c.nackIntervalNanos = 1000 * read(p, NACK_INTERVAL_MICROS_PROP_NAME, c.nackIntervalNanos / 1000, 10, 60_000_000);
         c.resendBurst = (int) read(p, RESEND_BURST_PROP_NAME, c.resendBurst, 1, 1 << 20);
+        c.resendHoldNanos = 1000 * read(p, RESEND_HOLD_MICROS_PROP_NAME, c.resendHoldNanos / 1000, 0, 60_000_000);
         c.callTimeoutNanos = 1_000_000 * read(p, CALL_TIMEOUT_MILLIS_PROP_NAME, c.callTimeoutNanos / 1_000_000, 1, 86_400_000);
         c.lingerNanos = 1_000_000 * read(p, LINGER_MILLIS_PROP_NAME, c.lingerNanos / 1_000_000, 0, 86_400_000);
         c.spins = (int) read(p, SPINS_PROP_NAME, c.spins, 0, 1_000_000);

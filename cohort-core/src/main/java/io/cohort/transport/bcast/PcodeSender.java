@@ -79,6 +79,7 @@ final class PcodeSender {
             upTo = NackFrameDescriptor.to(nack);
         }
         SocketAddress to = d.endpoints.peers[from];
+        long now = System.nanoTime();
         int sent = 0;
         for (Iterator<SentMessageBuffer.SentFrame> it = buffer.iterator(); it.hasNext() && sent < d.ctx.resendBurst; ) {
             SentMessageBuffer.SentFrame f = it.next();
@@ -87,6 +88,10 @@ final class PcodeSender {
             }
             if (f.personalCount > upTo) {
                 break;
+            }
+            if (!f.mayResendTo(from, d.size, now, d.ctx.resendHoldNanos)) {
+                d.counters.increment(RESENDS_HELD);
+                continue;
             }
             ByteBuffer copy = ByteBuffer.wrap(f.bytes.clone()).order(ByteOrder.LITTLE_ENDIAN);
             flags(copy, flags(copy) | FLAG_RESEND);

@@ -18,11 +18,38 @@ final class SentMessageBuffer {
         final long personalCount;
         final long globalCounter;
         final byte[] bytes;
+        /** When it last went to each peer (the first send went to all); null until resent once. */
+        private long[] sentAt;
+        private final long firstSentAt;
 
         SentFrame(long personalCount, long globalCounter, byte[] bytes) {
+            this(personalCount, globalCounter, bytes, System.nanoTime());
+        }
+
+        SentFrame(long personalCount, long globalCounter, byte[] bytes, long now) {
             this.personalCount = personalCount;
             this.globalCounter = globalCounter;
             this.bytes = bytes;
+            this.firstSentAt = now;
+        }
+
+        /**
+         * True, and noted, if the frame may go to {@code peer} again: it has not been sent there
+         * within {@code holdNanos}. A NACK that crossed our last copy on the wire, or arrives before
+         * that copy could, gets nothing; without this, a slow link's queue fills with copies that
+         * later NACKs multiply (a retransmission storm).
+         */
+        boolean mayResendTo(int peer, int peers, long now, long holdNanos) {
+            long last = sentAt == null ? firstSentAt : sentAt[peer];
+            if (now - last < holdNanos) {
+                return false;
+            }
+            if (sentAt == null) {
+                sentAt = new long[peers];
+                java.util.Arrays.fill(sentAt, firstSentAt);
+            }
+            sentAt[peer] = now;
+            return true;
         }
     }
 
