@@ -11,7 +11,8 @@ from the RESULTS files and ignores every other line. Lines with a loss=... other
 nack_delay_us=... (the section 6.5 experiment), are left out (separate tables); when an (impl, n, size) repeats, the later line wins. Writes
     alltoall-vs-n-<size>.svg   median time per call against N, one chart per message size
     alltoall-vs-size-n<N>.svg  median time per call against message size (log2 axis), one chart per N
-Each implementation is a solid line with markers (median); the same colour dashed is its p99.
+Each implementation is a solid line with markers (median); the same colour dashed is its p99, cut
+at the top of the axis (3x the largest median) so that one slow percentile does not flatten the rest.
 Standard library only; exit code 2 with one line on stderr for bad usage or no results.
 """
 import contextlib
@@ -130,7 +131,10 @@ def chart(path, title, xlabel, xticks, series, style):
     lo, hi = min(p for p, _ in xticks), max(p for p, _ in xticks)
     pad = (hi - lo) * 0.04 if hi > lo else 1.0
     lo, hi = lo - pad, hi + pad
-    ymax = max(max(m, p or 0) for pts in series.values() for _, m, p in pts)
+    # The axis is for the medians; a p99 far above them (a scheduling hiccup on a shared machine)
+    # would flatten every median line, so p99 lines are cut at 3x the largest median.
+    top_median = max(m for pts in series.values() for _, m, _ in pts)
+    ymax = min(max(max(m, p or 0) for pts in series.values() for _, m, p in pts), 3 * top_median)
     yticks = nice_ticks(ymax * 1.05)
     sx = lambda v: LEFT + (v - lo) / (hi - lo) * pw
     sy = lambda v: top + ph - v / yticks[-1] * ph
@@ -155,7 +159,7 @@ def chart(path, title, xlabel, xticks, series, style):
     for impl, pts in series.items():                          # p99 first, so medians draw on top
         colour, shape = style[impl]
         pts = sorted(pts)
-        p99 = " ".join(f"{sx(x):.1f},{sy(p):.1f}" for x, _, p in pts if p is not None)
+        p99 = " ".join(f"{sx(x):.1f},{sy(min(p, yticks[-1])):.1f}" for x, _, p in pts if p is not None)
         if p99:
             out.append(f'<polyline class="p99" points="{p99}" fill="none" stroke="{colour}" '
                        f'stroke-opacity="0.55" stroke-width="1.2" stroke-dasharray="5,4"/>')
