@@ -24,6 +24,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -346,7 +348,7 @@ public final class LocalCohort {
 
     /** In-JVM peers have no progress agent: each open domain gets its own polling thread. */
     private static final class AgentPerDomain implements DomainPolling {
-        private final java.util.Map<BroadcastDomain, DomainAgent> agents = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<BroadcastDomain, DomainAgent> agents = new ConcurrentHashMap<>();
 
         @Override
         public void startPolling(BroadcastDomain domain) {

@@ -11,6 +11,7 @@ import io.cohort.launch.LaunchAgents;
 import io.cohort.launch.LaunchException;
 import io.cohort.launch.Placement;
 import io.cohort.launch.StdinTarget;
+import io.cohort.transport.bcast.DomainFactory;
 import io.cohort.transport.fault.FaultPlan;
 import io.cohort.transport.udp.UdpSettings;
 import io.cohort.wireup.JobEnvironment;
@@ -31,6 +32,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Stack;
 import java.util.concurrent.Callable;
 
@@ -303,11 +305,12 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Peer settings given as {@code --jvm-opt -Dcohort.udp.X=V} or {@code -Dcohort.fault=SPEC} are
+     * Peer settings given as {@code --jvm-opt -Dcohort.udp.X=V}, {@code -Dcohort.bcast.X=V} or {@code -Dcohort.fault=SPEC} are
      * checked here, so a bad value costs one line and exit 2 instead of every peer failing at start.
      */
     static void checkPeerProperties(List<String> jvmOptions) {
         Map<String, String> udp = new LinkedHashMap<>();
+        Properties bcast = new Properties();
         for (String o : jvmOptions) {
             if (!o.startsWith("-D")) {
                 continue;
@@ -317,6 +320,8 @@ final class RunCommand implements Callable<Integer> {
             String value = eq < 0 ? "" : o.substring(eq + 1);
             if (name.startsWith("cohort.udp.")) {
                 udp.put(name, value);
+            } else if (name.startsWith("cohort.bcast.")) {
+                bcast.setProperty(name, value);
             } else if (name.equals(FaultPlan.FAULT_PROP_NAME)) {
                 try {
                     FaultPlan.parse(value);
@@ -324,6 +329,11 @@ final class RunCommand implements Callable<Integer> {
                     throw new UsageException("--jvm-opt " + o + ": " + e.getMessage());
                 }
             }
+        }
+        try {
+            DomainFactory.checkSettings(bcast);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--jvm-opt: " + e.getMessage());
         }
         if (udp.isEmpty()) {
             return;

@@ -145,6 +145,14 @@ class RunCommandTest {
                 "--example", "pi"), "cohort.udp.windowBytes=12 is not valid");
         assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--jvm-opt", "-Dcohort.udp.windowByte=65536",
                 "--example", "pi"), "-Dcohort.udp.windowByte: no such udp setting");
+        assertUsageError(execute("run", "-n", "2", "--jvm-opt", "-Dcohort.bcast.medium=nonsense", "--example", "broadcast"),
+                "setting cohort.bcast.medium=nonsense names no medium; choose multicast or broadcast");
+        assertUsageError(execute("run", "-n", "2", "--jvm-opt", "-Dcohort.bcast.requestNackDelayMicros=abc",
+                "--example", "broadcast"), "cohort.bcast.requestNackDelayMicros=abc is not a whole number");
+        assertUsageError(execute("run", "-n", "2", "--jvm-opt", "-Dcohort.bcast.nackDelay=5", "--example", "broadcast"),
+                "-Dcohort.bcast.nackDelay: no such broadcast-domain setting");
+        assertUsageError(execute("run", "-n", "2", "--jvm-opt", "-Dcohort.bcast.group=10.0.0.1:5000", "--example",
+                "broadcast"), "is not an IPv4 multicast group");
         assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--jvm-opt", "-Dcohort.fault=loss",
                 "--example", "pi"), "'loss' is not key=value");
     }

@@ -9,6 +9,7 @@ import io.cohort.Status;
 import io.cohort.transport.bcast.DomainFactory;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -328,7 +329,7 @@ public class EngineCommunicator implements Communicator {
         String[] addresses = new String[size()];
         String remoteFailure = null;
         try {
-            byte[] payload = mine.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] payload = mine.getBytes(StandardCharsets.UTF_8);
             Request[] sends = new Request[size()];
             for (int p = 0; p < size(); p++) {
                 if (p != rank()) {
@@ -337,7 +338,7 @@ public class EngineCommunicator implements Communicator {
             }
             for (int p = 0; p < size(); p++) {
                 String s = p == rank() ? mine : new String(receiveCollective(p, TAG_DOMAIN),
-                        java.nio.charset.StandardCharsets.UTF_8);
+                        StandardCharsets.UTF_8);
                 if (s.startsWith("ok ")) {
                     addresses[p] = s.substring(3);
                 } else if (remoteFailure == null && p != rank()) {

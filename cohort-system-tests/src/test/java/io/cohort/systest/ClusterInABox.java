@@ -140,14 +140,17 @@ final class ClusterInABox implements AutoCloseable {
         return up(uniquePrefix(), n, lossPercent);
     }
 
-    static ClusterInABox up(String prefix, int n, double lossPercent) throws IOException {
+    /** As above; {@code options} go to 'up' too (e.g. "--rate", "20mbit"). */
+    static ClusterInABox up(String prefix, int n, double lossPercent, String... options) throws IOException {
         run(List.of(SCRIPT.toString(), "reap")); // boxes of test runs that were killed outright
         Thread hook = new Thread(() -> downQuietly(prefix), "cluster-in-a-box-down-" + prefix);
         Runtime.getRuntime().addShutdownHook(hook);
         Result r;
         try {
-            r = run(List.of(SCRIPT.toString(), "up", Integer.toString(n), "--name", prefix, "--loss", percent(lossPercent),
-                    "--owner", Long.toString(ProcessHandle.current().pid())));
+            List<String> command = new ArrayList<>(List.of(SCRIPT.toString(), "up", Integer.toString(n), "--name", prefix,
+                    "--loss", percent(lossPercent), "--owner", Long.toString(ProcessHandle.current().pid())));
+            command.addAll(List.of(options));
+            r = run(command);
         } catch (IOException | RuntimeException e) {
             downQuietly(prefix);
             removeHook(hook);

@@ -134,6 +134,21 @@ class ClusterInABoxTest {
         assertEquals(List.of(), ClusterInABox.leftovers(prefix));
     }
 
+    /** --rate puts a token bucket of that rate on what each host sends; a bad rate is a usage error. */
+    @Test
+    @Timeout(60)
+    void rateLimitsWhatEachHostSends() throws Exception {
+        try (ClusterInABox box = ClusterInABox.up(ClusterInABox.uniquePrefix(), 2, 0, "--rate", "20mbit")) {
+            for (ClusterInABox.Host h : box.hosts()) {
+                ClusterInABox.Result q = box.exec(h, "tc", "qdisc", "show", "dev", "eth0");
+                assertTrue(q.out().contains("tbf") && q.out().contains("rate 20Mbit"), h.name() + ": " + q);
+            }
+        }
+        ClusterInABox.Result bad = ClusterInABox.run(List.of(ClusterInABox.SCRIPT.toString(), "up", "2", "--rate", "fast"));
+        assertEquals(2, bad.code(), bad.toString());
+        assertTrue(bad.err().contains("--rate needs a link speed such as 100mbit or 1gbit"), bad.toString());
+    }
+
     private static String[] probe(String... args) {
         List<String> c = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Djava.net.preferIPv4Stack=true", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",

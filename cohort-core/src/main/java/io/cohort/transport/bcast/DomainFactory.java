@@ -12,7 +12,9 @@ import java.net.InetSocketAddress;
 import java.net.InterfaceAddress;
 import java.net.NetworkInterface;
 import java.net.SocketAddress;
+import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 
 /**
  * Opens the job's PCODE domain for one peer, in two steps around an exchange the caller makes:
@@ -52,17 +54,54 @@ public final class DomainFactory {
         this.faults = faults;
     }
 
+    /** Every {@code cohort.bcast.*} setting there is. */
+    public static final List<String> SETTING_NAMES = List.of(MEDIUM_PROP_NAME, MulticastGroup.GROUP_PROP_NAME,
+            PcodeContext.DATAGRAM_BYTES_PROP_NAME, PcodeContext.SENT_BUFFER_FRAMES_PROP_NAME,
+            PcodeContext.P2P_BUFFER_FRAMES_PROP_NAME, PcodeContext.EARLY_BUFFER_FRAMES_PROP_NAME,
+            PcodeContext.FLOW_WINDOW_PROP_NAME, PcodeContext.STATUS_WINDOW_PROP_NAME,
+            PcodeContext.STATUS_IDLE_MICROS_PROP_NAME, PcodeContext.REQUEST_NACK_DELAY_MICROS_PROP_NAME,
+            PcodeContext.GAP_NACK_DELAY_MICROS_PROP_NAME, PcodeContext.NACK_INTERVAL_MICROS_PROP_NAME,
+            PcodeContext.RESEND_HOLD_MICROS_PROP_NAME, PcodeContext.RESEND_BURST_PROP_NAME,
+            PcodeContext.CALL_TIMEOUT_MILLIS_PROP_NAME, PcodeContext.SPINS_PROP_NAME, PcodeContext.YIELDS_PROP_NAME,
+            PcodeContext.LINGER_MILLIS_PROP_NAME);
+
+    /**
+     * Checks {@code cohort.bcast.*} settings without opening anything (the launcher calls it, so a
+     * bad value costs one line before any peer starts): every name must exist and every value be valid.
+     *
+     * @throws IllegalArgumentException naming the first bad setting
+     */
+    public static void checkSettings(Properties p) {
+        for (String name : p.stringPropertyNames()) {
+            if (name.startsWith("cohort.bcast.") && !SETTING_NAMES.contains(name)) {
+                throw new IllegalArgumentException("-D" + name + ": no such broadcast-domain setting; see docs/architecture.md");
+            }
+        }
+        PcodeContext.from(p);
+        medium(p);
+        String group = p.getProperty(MulticastGroup.GROUP_PROP_NAME);
+        if (group != null && !group.isBlank()) {
+            MulticastGroup.parse(group);
+        }
+    }
+
+    private static String medium(Properties p) {
+        String medium = p.getProperty(MEDIUM_PROP_NAME, "multicast").trim().toLowerCase(Locale.ROOT);
+        if (!medium.equals("multicast") && !medium.equals("broadcast")) {
+            throw new IllegalArgumentException("setting " + MEDIUM_PROP_NAME + "=" + medium
+                    + " names no medium; choose multicast or broadcast");
+        }
+        return medium;
+    }
+
     /** Settings are checked, then this peer's sockets bound. A bad setting or a missing interface: one sentence. */
     public Binding bind() {
         PcodeContext ctx;
-        String medium = System.getProperty(MEDIUM_PROP_NAME, "multicast").trim().toLowerCase(Locale.ROOT);
+        String medium;
         try {
             ctx = PcodeContext.fromSystemProperties();
             ctx.validate(size);
-            if (!medium.equals("multicast") && !medium.equals("broadcast")) {
-                throw new IllegalArgumentException("setting " + MEDIUM_PROP_NAME + "=" + medium
-                        + " names no medium; choose multicast or broadcast");
-            }
+            medium = medium(System.getProperties());
         } catch (IllegalArgumentException e) {
             throw new CohortException("cannot open the broadcast domain: " + e.getMessage());
         }

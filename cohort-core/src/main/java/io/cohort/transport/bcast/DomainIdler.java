@@ -9,9 +9,9 @@ import java.nio.channels.Selector;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * How the calling thread waits inside a call: a few spins and yields (a frame usually arrives
- * within microseconds), then a block in a selector on the domain's sockets, bounded by the next
- * protocol timer, so the kernel wakes it the moment a datagram arrives and 8 peers on 2 cores stay
+ * How the calling thread waits inside a call: {@code cohort.bcast.spins} spins and
+ * {@code cohort.bcast.yields} yields (none by default: measured best when peers share cores), then a
+ * block in a selector on the domain's sockets, bounded by the next protocol timer, so the kernel wakes it the moment a datagram arrives and 8 peers on 2 cores stay
  * polite. Ports without a channel (the in-memory medium) park briefly instead.
  *
  * <p>Threads: the domain's one calling thread.

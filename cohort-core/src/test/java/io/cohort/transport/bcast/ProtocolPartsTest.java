@@ -56,6 +56,18 @@ class ProtocolPartsTest {
     }
 
     @Test
+    void aFrameGoesToEachPeerAtMostOncePerHold() {
+        long hold = 500_000;
+        SentMessageBuffer.SentFrame f = new SentMessageBuffer.SentFrame(1, 1, new byte[1], 1_000_000);
+        assertFalse(f.mayResendTo(1, 3, 1_200_000, hold), "the first send is 200 us old");
+        assertTrue(f.mayResendTo(1, 3, 1_600_000, hold));
+        assertFalse(f.mayResendTo(1, 3, 1_900_000, hold), "resent to peer 1 300 us ago");
+        assertTrue(f.mayResendTo(2, 3, 1_900_000, hold), "peer 2 has only the first send, 900 us ago");
+        assertTrue(f.mayResendTo(1, 3, 2_100_000, hold));
+        assertTrue(f.mayResendTo(1, 3, 2_100_000, 0), "a hold of 0 never holds back");
+    }
+
+    @Test
     void sentBufferDiscardsOnlyWhatEveryPeerHandled() {
         SentMessageBuffer s = new SentMessageBuffer(3);
         for (int i = 1; i <= 3; i++) {
