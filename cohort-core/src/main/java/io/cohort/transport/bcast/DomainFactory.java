@@ -61,6 +61,7 @@ public final class DomainFactory {
             PcodeContext.FLOW_WINDOW_PROP_NAME, PcodeContext.STATUS_WINDOW_PROP_NAME,
             PcodeContext.STATUS_IDLE_MICROS_PROP_NAME, PcodeContext.REQUEST_NACK_DELAY_MICROS_PROP_NAME,
             PcodeContext.GAP_NACK_DELAY_MICROS_PROP_NAME, PcodeContext.NACK_INTERVAL_MICROS_PROP_NAME,
+            PcodeContext.NACK_CEILING_MICROS_PROP_NAME,
             PcodeContext.RESEND_HOLD_MICROS_PROP_NAME, PcodeContext.RESEND_BURST_PROP_NAME,
             PcodeContext.CALL_TIMEOUT_MILLIS_PROP_NAME, PcodeContext.SPINS_PROP_NAME, PcodeContext.YIELDS_PROP_NAME,
             PcodeContext.LINGER_MILLIS_PROP_NAME);

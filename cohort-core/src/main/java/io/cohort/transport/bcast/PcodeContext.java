@@ -45,7 +45,9 @@ public final class PcodeContext {
     /** Period at which every kind of NACK is repeated until satisfied (5.7), and progress is asked for. */
     public static final String NACK_INTERVAL_MICROS_PROP_NAME = "cohort.bcast.nackIntervalMicros";
     public static final long NACK_INTERVAL_MICROS_DEFAULT = 5_000;
-    /** Most frames resent in answer to one NACK; a repeated NACK fetches the rest. */
+    /** The longest the NACK timers may grow to as {@link NackPacing} adapts them to a slow medium. */
+    public static final String NACK_CEILING_MICROS_PROP_NAME = "cohort.bcast.nackCeilingMicros";
+    public static final long NACK_CEILING_MICROS_DEFAULT = 100_000;
     /**
      * A frame is not resent to a peer that got a copy less than this long ago (our first send
      * included): NACKs that crossed the copy on the wire are ignored, so a slow or congested link
@@ -54,7 +56,7 @@ public final class PcodeContext {
      */
     public static final String RESEND_HOLD_MICROS_PROP_NAME = "cohort.bcast.resendHoldMicros";
     public static final long RESEND_HOLD_MICROS_DEFAULT = 500;
-
+    /** Most frames resent in answer to one NACK; a repeated NACK fetches the rest. */
     public static final String RESEND_BURST_PROP_NAME = "cohort.bcast.resendBurst";
     public static final int RESEND_BURST_DEFAULT = 64;
     /** How long a call may wait before the global program is declared incorrect. */
@@ -86,6 +88,7 @@ public final class PcodeContext {
     long requestNackDelayNanos = REQUEST_NACK_DELAY_MICROS_DEFAULT * 1000;
     long gapNackDelayNanos = GAP_NACK_DELAY_MICROS_DEFAULT * 1000;
     long nackIntervalNanos = NACK_INTERVAL_MICROS_DEFAULT * 1000;
+    long nackCeilingNanos = NACK_CEILING_MICROS_DEFAULT * 1000;
     int resendBurst = RESEND_BURST_DEFAULT;
     long resendHoldNanos = RESEND_HOLD_MICROS_DEFAULT * 1000;
     long callTimeoutNanos = CALL_TIMEOUT_MILLIS_DEFAULT * 1_000_000;
@@ -110,6 +113,7 @@ public final class PcodeContext {
         c.requestNackDelayNanos = 1000 * read(p, REQUEST_NACK_DELAY_MICROS_PROP_NAME, c.requestNackDelayNanos / 1000, 0, 60_000_000);
         c.gapNackDelayNanos = 1000 * read(p, GAP_NACK_DELAY_MICROS_PROP_NAME, c.gapNackDelayNanos / 1000, 0, 60_000_000);
         c.nackIntervalNanos = 1000 * read(p, NACK_INTERVAL_MICROS_PROP_NAME, c.nackIntervalNanos / 1000, 10, 60_000_000);
+        c.nackCeilingNanos = 1000 * read(p, NACK_CEILING_MICROS_PROP_NAME, c.nackCeilingNanos / 1000, 10, 60_000_000);
         c.resendBurst = (int) read(p, RESEND_BURST_PROP_NAME, c.resendBurst, 1, 1 << 20);
         c.resendHoldNanos = 1000 * read(p, RESEND_HOLD_MICROS_PROP_NAME, c.resendHoldNanos / 1000, 0, 60_000_000);
         c.callTimeoutNanos = 1_000_000 * read(p, CALL_TIMEOUT_MILLIS_PROP_NAME, c.callTimeoutNanos / 1_000_000, 1, 86_400_000);
@@ -179,6 +183,11 @@ public final class PcodeContext {
 
     public PcodeContext nackIntervalMicros(long v) {
         nackIntervalNanos = 1000 * check(NACK_INTERVAL_MICROS_PROP_NAME, v, 10, 60_000_000);
+        return this;
+    }
+
+    public PcodeContext nackCeilingMicros(long v) {
+        nackCeilingNanos = 1000 * check(NACK_CEILING_MICROS_PROP_NAME, v, 10, 60_000_000);
         return this;
     }
 

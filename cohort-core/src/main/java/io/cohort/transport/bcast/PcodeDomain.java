@@ -53,6 +53,7 @@ public final class PcodeDomain implements BroadcastDomain {
     final PcodeReceiver receiver;
     final PcodeSender sender;
     final PcodeTimers timers;
+    final NackPacing pacing;
 
     private final DatagramPort[] receivePorts;
     private final ByteBuffer rx = ByteBuffer.allocate(DatagramPort.MAX_DATAGRAM_BYTES).order(ByteOrder.LITTLE_ENDIAN);
@@ -108,6 +109,7 @@ public final class PcodeDomain implements BroadcastDomain {
         this.receivePorts = endpoints.receivePorts();
         this.receiver = new PcodeReceiver(this, new FrameValidator(this.key, size, rank, ctx.maxMessageBytes(size), counters));
         this.sender = new PcodeSender(this);
+        this.pacing = new NackPacing(ctx, 2 * size);
         this.timers = new PcodeTimers(this);
         this.idler = new DomainIdler(receivePorts, ctx.spins, ctx.yields);
     }

@@ -79,6 +79,7 @@ final class PcodeReceiver {
         if (pc > d.highestSeen[stream]) {
             d.highestSeen[stream] = pc;
         }
+        d.pacing.arrived(stream, pc, (flags(b) & FLAG_RESEND) != 0, now);
         if (pc <= v.get(from)) {
             d.counters.increment(DUPLICATES);
             return;

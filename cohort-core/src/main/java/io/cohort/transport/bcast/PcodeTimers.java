@@ -3,6 +3,9 @@ package io.cohort.transport.bcast;
 /**
  * Every time-driven action of the protocol (section 5.7), run by whoever polls:
  *
+ * How long each waits is {@link NackPacing}'s: the settings, lengthened when this domain measures
+ * that originals arrive later, or answers come back slower, than they allow.
+ *
  * <ul>
  *   <li>the REQUEST NACK of the one pending request: first after REQUEST_NACK_DELAY, then every
  *       NACK_INTERVAL (P0's timer, with PCODE's initial delay);</li>
@@ -46,7 +49,14 @@ final class PcodeTimers {
             request.disarm();
             requestStream = stream;
         }
-        request.armIfIdle(now, d.ctx.requestNackDelayNanos);
+        if (!request.isArmed()) {
+            d.pacing.need(stream, expected(stream), now);
+            request.armIfIdle(now, d.pacing.requestDelay());
+        }
+    }
+
+    private long expected(int stream) {
+        return stream >= d.size ? d.p2pReceived.expected(stream - d.size) : d.pcv.expected(stream);
     }
 
     void requestSatisfied() {
@@ -55,7 +65,10 @@ final class PcodeTimers {
     }
 
     void personalGap(int stream, long now) {
-        personalGap[stream].armIfIdle(now, d.ctx.gapNackDelayNanos);
+        if (!personalGap[stream].isArmed()) {
+            d.pacing.need(stream, expected(stream), now);
+            personalGap[stream].armIfIdle(now, d.ctx.gapNackDelayNanos);
+        }
     }
 
     void globalGap(long now) {
@@ -92,8 +105,7 @@ final class PcodeTimers {
     /** Fires what is due; returns the number of frames sent. */
     int run(long now) {
         int work = 0;
-        long interval = d.ctx.nackIntervalNanos;
-        if (requestStream >= 0 && request.fire(now, interval)) {
+        if (requestStream >= 0 && request.fire(now, d.pacing.repeatInterval(requestStream))) {
             int stream = requestStream;
             boolean p2p = stream >= d.size;
             int from = p2p ? stream - d.size : stream;
@@ -101,6 +113,7 @@ final class PcodeTimers {
             long upTo = d.early.lowest(stream);
             d.sender.sendPersonalNack(NackFrameDescriptor.KIND_REQUEST, from, p2p, last,
                     upTo == Long.MAX_VALUE ? Long.MAX_VALUE : upTo - 1);
+            d.pacing.nackSent(stream, now);
             work++;
         }
         for (int stream = 0; stream < personalGap.length; stream++) {
@@ -110,24 +123,25 @@ final class PcodeTimers {
             }
             if (!d.receiver.hasGap(stream)) {
                 t.disarm();
-            } else if (t.fire(now, interval)) {
+            } else if (t.fire(now, d.pacing.repeatInterval(stream))) {
                 boolean p2p = stream >= d.size;
                 int from = p2p ? stream - d.size : stream;
                 long last = (p2p ? d.p2pReceived : d.pcv).get(from);
                 long upTo = Math.min(d.early.lowest(stream) - 1, d.highestSeen[stream]);
                 d.sender.sendPersonalNack(NackFrameDescriptor.KIND_PERSONAL_GAP, from, p2p, last, upTo);
+                d.pacing.nackSent(stream, now);
                 work++;
             }
         }
         if (globalGap.isArmed()) {
             if (!d.globalCounter.hasGap()) {
                 globalGap.disarm();
-            } else if (globalGap.fire(now, interval)) {
+            } else if (globalGap.fire(now, d.pacing.baseInterval())) {
                 d.sender.sendGlobalNack(d.globalCounter.gapFrom(), d.globalCounter.gapTo());
                 work++;
             }
         }
-        if (stall.fire(now, interval)) {
+        if (stall.fire(now, d.pacing.baseInterval())) {
             d.sender.sendStatus(BcastHeaderDescriptor.FLAG_PROGRESS_REQUEST, now);
             work++;
         } else if (d.globalCounter.value() - lastStatusCounter >= d.ctx.statusWindow

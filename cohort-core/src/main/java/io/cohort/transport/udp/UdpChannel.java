@@ -3,6 +3,7 @@ package io.cohort.transport.udp;
 import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
 import io.cohort.transport.InboundSink;
+import io.cohort.transport.RttEstimator;
 import io.cohort.transport.SendCompletion;
 import io.cohort.transport.fault.DatagramPort;
 

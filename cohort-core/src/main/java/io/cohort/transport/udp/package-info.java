@@ -9,7 +9,7 @@
  * <p>Classes, one per mechanism: {@link io.cohort.transport.udp.UdpTransport} (socket, poll loop,
  * timers), {@link io.cohort.transport.udp.UdpChannel} (one pair), {@link io.cohort.transport.udp.SendWindow},
  * {@link io.cohort.transport.udp.ReceiveWindow}, {@link io.cohort.transport.udp.AckTracker},
- * {@link io.cohort.transport.udp.RttEstimator}, {@link io.cohort.transport.udp.Fragmenter},
+ * {@link io.cohort.transport.RttEstimator}, {@link io.cohort.transport.udp.Fragmenter},
  * {@link io.cohort.transport.udp.Reassembler}, {@link io.cohort.transport.udp.UdpFrameDescriptor} (the
  * wire layout), {@link io.cohort.transport.udp.UdpSettings} (every setting, validated),
  * {@link io.cohort.transport.udp.UdpEndpoint} (what the wire-up publishes) and

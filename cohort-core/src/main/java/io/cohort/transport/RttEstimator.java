@@ -1,4 +1,4 @@
-package io.cohort.transport.udp;
+package io.cohort.transport;
 
 /**
  * The adaptive retransmission time-out of one pair (Jacobson/Karels, as RFC 6298 states it):
@@ -13,10 +13,12 @@ package io.cohort.transport.udp;
  * Karn's rule is the caller's part: it samples only frames that were sent once, so a sample never
  * confuses an original with its retransmission. A fresh sample ends the backoff.
  *
+ * Used by the UDP transport per pair and by the broadcast domain for its NACK timers.
+ *
  * <p>Threads: updated by the progress owner under the pair's lock; {@link #rtoNanos()} is read by
  * sending threads without it, hence volatile.
  */
-final class RttEstimator {
+public final class RttEstimator {
     private static final long GRANULARITY_NANOS = 1_000;
 
     private final long floorNanos;
@@ -26,7 +28,7 @@ final class RttEstimator {
     private boolean sampled;
     private volatile long rto; // written by the owner, read by any sender arming a timer
 
-    RttEstimator(long initialNanos, long floorNanos, long ceilingNanos) {
+    public RttEstimator(long initialNanos, long floorNanos, long ceilingNanos) {
         if (floorNanos <= 0 || ceilingNanos < floorNanos) {
             throw new IllegalArgumentException("need 0 < floor <= ceiling");
         }
@@ -36,7 +38,7 @@ final class RttEstimator {
     }
 
     /** A round-trip time measured on a frame that was transmitted exactly once. */
-    void sample(long rttNanos) {
+    public void sample(long rttNanos) {
         long r = Math.max(1, rttNanos);
         if (!sampled) {
             srtt = r;
@@ -50,25 +52,25 @@ final class RttEstimator {
     }
 
     /** A retransmission timer expired: double the time-out, up to the ceiling. */
-    void backoff() {
+    public void backoff() {
         long doubled = rto > ceilingNanos / 2 ? ceilingNanos : rto * 2;
         rto = clamp(doubled);
     }
 
-    long rtoNanos() {
+    public long rtoNanos() {
         return rto;
     }
 
     /** The smoothed round-trip time, or the time-out while nothing has been measured. */
-    long srttNanos() {
+    public long srttNanos() {
         return sampled ? srtt : rto;
     }
 
-    long rttvarNanos() {
+    public long rttvarNanos() {
         return rttvar;
     }
 
-    boolean hasSample() {
+    public boolean hasSample() {
         return sampled;
     }
 

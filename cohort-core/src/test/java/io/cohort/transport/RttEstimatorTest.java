@@ -1,4 +1,4 @@
-package io.cohort.transport.udp;
+package io.cohort.transport;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
