@@ -30,8 +30,9 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *   alltoall impl=pcode n=8 size=1024 rounds=1000 median_us=.. p99_us=.. samples=8000 nacks_per_1000=.. retx_per_1000=..
  * </pre>
- * Usage: {@code AllToAllJob [--impls pcode,tcp] [--sizes 20,256,1024,8192] [--rounds R] [--label k=v]};
- * a label (e.g. {@code loss=5} or {@code nack_delay_us=200}) is appended to every line.
+ * Usage: {@code AllToAllJob [--impls pcode,tcp] [--sizes 20,256,1024,8192] [--rounds R] [--label k=v] [--counters]};
+ * a label (e.g. {@code loss=5} or {@code nack_delay_us=200}) is appended to every line; {@code --counters}
+ * makes every rank print its domain's protocol counters to stderr after each PCODE size.
  */
 public final class AllToAllJob {
     private static final int TAG = 11;
@@ -45,12 +46,14 @@ public final class AllToAllJob {
         int[] sizes = {20, 256, 1024, 8192};
         int rounds = 1000;
         String label = "";
+        boolean dumpCounters = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--impls" -> impls = List.of(args[++i].split(","));
                 case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--label" -> label = label + " " + args[++i];
+                case "--counters" -> dumpCounters = true;
                 default -> {
                     System.err.println("unknown argument '" + args[i] + "'; see the class javadoc for the usage");
                     System.exit(2);
@@ -69,6 +72,9 @@ public final class AllToAllJob {
                         default -> throw new IllegalArgumentException("unknown implementation '" + impl + "'");
                     };
                     report(world, impl, size, rounds, h, counters, label);
+                    if (dumpCounters && domain != null && impl.equals("pcode")) {
+                        System.err.println("alltoall-counters rank=" + world.rank() + " size=" + size + " " + domain.counters());
+                    }
                 }
             }
         }
