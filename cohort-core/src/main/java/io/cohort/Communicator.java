@@ -138,12 +138,42 @@ public interface Communicator extends AutoCloseable {
     /** Returns when every peer has called it. */
     void barrier();
 
+    // ---- groups and new communicators -----------------------------------------------------------
+
+    /** This communicator's peers, in rank order. */
+    Group group();
+
+    /**
+     * A communicator with the same peers and ranks and its own contexts: its messages never match
+     * this one's. Collective over this communicator.
+     */
+    Communicator dup();
+
+    /**
+     * Splits this communicator: the peers that give the same {@code color} (0 or more) form a new
+     * communicator, ranked by {@code key}, then by their rank here. Collective over this
+     * communicator; returns null to a peer that gives {@link Group#UNDEFINED}.
+     *
+     * @throws IllegalArgumentException on every peer if some peer gave a negative color other than UNDEFINED
+     */
+    Communicator split(int color, int key);
+
+    /**
+     * A communicator of {@code group}'s peers, ranked as in the group, which must be a subset of this
+     * communicator's. Collective over this communicator: every peer gives the same group. Returns
+     * null to the peers that are not in the group.
+     *
+     * @throws IllegalArgumentException on every peer if the groups differ or leave this communicator
+     */
+    Communicator create(Group group);
+
     // ---- the broadcast domain (PCODE) ------------------------------------------------------------
 
     /**
-     * The job's broadcast domain: {@link BroadcastDomain#multicast} reaches every target with one
-     * datagram on the job's multicast group (or subnet broadcast address, by setting
-     * {@code cohort.bcast.medium=broadcast}), reliably. Collective the first time: every peer must
+     * This communicator's broadcast domain: {@link BroadcastDomain#multicast} reaches every target
+     * with one datagram on the job's multicast group (or subnet broadcast address, by setting
+     * {@code cohort.bcast.medium=broadcast}), reliably; its ranks are this communicator's, and each
+     * communicator has its own domain, so their traffic never mixes. Collective the first time: every peer must
      * call it, and it returns once every peer has opened its sockets; later calls return the same
      * domain. It is closed by {@link #close()}, after lingering until the other peers have what we sent.
      *

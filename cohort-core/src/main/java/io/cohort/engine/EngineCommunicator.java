@@ -3,6 +3,7 @@ package io.cohort.engine;
 import io.cohort.BroadcastDomain;
 import io.cohort.CohortException;
 import io.cohort.Communicator;
+import io.cohort.Group;
 import io.cohort.Message;
 import io.cohort.Request;
 import io.cohort.Status;
@@ -16,20 +17,35 @@ import java.util.Optional;
  * The communicator over a {@link ProgressEngine}. Point-to-point traffic uses context
  * {@code context}; the collectives built here use {@code context + 1}, so a program's messages
  * can never match a collective's, whatever tags it picks.
+ *
+ * <p>The world (made with the public constructor) has contexts 0 and 1 and ranks that are the
+ * engine's. A communicator made by {@link #dup}, {@link #split} or {@link #create} has its own
+ * contexts ({@link ContextAllocator}) and a rank map: its ranks are translated to the engine's on
+ * the way out and back in every {@link Status}, {@link Message} and {@link Request} it returns. It
+ * shares the world's engine; closing it closes only its broadcast domain, and closing the world
+ * closes every communicator made from it first.
  */
 public class EngineCommunicator implements Communicator {
     static final int TAG_BCAST = 1;
     static final int TAG_BARRIER = 2;
     static final int TAG_DOMAIN = 3;
+    static final int TAG_COMM = 4;
 
     protected final ProgressEngine engine;
     private final int context;
     private final int collectiveContext;
     private final Runnable onClose;
     private volatile boolean closed;
+    private final ContextAllocator contexts;
+    /** Communicator rank to engine rank, and back (-1: not a member); null for the world, whose ranks are the engine's. */
+    private final int[] worldRanks;
+    private final int[] commRanks;
+    private final int rank;
+    private final int size;
+    private final EngineCommunicator world;
     private DomainFactory domainFactory;
     private DomainPolling domainPolling;
-    /** The job's broadcast domain once some call opened it; guarded by this. */
+    /** This communicator's broadcast domain once some call opened it; guarded by this. */
     private BroadcastDomain domain;
 
     public EngineCommunicator(ProgressEngine engine, int context, Runnable onClose) {
@@ -37,6 +53,37 @@ public class EngineCommunicator implements Communicator {
         this.context = context;
         this.collectiveContext = context + 1;
         this.onClose = onClose;
+        this.contexts = new ContextAllocator();
+        this.worldRanks = null;
+        this.commRanks = null;
+        this.rank = engine.rank();
+        this.size = engine.size();
+        this.world = this;
+    }
+
+    /** A communicator made from {@code parent}: contexts {@code context} and {@code context + 1}, members {@code worldRanks}. */
+    private EngineCommunicator(EngineCommunicator parent, int context, int[] worldRanks) {
+        this.engine = parent.engine;
+        this.context = context;
+        this.collectiveContext = context + 1;
+        this.onClose = null;
+        this.contexts = parent.contexts;
+        this.world = parent.world;
+        this.worldRanks = worldRanks;
+        this.commRanks = new int[engine.size()];
+        java.util.Arrays.fill(commRanks, -1);
+        for (int r = 0; r < worldRanks.length; r++) {
+            commRanks[worldRanks[r]] = r;
+        }
+        this.rank = commRanks[engine.rank()];
+        this.size = worldRanks.length;
+        synchronized (world) {
+            if (world.domainFactory != null) {
+                this.domainFactory = world.domainFactory.forCommunicator(context, worldRanks, rank);
+                this.domainPolling = world.domainPolling;
+            }
+        }
+        contexts.made(this);
     }
 
     public ProgressEngine engine() {
@@ -45,12 +92,72 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public int rank() {
-        return engine.rank();
+        return rank;
     }
 
     @Override
     public int size() {
-        return engine.size();
+        return size;
+    }
+
+    // ---- rank translation ------------------------------------------------------------------------
+
+    /** The engine's rank of this communicator's {@code r} ({@code ANY_SOURCE} stays). */
+    private int toEngine(int r) {
+        if (worldRanks == null || r == ANY_SOURCE) {
+            return r;
+        }
+        if (r < 0 || r >= size) {
+            throw new IllegalArgumentException("rank " + r + " is not in this communicator of " + size
+                    + " (ranks 0 to " + (size - 1) + ")");
+        }
+        return worldRanks[r];
+    }
+
+    private Status fromEngine(Status s) {
+        return worldRanks == null || s == null ? s : new Status(commRanks[s.source()], s.tag(), s.length());
+    }
+
+    private Message fromEngine(Message m) {
+        return worldRanks == null || m == null ? m : new Message(fromEngine(m.status()), m.bytes());
+    }
+
+    private Request fromEngine(Request r) {
+        return worldRanks == null ? r : new TranslatedRequest(r);
+    }
+
+    /** A request whose status and message carry this communicator's ranks. */
+    private final class TranslatedRequest implements Request {
+        private final Request inner;
+
+        TranslatedRequest(Request inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public Status await() {
+            return fromEngine(inner.await());
+        }
+
+        @Override
+        public Status await(java.time.Duration timeout) throws java.util.concurrent.TimeoutException {
+            return fromEngine(inner.await(timeout));
+        }
+
+        @Override
+        public boolean test() {
+            return inner.test();
+        }
+
+        @Override
+        public boolean isDone() {
+            return inner.isDone();
+        }
+
+        @Override
+        public Message message() {
+            return fromEngine(inner.message());
+        }
     }
 
     private static void checkTag(int tag) {
@@ -70,22 +177,22 @@ public class EngineCommunicator implements Communicator {
 
     private Request receive(int source, int tag, ByteBuffer buffer) {
         checkRecvTag(tag);
-        return engine.receive(context, source, tag, buffer);
+        return fromEngine(engine.receive(context, toEngine(source), tag, buffer));
     }
 
     private Request post(int dest, int tag, ByteBuffer payload) {
         checkTag(tag);
-        return engine.send(dest, context, tag, payload);
+        return fromEngine(engine.send(toEngine(dest), context, tag, payload));
     }
 
     private void sendAndWait(int dest, int tag, ByteBuffer payload) {
         checkTag(tag);
-        engine.sendAndWait(dest, context, tag, payload);
+        engine.sendAndWait(toEngine(dest), context, tag, payload);
     }
 
     private Status receiveInto(int source, int tag, ByteBuffer buffer) {
         checkRecvTag(tag);
-        return engine.receiveInto(context, source, tag, buffer);
+        return fromEngine(engine.receiveInto(context, toEngine(source), tag, buffer));
     }
 
     // ---- sends -----------------------------------------------------------------------------------
@@ -175,7 +282,7 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Message recv(int source, int tag) {
         checkRecvTag(tag);
-        return engine.receiveMessage(context, source, tag);
+        return fromEngine(engine.receiveMessage(context, toEngine(source), tag));
     }
 
     @Override
@@ -227,13 +334,13 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Status probe(int source, int tag) {
         checkRecvTag(tag);
-        return engine.probe(context, source, tag, true).orElseThrow();
+        return fromEngine(engine.probe(context, toEngine(source), tag, true).orElseThrow());
     }
 
     @Override
     public Optional<Status> iprobe(int source, int tag) {
         checkRecvTag(tag);
-        return engine.probe(context, source, tag, false);
+        return engine.probe(context, toEngine(source), tag, false).map(this::fromEngine);
     }
 
     // ---- collectives over point-to-point ---------------------------------------------------------
@@ -255,7 +362,7 @@ public class EngineCommunicator implements Communicator {
         while (mask < size) {
             if ((relative & mask) != 0) {
                 int parent = (relative - mask + root) % size;
-                Request r = engine.receive(collectiveContext, parent, TAG_BCAST, null);
+                Request r = engine.receive(collectiveContext, toEngine(parent), TAG_BCAST, null);
                 r.await();
                 payload = r.message().bytes();
                 break;
@@ -266,7 +373,7 @@ public class EngineCommunicator implements Communicator {
         while (mask > 0) {
             if (relative + mask < size) {
                 int child = (relative + mask + root) % size;
-                engine.send(child, collectiveContext, TAG_BCAST, ByteBuffer.wrap(payload)).await();
+                engine.send(toEngine(child), collectiveContext, TAG_BCAST, ByteBuffer.wrap(payload)).await();
             }
             mask >>= 1;
         }
@@ -286,10 +393,121 @@ public class EngineCommunicator implements Communicator {
         int rank = rank();
         ByteBuffer empty = ByteBuffer.allocate(0);
         for (int k = 1; k < size; k <<= 1) {
-            Request s = engine.send((rank + k) % size, collectiveContext, TAG_BARRIER, empty);
-            engine.receive(collectiveContext, (rank - k + size) % size, TAG_BARRIER, empty).await();
+            Request s = engine.send(toEngine((rank + k) % size), collectiveContext, TAG_BARRIER, empty);
+            engine.receive(collectiveContext, toEngine((rank - k + size) % size), TAG_BARRIER, empty).await();
             s.await();
         }
+    }
+
+    // ---- groups and new communicators ----------------------------------------------------------
+
+    @Override
+    public Group group() {
+        int[] members = worldRanks;
+        if (members == null) {
+            members = new int[size];
+            java.util.Arrays.setAll(members, i -> i);
+        }
+        return new Group(members, engine.rank());
+    }
+
+    @Override
+    public Communicator dup() {
+        return create(group());
+    }
+
+    @Override
+    public Communicator split(int color, int key) {
+        long[][] table = exchange(new long[] {color, key, contexts.proposal()}, "split");
+        for (int p = 0; p < size; p++) {
+            long c = table[p][0];
+            if (c < 0 && c != Group.UNDEFINED) {
+                throw new IllegalArgumentException("split: rank " + p + " gave color " + c
+                        + "; colors are 0 or more, or Group.UNDEFINED for no communicator");
+            }
+        }
+        int agreed = agreedContext(table, 2);
+        if (color == Group.UNDEFINED) {
+            return null;
+        }
+        Integer[] same = java.util.stream.IntStream.range(0, size).filter(p -> table[p][0] == color).boxed()
+                .toArray(Integer[]::new);
+        java.util.Arrays.sort(same, java.util.Comparator.<Integer>comparingLong(p -> table[p][1]).thenComparingInt(p -> p));
+        int[] members = new int[same.length];
+        for (int i = 0; i < same.length; i++) {
+            members[i] = worldRank(same[i]);
+        }
+        return new EngineCommunicator(this, agreed, members);
+    }
+
+    @Override
+    public Communicator create(Group group) {
+        int[] members = group.worldRanks();
+        boolean allMine = java.util.Arrays.stream(members).allMatch(w -> worldRanks == null ? w < size : commRanks[w] >= 0);
+        long[][] table = exchange(new long[] {java.util.Arrays.hashCode(members), allMine ? 1 : 0, contexts.proposal()},
+                "create");
+        for (int p = 0; p < size; p++) {
+            if (table[p][1] == 0) {
+                throw new IllegalArgumentException("create: rank " + p + " gave a group with peers outside this communicator");
+            }
+            if (table[p][0] != table[0][0]) {
+                throw new IllegalArgumentException("create: ranks 0 and " + p + " gave different groups; every member of "
+                        + "the communicator must give the same one");
+            }
+        }
+        int agreed = agreedContext(table, 2);
+        return group.rank() == Group.UNDEFINED ? null : new EngineCommunicator(this, agreed, members);
+    }
+
+    private int worldRank(int r) {
+        return worldRanks == null ? r : worldRanks[r];
+    }
+
+    /** The largest proposal in column {@code column}, taken by this peer. */
+    private int agreedContext(long[][] table, int column) {
+        long max = 0;
+        for (long[] row : table) {
+            max = Math.max(max, row[column]);
+        }
+        contexts.advancePast((int) max);
+        return (int) max;
+    }
+
+    /**
+     * Every member's row, in rank order: gathered by rank 0 and broadcast back, on the collective
+     * context. Every member calls it in the same order (communicator creation is collective).
+     */
+    private long[][] exchange(long[] mine, String what) {
+        if (closed) {
+            throw new IllegalStateException(what + " on " + this + ", which is closed");
+        }
+        int width = mine.length;
+        ByteBuffer all;
+        if (rank == 0) {
+            all = ByteBuffer.allocate(size * width * Long.BYTES);
+            for (long v : mine) {
+                all.putLong(v);
+            }
+            for (int p = 1; p < size; p++) {
+                all.put(receiveCollective(p, TAG_COMM));
+            }
+            bcast(0, all.array());
+        } else {
+            ByteBuffer b = ByteBuffer.allocate(width * Long.BYTES);
+            for (long v : mine) {
+                b.putLong(v);
+            }
+            engine.send(toEngine(0), collectiveContext, TAG_COMM, b.flip()).await();
+            all = ByteBuffer.wrap(bcast(0, null));
+        }
+        long[][] table = new long[size][width];
+        all.rewind();
+        for (int p = 0; p < size; p++) {
+            for (int i = 0; i < width; i++) {
+                table[p][i] = all.getLong();
+            }
+        }
+        return table;
     }
 
     // ---- the broadcast domain ------------------------------------------------------------------
@@ -333,7 +551,7 @@ public class EngineCommunicator implements Communicator {
             Request[] sends = new Request[size()];
             for (int p = 0; p < size(); p++) {
                 if (p != rank()) {
-                    sends[p] = engine.send(p, collectiveContext, TAG_DOMAIN, ByteBuffer.wrap(payload));
+                    sends[p] = engine.send(toEngine(p), collectiveContext, TAG_DOMAIN, ByteBuffer.wrap(payload));
                 }
             }
             for (int p = 0; p < size(); p++) {
@@ -370,18 +588,28 @@ public class EngineCommunicator implements Communicator {
     }
 
     private byte[] receiveCollective(int source, int tag) {
-        Request r = engine.receive(collectiveContext, source, tag, null);
+        Request r = engine.receive(collectiveContext, toEngine(source), tag, null);
         r.await();
         return r.message().bytes();
     }
 
-    /** Closes the broadcast domain first (it lingers until the others confirmed our frames), then the rest. */
+    /**
+     * Closes the broadcast domain first (it lingers until the others confirmed our frames), then the
+     * rest. The world first closes every communicator made from it that is still open.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        if (world == this) {
+            for (EngineCommunicator c : contexts.open()) {
+                c.close();
+            }
+        } else {
+            contexts.closed(this);
+        }
         BroadcastDomain d;
         synchronized (this) {
             d = domain;
@@ -407,6 +635,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public String toString() {
-        return "Communicator[rank " + rank() + " of " + size() + "]";
+        return worldRanks == null ? "Communicator[rank " + rank + " of " + size + "]"
+                : "Communicator[rank " + rank + " of " + size + ", context " + context + "]";
     }
 }

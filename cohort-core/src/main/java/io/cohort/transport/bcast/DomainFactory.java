@@ -54,6 +54,21 @@ public final class DomainFactory {
         this.faults = faults;
     }
 
+    /**
+     * The factory of a communicator's own domain: its members in their communicator ranks, and a key
+     * (hence a wire tag and, unless one is configured, a multicast group and port) derived from the
+     * communicator's context and its members' job ranks. Two communicators that share a peer have
+     * different contexts; two with disjoint members may share a context but not their members, so
+     * their traffic never mixes either way.
+     */
+    public DomainFactory forCommunicator(int context, int[] worldRanks, int rank) {
+        long h = key ^ (context * 0x9E3779B97F4A7C15L);
+        for (int r : worldRanks) {
+            h = Long.rotateLeft(h ^ (r * 0xC2B2AE3D27D4EB4FL), 27) * 0x165667B19E3779F9L;
+        }
+        return new DomainFactory(rank, worldRanks.length, h, local, faults, alone);
+    }
+
     /** Every {@code cohort.bcast.*} setting there is. */
     public static final List<String> SETTING_NAMES = List.of(MEDIUM_PROP_NAME, MulticastGroup.GROUP_PROP_NAME,
             PcodeContext.DATAGRAM_BYTES_PROP_NAME, PcodeContext.SENT_BUFFER_FRAMES_PROP_NAME,

@@ -1,0 +1,53 @@
+package io.cohort.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One peer's supply of communicator contexts, and the list of the communicators it made.
+ *
+ * <p>A communicator owns two contexts, {@code c} for point-to-point and {@code c + 1} for its
+ * collectives; the world has 0 and 1. A new communicator's {@code c} is agreed by its parent's
+ * members: each proposes {@link #proposal()}, all take the largest and {@link #advancePast} it.
+ * Since every member of the new communicator proposed, no member uses {@code c} for anything else,
+ * so two communicators that share a peer never share a context; communicators with disjoint
+ * members may, harmlessly. Contexts from {@link #FIRST_RESERVED} up belong to system services
+ * (DECK's naming and group service), never to a communicator.
+ *
+ * <p>Threads: any; synchronized.
+ */
+public final class ContextAllocator {
+    /** The first context a communicator may never have; services above it are out of reach of user traffic. */
+    public static final int FIRST_RESERVED = Integer.MAX_VALUE - 15;
+
+    private int next = 2;
+    private final List<EngineCommunicator> made = new ArrayList<>();
+
+    synchronized int proposal() {
+        return next;
+    }
+
+    /** Takes {@code context} and {@code context + 1}: nothing this peer makes later uses them. */
+    synchronized void advancePast(int context) {
+        if (context > FIRST_RESERVED - 2) {
+            throw new IllegalStateException("no contexts left for another communicator (" + context
+                    + " would reach the reserved ones); free communicators that are no longer used");
+        }
+        next = Math.max(next, context + 2);
+    }
+
+    synchronized void made(EngineCommunicator c) {
+        made.add(c);
+    }
+
+    synchronized void closed(EngineCommunicator c) {
+        made.remove(c);
+    }
+
+    /** The communicators made and not yet closed, newest first (the world closes them before itself). */
+    synchronized List<EngineCommunicator> open() {
+        List<EngineCommunicator> l = new ArrayList<>(made);
+        java.util.Collections.reverse(l);
+        return l;
+    }
+}
