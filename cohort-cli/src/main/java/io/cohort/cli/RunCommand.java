@@ -94,6 +94,11 @@ final class RunCommand implements Callable<Integer> {
             description = "Time between TERM and KILL when the job is stopped (default: ${DEFAULT-VALUE}).")
     int graceMillis;
 
+    @Option(names = "--collectives", paramLabel = "MODE",
+            description = "Collective algorithms: auto (by peers and message length), p2p (over point-to-point) "
+                    + "or bcast (over the broadcast domain where one exists). Sets COHORT_COLLECTIVES.")
+    String collectives;
+
     @Option(names = "--idle", paramLabel = "STRATEGY",
             description = "How waiting peers idle: busy-spin, yield, backoff or park (sets COHORT_IDLE).")
     String idle;
@@ -199,6 +204,13 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException(e.getMessage());
             }
             env.put(IdleStrategies.IDLE_ENV_NAME, idle);
+        }
+        if (collectives != null) {
+            String mode = collectives.trim().toLowerCase(java.util.Locale.ROOT);
+            if (!JobEnvironment.COLLECTIVE_MODES.contains(mode)) {
+                throw new UsageException("--collectives " + collectives + " is not one of " + JobEnvironment.COLLECTIVE_MODES);
+            }
+            env.put(JobEnvironment.COLLECTIVES, mode);
         }
         String t = transport.trim().toLowerCase(java.util.Locale.ROOT);
         if (!JobEnvironment.TRANSPORTS.contains(t)) {

@@ -193,6 +193,14 @@ class RunCommandTest {
     }
 
     @Test
+    void collectivesModeReachesThePeersAndABadOneIsAUsageError() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "--collectives", "BCAST", "-cp", TEST_CLASSES, SELF);
+        assertEquals(Map.of("COHORT_COLLECTIVES", "bcast"), s.environment());
+        assertUsageError(execute("run", "-n", "2", "--collectives", "tree", "--example", "pi"),
+                "--collectives tree is not one of [auto, p2p, bcast]");
+    }
+
+    @Test
     void stdinRankOutsideTheJobIsAUsageError() {
         assertUsageError(execute("run", "-n", "2", "--stdin", "2", "--example", "pi"), "--stdin 2");
     }

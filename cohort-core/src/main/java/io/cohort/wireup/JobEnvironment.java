@@ -41,7 +41,14 @@ public final class JobEnvironment {
     public static final String TRANSPORT = "COHORT_TRANSPORT";
     /** Datagram faults under the udp transport and the broadcast domain ({@code cohort run --fault SPEC} sets it). */
     public static final String FAULT = FaultPlan.FAULT_ENV_NAME;
-    /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix. */
+    /**
+     * Which family of collective algorithms communicators use ({@code cohort run --collectives}):
+     * auto (by size and message length), p2p or bcast. The system property {@value #COLLECTIVES_PROP_NAME} wins.
+     */
+    public static final String COLLECTIVES = "COHORT_COLLECTIVES";
+    public static final String COLLECTIVES_PROP_NAME = "cohort.collectives";
+    public static final java.util.List<String> COLLECTIVE_MODES = java.util.List.of("auto", "p2p", "bcast");
+    /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix and the collective algorithms. */
     public static final String VERBOSE = "COHORT_VERBOSE";
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");
     public static final int WIREUP_TIMEOUT_DEFAULT_SECONDS = 60;
