@@ -12,6 +12,7 @@ import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 
 /**
  * N {@link EqaPeer}s in one JVM, each on its own real UDP socket on loopback, with a
@@ -36,6 +37,12 @@ public final class LocalEqaGroup implements AutoCloseable {
 
     /** Opens {@code n} peers with {@code ctx} and group key {@code key}; {@code plan} may be null or NONE. */
     public static LocalEqaGroup open(int n, EqaContext ctx, FaultPlan plan, long key) throws IOException {
+        return open(n, ctx, rank -> plan, key);
+    }
+
+    /** As above with a plan per rank ({@code planOf} may return null or NONE for a clean port). */
+    public static LocalEqaGroup open(int n, EqaContext ctx, IntFunction<FaultPlan> planOf, long key)
+            throws IOException {
         if (n < 2) {
             throw new IllegalArgumentException("an EQA group needs at least 2 peers, not " + n + ".");
         }
@@ -46,6 +53,7 @@ public final class LocalEqaGroup implements AutoCloseable {
                 NioDatagramPort socket = NioDatagramPort.open(
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), SOCKET_BUFFER_BYTES);
                 addresses[r] = socket.localAddress();
+                FaultPlan plan = planOf.apply(r);
                 ports[r] = plan == null || plan == FaultPlan.NONE ? socket
                         : new FaultInjectingPort(socket, plan, plan.seedFor(r));
             }
