@@ -37,11 +37,11 @@ public final class LocalEqaGroup implements AutoCloseable {
 
     /** Opens {@code n} peers with {@code ctx} and group key {@code key}; {@code plan} may be null or NONE. */
     public static LocalEqaGroup open(int n, EqaContext ctx, FaultPlan plan, long key) throws IOException {
-        return open(n, ctx, rank -> plan, key);
+        return openWithPlans(n, ctx, rank -> plan, key);
     }
 
     /** As above with a plan per rank ({@code planOf} may return null or NONE for a clean port). */
-    public static LocalEqaGroup open(int n, EqaContext ctx, IntFunction<FaultPlan> planOf, long key)
+    public static LocalEqaGroup openWithPlans(int n, EqaContext ctx, IntFunction<FaultPlan> planOf, long key)
             throws IOException {
         if (n < 2) {
             throw new IllegalArgumentException("an EQA group needs at least 2 peers, not " + n + ".");

@@ -135,7 +135,7 @@ class EqaBroadcastTest {
     void onlyReceiversThatLostPacketsGetThemAgain() throws Exception {
         // Rank 2 loses 20% of what reaches it; ranks 0 and 1 lose nothing. Root 0 broadcasts.
         FaultPlan lossy = FaultPlan.parse("loss=0.2,seed=11");
-        try (LocalEqaGroup g = LocalEqaGroup.open(3, new EqaContext(), rank -> rank == 2 ? lossy : null,
+        try (LocalEqaGroup g = LocalEqaGroup.openWithPlans(3, new EqaContext(), rank -> rank == 2 ? lossy : null,
                 KEYS.incrementAndGet())) {
             EqaPeer root = g.peer(0);
             for (int i = 0; i < 30; i++) {

@@ -49,17 +49,17 @@ class EqaForeignFramesTest {
             c.add(new Crafted(junk, DROPPED_FOREIGN));
         }
         c.add(new Crafted(new byte[] {0x45, 0x51}, DROPPED_FOREIGN));
-        c.add(new Crafted(java.util.Arrays.copyOf(data(1, size).array(), 10), DROPPED_TRUNCATED));
-        ByteBuffer b = data(1, size);
+        c.add(new Crafted(java.util.Arrays.copyOf(data(0, size).array(), 10), DROPPED_TRUNCATED));
+        ByteBuffer b = data(0, size);
         b.put(EqaHeaderDescriptor.VERSION_OFFSET, (byte) 9);
         c.add(new Crafted(b.array(), DROPPED_VERSION));
-        b = data(1, size);
+        b = data(0, size);
         b.putLong(EqaHeaderDescriptor.KEY_OFFSET, KEY + 1);
         c.add(new Crafted(b.array(), DROPPED_OTHER_GROUP));
         c.add(new Crafted(data(size + 3, size).array(), DROPPED_MALFORMED)); // a rank beyond the group
-        c.add(new Crafted(data(1, size + 1).array(), DROPPED_MALFORMED)); // a group of another size
-        c.add(new Crafted(data(1, size).array(), DROPPED_FOREIGN)); // right key, but not rank 1's address
-        b = data(1, size);
+        c.add(new Crafted(data(0, size + 1).array(), DROPPED_MALFORMED)); // a group of another size
+        c.add(new Crafted(data(0, size).array(), DROPPED_FOREIGN)); // right key, but not rank 0's address
+        b = data(0, size);
         b.put(EqaHeaderDescriptor.TYPE_OFFSET, (byte) 99);
         c.add(new Crafted(b.array(), DROPPED_FOREIGN));
         return c;
@@ -99,7 +99,7 @@ class EqaForeignFramesTest {
     @Test
     void foreignTruncatedAndMalformedFramesAreCountedAndDropped() throws Exception {
         int n = 3;
-        try (LocalEqaGroup g = LocalEqaGroup.open(n, new EqaContext(), (io.cohort.transport.fault.FaultPlan) null, KEY);
+        try (LocalEqaGroup g = LocalEqaGroup.open(n, new EqaContext(), null, KEY);
              DatagramChannel stranger = DatagramChannel.open()) {
             stranger.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             List<Crafted> fromStranger = crafted(n);
