@@ -198,6 +198,9 @@ final class EqaSender {
         if (buffer.lowestCursor() < next) {
             for (int r = 0; r < receiverRanks.length; r++) {
                 long c = buffer.cursor(r);
+                if (phase == Phase.AWAIT_PULL && current != null && receiverRanks[r] != designated) {
+                    continue; // silent by design until the pull: a lost push shows as a gap once the rest flows
+                }
                 if (c < next && now - lastProgressAt[r] >= rtoNanos) {
                     counters.increment(TIMEOUT_RESENDS);
                     work += resendFrom(r, c, now);
@@ -210,7 +213,7 @@ final class EqaSender {
             resend.clear();
             int length = buffer.copy(slot, pushEndSeq, resend);
             if (length < 0) {
-                pullGranted(); // the designated receiver acknowledged past the push: it has it all
+                pullGranted(now); // the designated receiver acknowledged past the push: it has it all
             } else {
                 EqaHeaderDescriptor.flags(resend, EqaHeaderDescriptor.flags(resend) | FLAG_RESEND);
                 out.sendTo(designated, resend, length);
@@ -257,7 +260,7 @@ final class EqaSender {
             lastProgressAt[slot] = now;
         }
         if (phase == Phase.AWAIT_PULL && rank == designated && next > pushEndSeq) {
-            pullGranted();
+            pullGranted(now);
         }
         if (gap && next == buffer.cursor(slot) && next < buffer.nextSequence()
                 && (next != lastGapFrom[slot] || now - lastGapAt[slot] >= gapHoldNanos)) {
@@ -273,12 +276,15 @@ final class EqaSender {
         counters.increment(PULLS_RECEIVED);
         onAck(rank, next, false, now);
         if (phase == Phase.AWAIT_PULL && current != null && current.message == message) {
-            pullGranted();
+            pullGranted(now);
         }
     }
 
-    private void pullGranted() {
+    private void pullGranted(long now) {
         phase = Phase.STREAM;
+        for (int r = 0; r < receiverRanks.length; r++) {
+            lastProgressAt[r] = now; // the silent receivers' timeouts count from the resumption
+        }
     }
 
     private int slotOf(int rank) {
