@@ -158,7 +158,7 @@ run() {
   if ((rc != 0)); then
     failed=1
     echo "# FAILED $label (exit $rc$( ((rc == 124)) && echo ", timed out after ${limit}s"))" | tee -a "$out"
-    { grep -v '^coll ' "$log.out"; cat "$log"; } | tail -n 25 | sed 's/^/    /' >&2
+    { grep -v '^coll ' "$log.out" || true; cat "$log"; } | tail -n 25 | sed 's/^/    /' >&2
   fi
 }
 args() { echo "$1" --sizes "$sizes" --iters "$iters" --warmup "$warmup"; }
