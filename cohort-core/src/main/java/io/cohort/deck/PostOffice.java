@@ -24,7 +24,8 @@ final class PostOffice implements Consumer<Message> {
 
     PostOffice(Deck deck) {
         this.deck = deck;
-        this.thread = new ServiceThread("cohort-deck-post-" + deck.rank(), deck.engine(), null);
+        // concat, not +: this runs on every peer's start-up, where linking an indy concatenation costs
+        this.thread = new ServiceThread("cohort-deck-post-".concat(Integer.toString(deck.rank())), deck.engine(), null);
     }
 
     Deck deck() {

@@ -19,10 +19,17 @@ import java.util.function.Consumer;
 final class ContextHandlers {
     private final int[] contexts;
     private final Consumer<Message>[] handlers;
+    /** The lowest handled context: services use the top of the range, communicators the bottom. */
+    private final int lowest;
 
     private ContextHandlers(int[] contexts, Consumer<Message>[] handlers) {
         this.contexts = contexts;
         this.handlers = handlers;
+        int min = Integer.MAX_VALUE;
+        for (int c : contexts) {
+            min = Math.min(min, c);
+        }
+        this.lowest = min;
     }
 
     @SuppressWarnings("unchecked")
@@ -36,6 +43,9 @@ final class ContextHandlers {
     }
 
     Consumer<Message> find(int context) {
+        if (context < lowest) {
+            return null; // every communicator's message: one compare
+        }
         int[] c = contexts;
         for (int i = 0; i < c.length; i++) {
             if (c[i] == context) {

@@ -7,9 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -169,17 +167,25 @@ class MailboxTest {
     @Test
     @Timeout(30)
     void onlyOwnMailboxesJoinGroups() {
+        java.util.concurrent.atomic.AtomicReference<Mailbox> ofRankZero = new java.util.concurrent.atomic.AtomicReference<>();
         LocalCohort.builder().size(2).run(world -> {
             Deck deck = Deck.of(world);
-            Set<String> names = new HashSet<>();
             Mailbox mine = deck.createMailbox("m" + world.rank());
-            names.add(mine.name());
-            world.barrier();
             if (world.rank() == 0) {
+                ofRankZero.set(mine);
                 deck.createGroup("club", 1);
             }
             world.barrier();
-            assertTrue(deck.join("club", mine) > 0);
+            int id = deck.join("club", mine);
+            assertTrue(id > 0);
+            if (world.rank() == 1) {
+                // Peers are threads here, so another peer's Mailbox object is within reach: still refused.
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> deck.join("club", ofRankZero.get()));
+                assertEquals("mailbox 'm0' belongs to rank 0; join with a mailbox this peer created", e.getMessage());
+                DeckException d = assertThrows(DeckException.class, () -> deck.join("club", mine));
+                assertEquals("that mailbox of rank 1 already is member " + id + " of group 'club'", d.getMessage());
+            }
             world.barrier();
         });
     }
