@@ -62,6 +62,8 @@ class DeckFailureTest {
             if (world.rank() == 0) {
                 throw new Crash();
             }
+            // In-JVM a "dead" peer's threads live on: ask only once rank 1 knows rank 0 is gone.
+            assertThrows(PeerFailedException.class, () -> world.recv(0, 99));
             try {
                 deck.post("anything", new byte[1]);
             } catch (RuntimeException t) {
