@@ -1,5 +1,6 @@
 package io.cohort;
 
+import io.cohort.deck.Deck;
 import io.cohort.engine.EngineCommunicator;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.IdleStrategies;
@@ -44,6 +45,7 @@ public final class Cohort {
             world = PeerRuntime.start(JobEnvironment.from(System.getenv()));
         } else {
             ProgressEngine engine = new ProgressEngine(0, 1, IdleStrategies.configured());
+            Deck.install(engine);
             world = new EngineCommunicator(engine, 0, new Runnable() {
                 @Override
                 public void run() {

@@ -1,5 +1,6 @@
 package io.cohort;
 
+import io.cohort.deck.Deck;
 import io.cohort.engine.DomainPolling;
 import io.cohort.engine.EngineCommunicator;
 import io.cohort.engine.ProgressEngine;
@@ -136,6 +137,7 @@ public final class LocalCohort {
         ProgressEngine[] engines = new ProgressEngine[size];
         for (int i = 0; i < size; i++) {
             engines[i] = new ProgressEngine(i, size, idle);
+            Deck.install(engines[i]); // DECK's naming service on rank 0 serves from the start
         }
         LocalFabric fabric = transport.equals("local") ? wireLocal(engines) : null;
         Transport[] wired = new Transport[size];

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -52,6 +53,8 @@ public final class ProgressEngine implements InboundSink {
     private volatile Thread owner;
     private volatile Transport blockingTransport;
     private volatile PeerFailureListener failureListener;
+    /** Contexts whose arrivals bypass matching (see {@link #onContext}); null while there are none. */
+    private volatile ContextHandlers contextHandlers;
     private volatile boolean closed;
     /** Yields of the goodbye wait before it blocks. */
     static final int CLOSE_YIELDS = 10;
@@ -178,15 +181,66 @@ public final class ProgressEngine implements InboundSink {
         this.failureListener = listener;
     }
 
+    // ---- context handlers (services that must not sit in a receive) -------------------------------
+
+    /**
+     * From now on, every message arriving for {@code context} is handed whole to {@code handler}
+     * instead of being matched against receives: for services (DECK's naming service, group
+     * servers, mailboxes) that must be served without a thread sitting in a receive, which would
+     * hold the progress role for good. Other contexts are untouched.
+     *
+     * <p>The handler runs on whichever thread delivers the message: the progress owner, the
+     * progress agent, or (local transport, self-sends) the sending thread. It must only hand the
+     * message on (to a queue, say) and return: never block, never call this engine, never throw.
+     * Register before anything can arrive for the context; arrivals already in the unexpected
+     * queue stay there. Any thread may call this.
+     *
+     * @throws IllegalStateException if the context already has a handler
+     */
+    public synchronized void onContext(int context, Consumer<Message> handler) {
+        if (handler == null) {
+            throw new IllegalArgumentException("a context handler must not be null");
+        }
+        ContextHandlers current = contextHandlers;
+        if (current != null && current.find(context) != null) {
+            throw new IllegalStateException("context " + context + " already has a handler");
+        }
+        // Copy on write: the arrival path reads the field once and never locks.
+        contextHandlers = ContextHandlers.with(current, context, handler);
+    }
+
+    /** The handler registered for {@code context}, or null. Any thread may call this. */
+    public Consumer<Message> contextHandler(int context) {
+        ContextHandlers h = contextHandlers;
+        return h == null ? null : h.find(context);
+    }
+
+    /** The handler for an arrival on {@code context}, or null: one volatile read when there are none. */
+    private Consumer<Message> handlerFor(int context) {
+        ContextHandlers h = contextHandlers;
+        return h == null ? null : h.find(context);
+    }
+
     // ---- InboundSink, for transports -------------------------------------------------------------
 
     @Override
     public InboundTarget begin(int source, int context, int tag, int length) {
+        Consumer<Message> h = handlerFor(context);
+        if (h != null) {
+            return new ContextHandlers.Collect(h, source, tag, length);
+        }
         return matching.begin(source, context, tag, length);
     }
 
     @Override
     public void deliver(int source, int context, int tag, ByteBuffer src, int index, int length) {
+        Consumer<Message> h = handlerFor(context);
+        if (h != null) {
+            byte[] bytes = new byte[length];
+            src.get(index, bytes, 0, length);
+            ContextHandlers.hand(h, new Message(new Status(source, tag, length), bytes));
+            return;
+        }
         matching.deliver(source, context, tag, src, index, length);
     }
 
@@ -202,7 +256,7 @@ public final class ProgressEngine implements InboundSink {
 
     /** Delivers a message as if it had arrived from {@code source} (self-sends, local transport). */
     public void deliver(int source, int context, int tag, ByteBuffer payload) {
-        InboundTarget t = matching.begin(source, context, tag, payload.remaining());
+        InboundTarget t = begin(source, context, tag, payload.remaining());
         t.buffer().put(payload.duplicate());
         t.complete();
     }

@@ -5,7 +5,9 @@
  * <p>Threads: any user thread may enter; the thread holding the progress lock (the "owner") polls
  * the transports and completes other threads' requests, which it wakes with
  * {@link java.util.concurrent.locks.LockSupport#unpark}. {@link io.cohort.engine.MatchingEngine}
- * is guarded by its own monitor. May depend on {@code io.cohort}, {@code io.cohort.idle} and
- * {@code io.cohort.transport}.
+ * is guarded by its own monitor. {@link io.cohort.engine.ProgressEngine#onContext} lets a service
+ * (DECK) take a context's arrivals through a handler instead of a receive, so no service thread
+ * holds the progress role while it waits for requests. May depend on {@code io.cohort},
+ * {@code io.cohort.idle} and {@code io.cohort.transport}.
  */
 package io.cohort.engine;

@@ -1,5 +1,6 @@
 package io.cohort.wireup;
 
+import io.cohort.deck.Deck;
 import io.cohort.engine.EngineCommunicator;
 import io.cohort.engine.ProgressAgent;
 import io.cohort.engine.ProgressEngine;
@@ -46,6 +47,7 @@ public final class PeerRuntime {
             control = WireupClient.connect(env);
             InetAddress advertised = control.localAddress();
             ProgressEngine engine = new ProgressEngine(env.rank(), env.size(), IdleStrategies.configured());
+            Deck.install(engine); // DECK's naming service on rank 0 serves from the first message on
             Map<String, String> endpoints = new LinkedHashMap<>();
             Path shmDir = ShmSegmentFile.defaultDirectory();
             if (env.size() > 1) {

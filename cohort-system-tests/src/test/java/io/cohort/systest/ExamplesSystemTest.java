@@ -66,7 +66,7 @@ class ExamplesSystemTest {
     void examplesAreListed() throws Exception {
         CohortProcess p = CohortProcess.run("examples");
         assertEquals(0, p.exitCode(), p.toString());
-        for (String name : List.of("hello", "pi", "ring", "alltoall", "broadcast")) {
+        for (String name : List.of("hello", "pi", "ring", "alltoall", "broadcast", "deck")) {
             assertTrue(p.out().stream().anyMatch(l -> l.startsWith(name + " ")), p.toString());
         }
     }

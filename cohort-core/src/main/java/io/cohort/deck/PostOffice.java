@@ -1,0 +1,65 @@
+package io.cohort.deck;
+
+import io.cohort.Message;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Delivers posts to this peer's mailboxes: the {@link io.cohort.engine.ProgressEngine#onContext}
+ * handler of {@link DeckContexts#MAILBOX} puts each post straight into its mailbox's queue (a
+ * waiting taker wakes at once), and the {@code cohort-deck-post-<rank>} thread answers the poster:
+ * OK, or GONE for a mailbox that was destroyed. The same thread answers GONE to requests for
+ * groups this peer no longer serves.
+ *
+ * <p>Threads: {@link #accept} on whichever thread delivers; the rest from any thread.
+ */
+final class PostOffice implements Consumer<Message> {
+    private final Deck deck;
+    private final Map<Integer, Mailbox> mailboxes = new ConcurrentHashMap<>();
+    private final ServiceThread thread;
+    private final AtomicLong malformed = new AtomicLong();
+
+    PostOffice(Deck deck) {
+        this.deck = deck;
+        // concat, not +: this runs on every peer's start-up, where linking an indy concatenation costs
+        this.thread = new ServiceThread("cohort-deck-post-".concat(Integer.toString(deck.rank())), deck.engine(), null);
+    }
+
+    Deck deck() {
+        return deck;
+    }
+
+    void open(Mailbox box) {
+        mailboxes.put(box.id(), box);
+    }
+
+    void close(Mailbox box) {
+        mailboxes.remove(box.id(), box);
+        box.markDestroyed();
+    }
+
+    @Override
+    public void accept(Message m) {
+        byte[] post = m.bytes();
+        if (!MailboxPostDescriptor.isValid(post)) {
+            malformed.incrementAndGet();
+            return;
+        }
+        Mailbox box = mailboxes.get(MailboxPostDescriptor.mailboxId(post));
+        boolean delivered = box != null
+                && box.deliver(new Mail(MailboxPostDescriptor.origin(post), MailboxPostDescriptor.body(post)));
+        answer(m.source(), m.tag(), delivered ? ReplyDescriptor.ok(0, 0) : ReplyDescriptor.gone());
+    }
+
+    /** Sends a reply from the post office's thread (handlers must not send). */
+    void answer(int dest, int tag, byte[] reply) {
+        thread.submit(() -> deck.reply(dest, tag, reply));
+    }
+
+    long malformed() {
+        return malformed.get();
+    }
+}
