@@ -52,7 +52,7 @@ final class Buffers {
             throw new IllegalArgumentException(what + " is a " + buffer.getClass().getName()
                     + "; collectives take primitive arrays, ByteBuffers and Object[] of Serializable elements");
         }
-        if (buffer instanceof ByteBuffer b && b.isReadOnly() && what.startsWith("recv")) {
+        if (buffer instanceof ByteBuffer b && b.isReadOnly() && what.contains("recv")) {
             throw new IllegalArgumentException(what + " is a read-only ByteBuffer; results cannot be written into it");
         }
     }

@@ -178,6 +178,10 @@ public final class Collectives implements AutoCloseable {
     private void checkBcast(int root, Object buffer) {
         Args.root(root, size());
         Buffers.check(buffer, "bcast buffer");
+        if (rank() != root && buffer instanceof ByteBuffer b && b.isReadOnly()) {
+            throw new IllegalArgumentException("bcast buffer is a read-only ByteBuffer; rank " + rank()
+                    + " receives into it, so pass a writable one");
+        }
     }
 
     private byte[] bcastBytes(Exchange x, int root, byte[] data, long bytes) {
