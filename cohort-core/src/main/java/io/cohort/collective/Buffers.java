@@ -77,6 +77,22 @@ final class Buffers {
         return buffer.getClass().getName().substring(1); // "[I" -> "I"
     }
 
+    /** The element type a bcast header's family letter stands for. */
+    static String familyName(char family) {
+        return switch (family) {
+            case 'B' -> "byte[] or ByteBuffer";
+            case 'L' -> "Object[]";
+            case 'S' -> "short[]";
+            case 'I' -> "int[]";
+            case 'J' -> "long[]";
+            case 'F' -> "float[]";
+            case 'D' -> "double[]";
+            case 'C' -> "char[]";
+            case 'Z' -> "boolean[]";
+            default -> "an unknown type";
+        };
+    }
+
     static int count(Object buffer) {
         return buffer instanceof ByteBuffer b ? b.remaining() : Array.getLength(buffer);
     }

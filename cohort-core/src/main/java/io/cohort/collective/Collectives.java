@@ -207,26 +207,11 @@ public final class Collectives implements AutoCloseable {
             int rootCount = header.getInt();
             if (family != Buffers.family(buffer).charAt(0) || rootCount != count) {
                 throw new IllegalArgumentException("rank " + rank() + "'s bcast buffer is " + Buffers.typeName(buffer)
-                        + " of " + count + " elements but root " + root + " sent " + familyName(family) + " of "
+                        + " of " + count + " elements but root " + root + " sent " + Buffers.familyName(family) + " of "
                         + rootCount + " elements; pass buffers of one type and length");
             }
             Buffers.decode(Arrays.copyOfRange(got, 5, got.length), buffer, 0, count, "bcast from root " + root);
         }
-    }
-
-    private static String familyName(char family) {
-        return switch (family) {
-            case 'B' -> "byte[] or ByteBuffer";
-            case 'L' -> "Object[]";
-            case 'S' -> "short[]";
-            case 'I' -> "int[]";
-            case 'J' -> "long[]";
-            case 'F' -> "float[]";
-            case 'D' -> "double[]";
-            case 'C' -> "char[]";
-            case 'Z' -> "boolean[]";
-            default -> "an unknown type";
-        };
     }
 
     // ---- gather, scatter, allgather, alltoall -----------------------------------------------

@@ -29,7 +29,7 @@ import java.nio.ByteOrder;
  * {@link Collectives} ensures it.
  */
 final class DomainCollectives {
-    /** Bytes per multicast: well under the domain's default message limit (1024 x ~1.3 KB). */
+    /** Bytes per multicast: well under the domain's default message limit (256 frames of ~1.3 KB). */
     static final int CHUNK_BYTES = 32 * 1024;
 
     private DomainCollectives() {
