@@ -1,0 +1,43 @@
+package io.cohort.collective;
+
+import io.cohort.BroadcastDomain;
+import io.cohort.Request;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What a collective algorithm needs from a communicator: its size, the caller's rank, tagged
+ * point-to-point messages on the communicator's private collective context, and its broadcast
+ * domain. All ranks are communicator ranks; an implementation translates them to whatever its
+ * transport uses.
+ *
+ * <pre>
+ *   Collectives ──► algorithm ──► CollectiveChannel ──► isend / irecv   (collective context)
+ *                                                  └──► domain()       (PCODE global program)
+ * </pre>
+ *
+ * <p>Threads: {@link #isend} and {@link #irecv} may be called from any thread, and their requests
+ * waited on from any thread. {@link #domain()} returns a {@link BroadcastDomain}, whose calls must
+ * come from one thread at a time, in the same order on every peer ({@link Collectives} ensures it).
+ */
+public interface CollectiveChannel {
+    /** The caller's rank in the communicator. */
+    int rank();
+
+    /** The communicator's size. */
+    int size();
+
+    /** Sends the bytes from position to limit; they must stay untouched until the request is done. */
+    Request isend(int dest, int tag, ByteBuffer payload);
+
+    /** Receives a message of any length; {@code irecv(...).message().bytes()} is its payload once done. */
+    Request irecv(int source, int tag);
+
+    /**
+     * The communicator's broadcast domain, opened lazily and collectively by the communicator (so
+     * the first call must come at the same point of the program on every peer).
+     *
+     * @throws UnsupportedOperationException when the communicator has none
+     */
+    BroadcastDomain domain();
+}

@@ -1,0 +1,398 @@
+package io.cohort.collective;
+
+import io.cohort.Op;
+import io.cohort.Request;
+import io.cohort.Status;
+import io.cohort.engine.Payloads;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The collective operations of one communicator: MPI's collectives over any
+ * {@link CollectiveChannel}, by point-to-point algorithms or over the broadcast domain, as
+ * {@link CollectivePolicy} chooses (or a test {@link #force forces}).
+ *
+ * <p>Buffers are primitive arrays, {@link ByteBuffer}s (position to limit, never moved) or
+ * {@code Object[]} of Serializable elements; counts are element counts. Every peer must call the
+ * same collectives in the same order with matching arguments. Reductions combine in rank order,
+ * and send and recv may be one array. Bad arguments fail with an {@link IllegalArgumentException}
+ * before any message is sent.
+ *
+ * <p>Threads: any thread, one collective at a time per instance (a lock makes overlapping calls
+ * wait, but their order must still be the same on every peer). Nonblocking collectives run in
+ * order on this instance's thread {@code cohort-coll-<rank>}; every blocking collective first waits
+ * for them, so the PCODE domain's single program thread is respected. {@link #close()} ends that thread.
+ */
+public final class Collectives implements AutoCloseable {
+    private enum DomainState { UNKNOWN, OPEN, UNAVAILABLE }
+
+    private final CollectiveChannel channel;
+    private final CollectivePolicy policy;
+    private final Consumer<String> verbose;
+    private final Set<String> logged = ConcurrentHashMap.newKeySet();
+    /** Held while a collective runs: one at a time touches the channel's domain. */
+    private final ReentrantLock running = new ReentrantLock();
+    private final NonblockingRunner runner;
+    private long sequence; // guarded by this
+    private DomainState domain = DomainState.UNKNOWN; // guarded by running
+
+    /**
+     * @param channel the communicator's collective channel
+     * @param mode    {@link CollectiveMode#fromSystemProperties()} unless the caller knows better
+     * @param verbose told once per (operation, algorithm) which algorithm runs; {@code s -> {}} for silence
+     */
+    public Collectives(CollectiveChannel channel, CollectiveMode mode, Consumer<String> verbose) {
+        this.channel = Objects.requireNonNull(channel, "channel");
+        this.policy = new CollectivePolicy(Objects.requireNonNull(mode, "mode"));
+        this.verbose = verbose == null ? s -> { } : verbose;
+        this.runner = new NonblockingRunner(channel.rank());
+    }
+
+    /** Uses {@code a} for its operation from now on (every peer must force alike, at the same point). */
+    public void force(Algorithm a) {
+        runner.drain();
+        policy.force(a);
+    }
+
+    /** Returns to the mode's own choices. */
+    public void clearForced() {
+        runner.drain();
+        policy.clearForced();
+    }
+
+    public int rank() {
+        return channel.rank();
+    }
+
+    public int size() {
+        return channel.size();
+    }
+
+    // ---- running a collective ----------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface Body {
+        void run(Exchange x);
+    }
+
+    private synchronized Exchange next() {
+        return new Exchange(channel, sequence++);
+    }
+
+    private void blocking(Body body) {
+        runner.drain();
+        Exchange x = next();
+        running.lock();
+        try {
+            body.run(x);
+        } finally {
+            running.unlock();
+        }
+    }
+
+    private Request nonblocking(Body body) {
+        Exchange x = next();
+        return runner.submit(() -> {
+            running.lock();
+            try {
+                body.run(x);
+            } finally {
+                running.unlock();
+            }
+        });
+    }
+
+    /** The policy's choice, with the domain opened on first need, or p2p if it cannot open; logged once. */
+    private Algorithm pick(Algorithm.Operation operation, long bytes, Op op) {
+        int n = channel.size();
+        Algorithm a = policy.choose(operation, n, bytes, op);
+        if (a.usesDomain() && domain == DomainState.UNKNOWN) {
+            try {
+                channel.domain(); // collective: every peer reaches this point with the same choice
+                domain = DomainState.OPEN;
+            } catch (UnsupportedOperationException e) {
+                domain = DomainState.UNAVAILABLE;
+                verbose.accept("cohort: no broadcast domain (" + e.getMessage() + "); collectives use point-to-point");
+            }
+        }
+        if (a.usesDomain() && domain == DomainState.UNAVAILABLE) {
+            a = policy.withoutDomain(a, n, bytes, op);
+        }
+        if (logged.add(operation + "/" + a)) {
+            verbose.accept("cohort: " + operation.label() + " of " + bytes + " B at " + n + " peers uses " + a.label());
+        }
+        return a;
+    }
+
+    // ---- barrier and bcast -----------------------------------------------------------------
+
+    /** Returns once every peer has called it. */
+    public void barrier() {
+        blocking(this::runBarrier);
+    }
+
+    /** Starts a barrier; the request completes once every peer has started it. */
+    public Request ibarrier() {
+        return nonblocking(this::runBarrier);
+    }
+
+    private void runBarrier(Exchange x) {
+        if (pick(Algorithm.Operation.BARRIER, 0, null) == Algorithm.BARRIER_DOMAIN) {
+            DomainCollectives.barrier(channel);
+        } else {
+            DisseminationBarrier.run(x);
+        }
+    }
+
+    /**
+     * Copies the root's buffer into every peer's, in place; every peer's buffer must have the same
+     * element type and count as the root's.
+     */
+    public void bcast(int root, Object buffer) {
+        checkBcast(root, buffer);
+        blocking(x -> runBcast(x, root, buffer));
+    }
+
+    /** Starts a {@link #bcast}; the buffer must stay untouched until the request completes. */
+    public Request ibcast(int root, Object buffer) {
+        checkBcast(root, buffer);
+        return nonblocking(x -> runBcast(x, root, buffer));
+    }
+
+    /** Returns the root's object at every peer ({@code object} is ignored elsewhere). */
+    public <T> T bcastObject(int root, T object) {
+        Args.root(root, size());
+        byte[] data = rank() == root ? Payloads.ofObject(object) : null;
+        byte[][] out = new byte[1][];
+        // The length is unknown off the root, so the choice depends on N only (bytes = 0 for all).
+        blocking(x -> out[0] = bcastBytes(x, root, data, 0));
+        return Payloads.toObject(out[0], new Status(root, 0, out[0].length));
+    }
+
+    private void checkBcast(int root, Object buffer) {
+        Args.root(root, size());
+        Buffers.check(buffer, "bcast buffer");
+        if (rank() != root && buffer instanceof ByteBuffer b && b.isReadOnly()) {
+            throw new IllegalArgumentException("bcast buffer is a read-only ByteBuffer; rank " + rank()
+                    + " receives into it, so pass a writable one");
+        }
+    }
+
+    private byte[] bcastBytes(Exchange x, int root, byte[] data, long bytes) {
+        if (pick(Algorithm.Operation.BCAST, bytes, null) == Algorithm.BCAST_DOMAIN) {
+            return DomainCollectives.bcast(channel, root, data);
+        }
+        return BinomialBcast.run(x, root, data);
+    }
+
+    /** The message starts with the element type and count, so a mismatched peer fails clearly. */
+    private void runBcast(Exchange x, int root, Object buffer) {
+        int count = Buffers.count(buffer);
+        byte[] data = null;
+        if (rank() == root) {
+            byte[] body = Buffers.encode(buffer, 0, count);
+            data = ByteBuffer.allocate(5 + body.length).put((byte) Buffers.family(buffer).charAt(0)).putInt(count)
+                    .put(body).array();
+        }
+        byte[] got = bcastBytes(x, root, data, (long) count * Buffers.nominalBytes(buffer));
+        if (rank() != root) {
+            ByteBuffer header = ByteBuffer.wrap(got);
+            char family = (char) header.get();
+            int rootCount = header.getInt();
+            if (family != Buffers.family(buffer).charAt(0) || rootCount != count) {
+                throw new IllegalArgumentException("rank " + rank() + "'s bcast buffer is " + Buffers.typeName(buffer)
+                        + " of " + count + " elements but root " + root + " sent " + Buffers.familyName(family) + " of "
+                        + rootCount + " elements; pass buffers of one type and length");
+            }
+            Buffers.decode(Arrays.copyOfRange(got, 5, got.length), buffer, 0, count, "bcast from root " + root);
+        }
+    }
+
+    // ---- gather, scatter, allgather, alltoall -----------------------------------------------
+
+    /** Gathers every peer's send (same count everywhere) into the root's recv, rank r's at r * count. */
+    public void gather(int root, Object send, Object recv) {
+        Args.root(root, size());
+        Buffers.check(send, "gather send buffer");
+        int[] counts = Args.uniform(Buffers.count(send), size());
+        gatherv(root, send, recv, counts, Args.packed(counts));
+    }
+
+    /** Gathers every peer's send into the root's recv: rank r's counts[r] elements at displs[r] (read at the root). */
+    public void gatherv(int root, Object send, Object recv, int[] counts, int[] displs) {
+        Args.root(root, size());
+        Buffers.check(send, "gatherv send buffer");
+        if (rank() == root) {
+            Buffers.check(recv, "gatherv recv buffer");
+            Args.sameType(send, recv, "gatherv");
+            Args.blocks("gatherv", counts, displs, size(), Buffers.count(recv));
+            if (Buffers.count(send) != counts[root]) {
+                throw new IllegalArgumentException("root " + root + " sends " + Buffers.count(send)
+                        + " elements but counts[" + root + "] is " + counts[root]);
+            }
+        }
+        blocking(x -> {
+            pick(Algorithm.Operation.GATHER, 0, null);
+            LinearRooted.gather(x, root, send, recv, counts, displs);
+        });
+    }
+
+    /** Scatters the root's send (size * count elements, count = recv's length) so rank r gets block r. */
+    public void scatter(int root, Object send, Object recv) {
+        Args.root(root, size());
+        Buffers.check(recv, "scatter recv buffer");
+        int[] counts = Args.uniform(Buffers.count(recv), size());
+        scatterv(root, send, counts, Args.packed(counts), recv);
+    }
+
+    /**
+     * Scatters the root's send: rank r gets counts[r] elements from displs[r] into its recv from 0.
+     * Off the root, counts[rank] (if counts is given) or else recv's length is the expected count.
+     */
+    public void scatterv(int root, Object send, int[] counts, int[] displs, Object recv) {
+        Args.root(root, size());
+        Buffers.check(recv, "scatterv recv buffer");
+        int want;
+        if (rank() == root) {
+            Buffers.check(send, "scatterv send buffer");
+            Args.sameType(send, recv, "scatterv");
+            Args.blocks("scatterv", counts, displs, size(), Buffers.count(send));
+            want = counts[root];
+        } else {
+            want = counts != null && counts.length == size() ? counts[rank()] : Buffers.count(recv);
+        }
+        Args.holds(recv, "scatterv recv buffer", want);
+        blocking(x -> {
+            pick(Algorithm.Operation.SCATTER, 0, null);
+            LinearRooted.scatter(x, root, send, counts, displs, recv, want);
+        });
+    }
+
+    /** Every peer's send (same count everywhere) into every peer's recv, rank r's at r * count. */
+    public void allgather(Object send, Object recv) {
+        Buffers.check(send, "allgather send buffer");
+        int[] counts = Args.uniform(Buffers.count(send), size());
+        allgatherv(send, recv, counts, Args.packed(counts));
+    }
+
+    /** Every peer's send into every peer's recv: rank r's counts[r] elements at displs[r]. */
+    public void allgatherv(Object send, Object recv, int[] counts, int[] displs) {
+        Buffers.check(send, "allgatherv send buffer");
+        Buffers.check(recv, "allgatherv recv buffer");
+        Args.sameType(send, recv, "allgatherv");
+        Args.blocks("allgatherv", counts, displs, size(), Buffers.count(recv));
+        long total = Args.counts("allgatherv", counts, size());
+        if (Buffers.count(send) != counts[rank()]) {
+            throw new IllegalArgumentException("rank " + rank() + " sends " + Buffers.count(send)
+                    + " elements but counts[" + rank() + "] is " + counts[rank()]);
+        }
+        long bytes = total * Buffers.nominalBytes(send);
+        blocking(x -> {
+            byte[][] blocks = new byte[size()][];
+            blocks[rank()] = Buffers.encode(send, 0, counts[rank()]);
+            switch (pick(Algorithm.Operation.ALLGATHER, bytes, null)) {
+                case ALLGATHER_DOMAIN -> DomainCollectives.allgather(channel, blocks);
+                case ALLGATHER_RING -> RingAllgather.run(x, blocks);
+                default -> RecursiveDoublingAllgather.run(x, blocks);
+            }
+            for (int r = 0; r < size(); r++) {
+                if (r == rank()) {
+                    Buffers.copy(send, 0, recv, displs[r], counts[r]);
+                } else {
+                    Buffers.decode(blocks[r], recv, displs[r], counts[r], "allgather block from rank " + r);
+                }
+            }
+        });
+    }
+
+    /** Block r of every peer's send (send's length / size elements each) goes to rank r, at this rank's index. */
+    public void alltoall(Object send, Object recv) {
+        Buffers.check(send, "alltoall send buffer");
+        int total = Buffers.count(send);
+        if (total % size() != 0) {
+            throw new IllegalArgumentException("alltoall send buffer holds " + total + " elements, not a multiple of "
+                    + size() + " peers");
+        }
+        int[] counts = Args.uniform(total / size(), size());
+        int[] displs = Args.packed(counts);
+        alltoallv(send, counts, displs, recv, counts, displs);
+    }
+
+    /** Like {@link #alltoall} with per-peer counts and displacements on both sides. */
+    public void alltoallv(Object send, int[] sendCounts, int[] sendDispls, Object recv, int[] recvCounts,
+                          int[] recvDispls) {
+        Buffers.check(send, "alltoallv send buffer");
+        Buffers.check(recv, "alltoallv recv buffer");
+        Args.sameType(send, recv, "alltoallv");
+        Args.blocks("alltoallv send", sendCounts, sendDispls, size(), Buffers.count(send));
+        Args.blocks("alltoallv recv", recvCounts, recvDispls, size(), Buffers.count(recv));
+        blocking(x -> {
+            pick(Algorithm.Operation.ALLTOALL, 0, null);
+            PairwiseAlltoall.run(x, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+        });
+    }
+
+    // ---- reductions ------------------------------------------------------------------------
+
+    /** The reductions live in their own class; this instance's sequencing and policy are shared. */
+    private final Reductions reductions = new Reductions(this);
+
+    public void reduce(int root, Object send, Object recv, Op op) {
+        reductions.reduce(root, send, recv, op);
+    }
+
+    public void allreduce(Object send, Object recv, Op op) {
+        reductions.allreduce(send, recv, op);
+    }
+
+    /** Starts an {@link #allreduce}; both buffers must stay untouched until the request completes. */
+    public Request iallreduce(Object send, Object recv, Op op) {
+        return reductions.iallreduce(send, recv, op);
+    }
+
+    public void reduceScatter(Object send, Object recv, int[] counts, Op op) {
+        reductions.reduceScatter(send, recv, counts, op);
+    }
+
+    public void scan(Object send, Object recv, Op op) {
+        reductions.scan(send, recv, op, true);
+    }
+
+    /** Exclusive scan: rank r gets x0 op ... op x(r-1); rank 0's recv is left untouched. */
+    public void exscan(Object send, Object recv, Op op) {
+        reductions.scan(send, recv, op, false);
+    }
+
+    // ---- for Reductions --------------------------------------------------------------------
+
+    interface Step extends Body {
+    }
+
+    void runBlocking(Step step) {
+        blocking(step);
+    }
+
+    Request runNonblocking(Step step) {
+        return nonblocking(step);
+    }
+
+    Algorithm choose(Algorithm.Operation operation, long bytes, Op op) {
+        return pick(operation, bytes, op);
+    }
+
+    CollectiveChannel channel() {
+        return channel;
+    }
+
+    /** Waits for the nonblocking collectives in flight, then ends their thread. */
+    @Override
+    public void close() {
+        runner.close();
+    }
+}

@@ -1,0 +1,138 @@
+package io.cohort.collective;
+
+import io.cohort.BroadcastDomain;
+import io.cohort.Message;
+import io.cohort.Request;
+import io.cohort.Status;
+import io.cohort.engine.ProgressEngine;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * A {@link CollectiveChannel} over a {@link ProgressEngine}: messages on one engine context,
+ * communicator ranks translated to engine ranks through {@code worldRanks} (identity for the
+ * world) and back for the sources of received messages.
+ *
+ * <p>Threads: like the engine, any thread.
+ */
+public final class EngineChannel implements CollectiveChannel {
+    private final ProgressEngine engine;
+    private final int context;
+    private final int[] worldRanks;
+    private final int rank;
+    private final Supplier<BroadcastDomain> domain;
+
+    /**
+     * @param engine     the peer's engine ({@code EngineCommunicator.engine()})
+     * @param context    the communicator's private collective context
+     * @param worldRanks communicator rank to engine rank
+     * @param rank       the caller's communicator rank
+     * @param domain     opens or returns the communicator's broadcast domain
+     */
+    public EngineChannel(ProgressEngine engine, int context, int[] worldRanks, int rank, Supplier<BroadcastDomain> domain) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.context = context;
+        this.worldRanks = worldRanks.clone();
+        this.rank = rank;
+        this.domain = Objects.requireNonNull(domain, "domain");
+        if (rank < 0 || rank >= worldRanks.length) {
+            throw new IllegalArgumentException("rank " + rank + " is outside a communicator of " + worldRanks.length);
+        }
+        if (worldRanks[rank] != engine.rank()) {
+            throw new IllegalArgumentException("communicator rank " + rank + " maps to engine rank " + worldRanks[rank]
+                    + ", but this engine is rank " + engine.rank());
+        }
+    }
+
+    /** The channel of a world communicator: identity ranks. */
+    public static EngineChannel world(ProgressEngine engine, int context, Supplier<BroadcastDomain> domain) {
+        int[] identity = new int[engine.size()];
+        for (int i = 0; i < identity.length; i++) {
+            identity[i] = i;
+        }
+        return new EngineChannel(engine, context, identity, engine.rank(), domain);
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return worldRanks.length;
+    }
+
+    private int toEngine(int commRank) {
+        if (commRank < 0 || commRank >= worldRanks.length) {
+            throw new IllegalArgumentException("rank " + commRank + " does not exist; ranks are 0 to " + (worldRanks.length - 1));
+        }
+        return worldRanks[commRank];
+    }
+
+    @Override
+    public Request isend(int dest, int tag, ByteBuffer payload) {
+        return engine.send(toEngine(dest), context, tag, payload);
+    }
+
+    @Override
+    public Request irecv(int source, int tag) {
+        Request r = engine.receive(context, toEngine(source), tag, null);
+        return worldRanks[source] == source ? r : new Translated(r, source);
+    }
+
+    @Override
+    public BroadcastDomain domain() {
+        return domain.get();
+    }
+
+    /** A receive whose message reports the communicator rank of its source. */
+    private final class Translated implements Request {
+        private final Request inner;
+        private final int source;
+
+        Translated(Request inner, int source) {
+            this.inner = inner;
+            this.source = source;
+        }
+
+        private Status translate(Status s) {
+            return new Status(source, s.tag(), s.length());
+        }
+
+        @Override
+        public Status await() {
+            return translate(inner.await());
+        }
+
+        @Override
+        public Status await(Duration timeout) throws TimeoutException {
+            return translate(inner.await(timeout));
+        }
+
+        @Override
+        public boolean test() {
+            return inner.test();
+        }
+
+        @Override
+        public boolean isDone() {
+            return inner.isDone();
+        }
+
+        @Override
+        public Message message() {
+            Message m = inner.message();
+            return new Message(translate(m.status()), m.bytes());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EngineChannel[rank " + rank + " of " + size() + ", context " + context + "]";
+    }
+}

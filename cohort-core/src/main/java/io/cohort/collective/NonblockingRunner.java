@@ -1,0 +1,154 @@
+package io.cohort.collective;
+
+import io.cohort.CohortException;
+import io.cohort.Message;
+import io.cohort.Request;
+import io.cohort.Status;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs nonblocking collectives one after another, in the order they were started, on one daemon
+ * thread ({@code cohort-coll-<rank>}, created on first use). Blocking collectives {@link #drain()}
+ * it first, so collectives run in the same global order on every peer; the thread ends at
+ * {@link #close()}.
+ *
+ * <p>Threads: {@link #submit} and {@link #drain} from any thread; requests may be waited on by any thread.
+ */
+final class NonblockingRunner implements AutoCloseable {
+    private final int rank;
+    /** Created on first submit; guarded by this. */
+    private ExecutorService executor;
+    /** The last task submitted (each runs after the one before); guarded by this. */
+    private CompletableFuture<Void> last = CompletableFuture.completedFuture(null);
+    private boolean closed;
+
+    NonblockingRunner(int rank) {
+        this.rank = rank;
+    }
+
+    synchronized Request submit(Runnable task) {
+        if (closed) {
+            throw new IllegalStateException("these collectives are closed; no nonblocking collective can start");
+        }
+        if (executor == null) {
+            executor = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "cohort-coll-" + rank);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        CompletableFuture<Void> f = CompletableFuture.runAsync(task, executor);
+        last = f;
+        return new CollectiveRequest(f, rank);
+    }
+
+    /** Waits until every collective submitted so far has finished (failures stay with their requests). */
+    void drain() {
+        CompletableFuture<Void> f;
+        synchronized (this) {
+            f = last;
+        }
+        if (f.isDone()) {
+            return;
+        }
+        try {
+            f.handle((v, e) -> null).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CohortException("interrupted while waiting for earlier nonblocking collectives");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("unreachable: handle() absorbed the failure", e);
+        }
+    }
+
+    /** Lets the submitted collectives finish, then ends the thread. */
+    @Override
+    public void close() {
+        ExecutorService e;
+        synchronized (this) {
+            closed = true;
+            e = executor;
+        }
+        drain();
+        if (e != null) {
+            e.shutdown();
+            try {
+                e.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A nonblocking collective in progress: await, test, isDone; {@link #message()} is null. */
+    static final class CollectiveRequest implements Request {
+        private final CompletableFuture<Void> future;
+        private final int rank;
+
+        CollectiveRequest(CompletableFuture<Void> future, int rank) {
+            this.future = future;
+            this.rank = rank;
+        }
+
+        private Status done() {
+            return new Status(rank, 0, 0);
+        }
+
+        private static RuntimeException rethrow(Throwable cause) {
+            if (cause instanceof RuntimeException r) {
+                return r;
+            }
+            if (cause instanceof Error e) {
+                throw e;
+            }
+            return new CohortException("nonblocking collective failed: " + cause, cause);
+        }
+
+        @Override
+        public Status await() {
+            try {
+                future.join();
+            } catch (CompletionException e) {
+                throw rethrow(e.getCause());
+            }
+            return done();
+        }
+
+        @Override
+        public Status await(Duration timeout) throws TimeoutException {
+            try {
+                future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                throw rethrow(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CohortException("interrupted while waiting for a nonblocking collective");
+            }
+            return done();
+        }
+
+        @Override
+        public boolean test() {
+            return future.isDone();
+        }
+
+        @Override
+        public boolean isDone() {
+            return future.isDone();
+        }
+
+        /** Collectives carry no message: always null. */
+        @Override
+        public Message message() {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.cohort.collective;
+
+import io.cohort.CohortException;
+import io.cohort.LocalCohort;
+import io.cohort.Op;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad calls fail with one sentence naming the bad value, before any message is sent (so nobody hangs). */
+@Timeout(60)
+class CollectiveErrorsTest {
+    private static void fails(String message, Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void badArgumentsFailAtEveryPeerBeforeAnyMessage() {
+        LocalCohort.builder().size(3).timeout(Duration.ofSeconds(50)).run(world -> {
+            try (Collectives c = Fixtures.collectives(world, CollectiveMode.AUTO, s -> { })) {
+                fails("BAND does not apply to double[]", () -> c.allreduce(new double[2], new double[2], Op.BAND));
+                fails("root 3 does not exist; ranks are 0 to 2", () -> c.bcast(3, new int[1]));
+                fails("bcast buffer is a java.lang.String; collectives take primitive arrays, ByteBuffers and Object[]"
+                        + " of Serializable elements", () -> c.bcast(0, "text"));
+                fails("bcast buffer is null; pass a primitive array, a ByteBuffer or an Object[]", () -> c.bcast(0, null));
+                fails("allreduce recv buffer holds 1 elements but needs 2", () -> c.allreduce(new int[2], new int[1], Op.SUM));
+                fails("allreduce needs send and recv buffers of one element type, not int[] and long[]",
+                        () -> c.allreduce(new int[2], new long[2], Op.SUM));
+                fails("MINLOC needs an even number of elements, read as (value, index) pairs, not 3",
+                        () -> c.allreduce(new int[3], new int[3], Op.MINLOC));
+                fails("allgather needs an op, not null".replace("allgather needs an op", "scan needs an op"),
+                        () -> c.scan(new int[1], new int[1], null));
+                fails("alltoall send buffer holds 4 elements, not a multiple of 3 peers", () -> c.alltoall(new int[4], new int[3]));
+                fails("allgatherv counts must have one entry per rank (3), not 2",
+                        () -> c.allgatherv(new int[1], new int[3], new int[] {1, 1}, new int[] {0, 1}));
+                fails("allgatherv block of rank 2 (count 1 at displacement 2) does not fit in a buffer of 2 elements",
+                        () -> c.allgatherv(new int[1], new int[2], new int[] {1, 1, 1}, new int[] {0, 1, 2}));
+                fails("allreduce recv buffer is a read-only ByteBuffer; results cannot be written into it",
+                        () -> c.allreduce(ByteBuffer.allocate(2), ByteBuffer.allocate(2).asReadOnlyBuffer(), Op.SUM));
+                fails("user int op does not apply to long[]; it combines int[]",
+                        () -> c.allreduce(new long[1], new long[1], Op.ofInts(Integer::sum, true)));
+                fails("setting cohort.collectives=fast is not a collectives mode; use auto, p2p or bcast",
+                        () -> CollectiveMode.parse("fast"));
+                c.barrier(); // nothing was sent above: the peers are still in step
+                int[] x = {1};
+                c.allreduce(x, x, Op.SUM);
+                assertEquals(3, x[0]);
+            }
+        });
+    }
+
+    @Test
+    void aBcastIntoAMismatchedBufferFailsAtThatPeerWithTheRootsTypeAndCount() {
+        CohortException e = assertThrows(CohortException.class, () ->
+                LocalCohort.builder().size(3).timeout(Duration.ofSeconds(50)).run(world -> {
+                    try (Collectives c = Fixtures.collectives(world, CollectiveMode.P2P, s -> { })) {
+                        c.bcast(0, world.rank() == 2 ? new long[4] : new int[4]);
+                    }
+                }));
+        assertTrue(e.getCause() instanceof IllegalArgumentException, String.valueOf(e.getCause()));
+        assertEquals("rank 2's bcast buffer is long[] of 4 elements but root 0 sent int[] of 4 elements;"
+                + " pass buffers of one type and length", e.getCause().getMessage());
+    }
+
+    @Test
+    void collectivesOnOnePeerNeedNoMessages() {
+        LocalCohort.builder().size(1).run(world -> {
+            for (CollectiveMode mode : CollectiveMode.values()) {
+                try (Collectives c = Fixtures.collectives(world, mode, s -> { })) {
+                    int[] x = {7};
+                    c.allreduce(x, x, Op.PROD);
+                    c.bcast(0, x);
+                    c.barrier();
+                    c.ibarrier().await();
+                    assertEquals(7, x[0]);
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,55 @@
+package io.cohort.collective;
+
+import io.cohort.Op;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static io.cohort.collective.Algorithm.Operation.ALLGATHER;
+import static io.cohort.collective.Algorithm.Operation.ALLREDUCE;
+import static io.cohort.collective.Algorithm.Operation.BARRIER;
+import static io.cohort.collective.Algorithm.Operation.BCAST;
+import static io.cohort.collective.Algorithm.Operation.REDUCE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The choice table of docs/collectives.md, pinned. */
+@Timeout(10)
+class CollectivePolicyTest {
+    @Test
+    void autoUsesTheDomainForShortMessagesAtThreeOrMorePeers() {
+        CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 2, 100, null));
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 3, 1 << 24, null));
+        assertEquals(Algorithm.BARRIER_DISSEMINATION, p.choose(BARRIER, 3, 0, null));
+        assertEquals(Algorithm.BARRIER_DOMAIN, p.choose(BARRIER, 4, 0, null));
+        assertEquals(Algorithm.ALLGATHER_DOMAIN, p.choose(ALLGATHER, 8, CollectivePolicy.DOMAIN_ALLGATHER_MAX_BYTES, null));
+        assertEquals(Algorithm.ALLGATHER_RING, p.choose(ALLGATHER, 8, CollectivePolicy.DOMAIN_ALLGATHER_MAX_BYTES + 1, null));
+        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, p.choose(ALLGATHER, 2, 1000, null));
+        assertEquals(Algorithm.ALLREDUCE_DOMAIN, p.choose(ALLREDUCE, 8, 2048, Op.SUM));
+        assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 8, 4096, Op.SUM));
+        assertEquals(Algorithm.ALLREDUCE_RABENSEIFNER, p.choose(ALLREDUCE, 8, 16 << 10, Op.SUM));
+        assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 8, 1 << 20,
+                Op.create("whole", false, (a, b, n) -> { })), "an op that must not be split is never split");
+        assertEquals(Algorithm.REDUCE_BINOMIAL, p.choose(REDUCE, 8, 1 << 20, Op.SUM));
+    }
+
+    @Test
+    void bcastModeUsesTheDomainWhereItCanAndP2pNever() {
+        CollectivePolicy b = new CollectivePolicy(CollectiveMode.BCAST);
+        assertEquals(Algorithm.ALLREDUCE_DOMAIN, b.choose(ALLREDUCE, 2, 1 << 20, Op.SUM));
+        assertEquals(Algorithm.BARRIER_DOMAIN, b.choose(BARRIER, 2, 0, null));
+        assertEquals(Algorithm.BCAST_BINOMIAL, b.choose(BCAST, 1, 0, null), "one peer has nobody to multicast to");
+        CollectivePolicy p = new CollectivePolicy(CollectiveMode.P2P);
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 9, 10, null));
+        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, p.choose(ALLGATHER, 9, 10, null));
+        assertEquals(Algorithm.ALLGATHER_RING, p.withoutDomain(Algorithm.ALLGATHER_DOMAIN, 9, 1 << 20, null));
+    }
+
+    @Test
+    void aForcedAlgorithmWinsUntilCleared() {
+        CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
+        p.force(Algorithm.ALLGATHER_RING);
+        assertEquals(Algorithm.ALLGATHER_RING, p.choose(ALLGATHER, 4, 8, null));
+        p.clearForced();
+        assertEquals(Algorithm.ALLGATHER_DOMAIN, p.choose(ALLGATHER, 4, 8, null));
+    }
+}
