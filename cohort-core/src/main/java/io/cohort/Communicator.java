@@ -127,16 +127,79 @@ public interface Communicator extends AutoCloseable {
     /** Checks once, driving progress, whether a matching message is available. */
     Optional<Status> iprobe(int source, int tag);
 
-    // ---- simple collectives on point-to-point --------------------------------------------------
+    // ---- collectives -------------------------------------------------------------------------------
+    //
+    // Every peer of the communicator calls the same collectives in the same order. A buffer is any
+    // primitive array (byte, short, int, long, float, double, char, boolean), a ByteBuffer (its
+    // bytes from position to limit; the position does not move) or an Object[] of Serializable
+    // elements; counts and displacements are in elements. The algorithm (over point-to-point or
+    // over the broadcast domain) is chosen by the number of peers and the message length, or by
+    // cohort run --collectives; see docs/collectives.md. Bad arguments fail with one
+    // IllegalArgumentException sentence before anything is sent.
 
-    /** Returns the root's bytes at every peer ({@code data} is ignored except at the root). */
+    /**
+     * Returns the root's bytes at every peer; only the root needs to know the length. A non-root's
+     * {@code data} of the right length is filled and returned, otherwise a new array is
+     * ({@code data} may be null off the root).
+     */
     byte[] bcast(int root, byte[] data);
 
-    /** Returns the root's object at every peer. */
+    /** Returns the root's object at every peer ({@code object} is ignored off the root). */
     <T> T bcastObject(int root, T object);
+
+    /** Copies the root's buffer into every peer's, in place; every peer gives the same type and count. */
+    void bcast(int root, Object buffer);
+
+    /** Starts a {@link #bcast(int, Object)}; the buffer must stay untouched until the request completes. */
+    Request ibcast(int root, Object buffer);
 
     /** Returns when every peer has called it. */
     void barrier();
+
+    /** Starts a barrier; the request completes when every peer has started it. */
+    Request ibarrier();
+
+    /** Every peer's {@code send} (the same count everywhere) into the root's {@code recv}, rank r's block at r x count. */
+    void gather(int root, Object send, Object recv);
+
+    /** Rank r's {@code send} of {@code counts[r]} elements into the root's {@code recv} at {@code displs[r]}. */
+    void gatherv(int root, Object send, Object recv, int[] counts, int[] displs);
+
+    /** Block r of the root's {@code send} into rank r's {@code recv}. */
+    void scatter(int root, Object send, Object recv);
+
+    /** {@code counts[r]} elements of the root's {@code send} from {@code displs[r]} into rank r's {@code recv}. */
+    void scatterv(int root, Object send, int[] counts, int[] displs, Object recv);
+
+    /** Every peer's {@code send} into every peer's {@code recv}, rank r's block at r x count. */
+    void allgather(Object send, Object recv);
+
+    void allgatherv(Object send, Object recv, int[] counts, int[] displs);
+
+    /** Block r of every peer's {@code send} to rank r, which keeps rank q's at block q of {@code recv}. */
+    void alltoall(Object send, Object recv);
+
+    void alltoallv(Object send, int[] sendCounts, int[] sendDispls, Object recv, int[] recvCounts, int[] recvDispls);
+
+    /**
+     * {@code send(0) op send(1) op ... op send(N-1)}, element by element, into the root's
+     * {@code recv} (in rank order, so non-commutative ops are safe); send and recv may be one array.
+     */
+    void reduce(int root, Object send, Object recv, Op op);
+
+    /** {@link #reduce} with the result at every peer. */
+    void allreduce(Object send, Object recv, Op op);
+
+    Request iallreduce(Object send, Object recv, Op op);
+
+    /** The reduction of {@code sum(counts)} elements, of which rank r keeps its {@code counts[r]}. */
+    void reduceScatter(Object send, Object recv, int[] counts, Op op);
+
+    /** Inclusive prefix reduction: rank r gets {@code send(0) op ... op send(r)}. */
+    void scan(Object send, Object recv, Op op);
+
+    /** Exclusive prefix reduction: rank r gets {@code send(0) op ... op send(r-1)}; rank 0's recv is untouched. */
+    void exscan(Object send, Object recv, Op op);
 
     // ---- groups and new communicators -----------------------------------------------------------
 

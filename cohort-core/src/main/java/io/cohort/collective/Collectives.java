@@ -165,6 +165,14 @@ public final class Collectives implements AutoCloseable {
         return nonblocking(x -> runBcast(x, root, buffer));
     }
 
+    /** Returns the root's bytes at every peer ({@code data} is ignored elsewhere); only the root knows the length. */
+    public byte[] bcastBytes(int root, byte[] data) {
+        Args.root(root, size());
+        byte[][] out = new byte[1][];
+        blocking(x -> out[0] = bcastBytes(x, root, rank() == root ? data : null, 0));
+        return out[0];
+    }
+
     /** Returns the root's object at every peer ({@code object} is ignored elsewhere). */
     public <T> T bcastObject(int root, T object) {
         Args.root(root, size());

@@ -5,6 +5,10 @@ import io.cohort.CohortException;
 import io.cohort.Communicator;
 import io.cohort.Group;
 import io.cohort.Message;
+import io.cohort.Op;
+import io.cohort.collective.Collectives;
+import io.cohort.collective.CollectiveMode;
+import io.cohort.collective.EngineChannel;
 import io.cohort.Request;
 import io.cohort.Status;
 import io.cohort.transport.bcast.DomainFactory;
@@ -14,9 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * The communicator over a {@link ProgressEngine}. Point-to-point traffic uses context
- * {@code context}; the collectives built here use {@code context + 1}, so a program's messages
- * can never match a collective's, whatever tags it picks.
+ * The communicator over a {@link ProgressEngine}. It owns three contexts: point-to-point traffic
+ * uses {@code context}, its own housekeeping (opening the broadcast domain, making communicators)
+ * {@code context + 1}, and the collectives ({@link Collectives}) {@code context + 2}, so a
+ * program's messages can never match a collective's, whatever tags it picks.
  *
  * <p>The world (made with the public constructor) has contexts 0 and 1 and ranks that are the
  * engine's. A communicator made by {@link #dup}, {@link #split} or {@link #create} has its own
@@ -27,13 +32,13 @@ import java.util.Optional;
  */
 public class EngineCommunicator implements Communicator {
     static final int TAG_BCAST = 1;
-    static final int TAG_BARRIER = 2;
     static final int TAG_DOMAIN = 3;
     static final int TAG_COMM = 4;
 
     protected final ProgressEngine engine;
     private final int context;
     private final int collectiveContext;
+    private final Collectives collectives;
     private final Runnable onClose;
     private volatile boolean closed;
     private final ContextAllocator contexts;
@@ -59,6 +64,8 @@ public class EngineCommunicator implements Communicator {
         this.rank = engine.rank();
         this.size = engine.size();
         this.world = this;
+        this.collectives = new Collectives(EngineChannel.world(engine, context + 2, this::broadcastDomain),
+                collectiveMode(), verboseLog(rank));
     }
 
     /** A communicator made from {@code parent}: contexts {@code context} and {@code context + 1}, members {@code worldRanks}. */
@@ -83,7 +90,33 @@ public class EngineCommunicator implements Communicator {
                 this.domainPolling = world.domainPolling;
             }
         }
+        this.collectives = new Collectives(new EngineChannel(engine, context + 2, worldRanks, rank, this::broadcastDomain),
+                collectiveMode(), verboseLog(engine.rank()));
         contexts.made(this);
+    }
+
+    /**
+     * {@code cohort.collectives}, else {@code COHORT_COLLECTIVES} ({@code cohort run --collectives}),
+     * else auto. Auto resolves to p2p for now: the library's auto thresholds for the domain are
+     * reasoned, not measured yet, and a peer waiting in a domain call drives only the domain, so
+     * point-to-point traffic to it (DECK requests, for one) waits where no progress agent runs (peers
+     * as threads over tcp, shm or udp). {@code --collectives bcast} uses the domain on request.
+     */
+    private static CollectiveMode collectiveMode() {
+        String v = System.getProperty(CollectiveMode.MODE_PROP_NAME);
+        CollectiveMode m = CollectiveMode.parse(v != null ? v : System.getenv("COHORT_COLLECTIVES"));
+        return m == CollectiveMode.AUTO ? CollectiveMode.P2P : m;
+    }
+
+    /** With {@code cohort run --verbose}, the world's rank 0 prints each collective algorithm choice once. */
+    private static java.util.function.Consumer<String> verboseLog(int worldRank) {
+        boolean verbose = "1".equals(System.getenv("COHORT_VERBOSE")) || Boolean.getBoolean("cohort.verbose");
+        return verbose && worldRank == 0 ? System.err::println : null;
+    }
+
+    /** This communicator's collectives, for choosing an algorithm by hand (tests, benchmarks). */
+    public Collectives collectives() {
+        return collectives;
     }
 
     public ProgressEngine engine() {
@@ -345,26 +378,129 @@ public class EngineCommunicator implements Communicator {
 
     // ---- collectives over point-to-point ---------------------------------------------------------
 
-    /** Binomial tree rooted at {@code root}: log2(size) rounds, each peer receives once. */
+    // ---- collectives (io.cohort.collective) ----------------------------------------------------
+
+    /**
+     * The root's bytes at every peer, whose length only the root needs to know. A non-root's
+     * {@code data} of the same length is filled and returned; otherwise a new array is.
+     */
     @Override
     public byte[] bcast(int root, byte[] data) {
-        int size = size();
-        int rank = rank();
-        if (root < 0 || root >= size) {
-            throw new IllegalArgumentException("root " + root + " does not exist; ranks are 0 to " + (size - 1));
-        }
         if (rank == root && data == null) {
             throw new IllegalArgumentException("the root of a bcast must supply data");
         }
+        byte[] got = collectives.bcastBytes(root, data);
+        if (rank != root && data != null && data.length == got.length) {
+            System.arraycopy(got, 0, data, 0, got.length);
+            return data;
+        }
+        return got;
+    }
+
+    @Override
+    public <T> T bcastObject(int root, T object) {
+        return collectives.bcastObject(root, object);
+    }
+
+    @Override
+    public void barrier() {
+        collectives.barrier();
+    }
+
+    @Override
+    public Request ibarrier() {
+        return collectives.ibarrier();
+    }
+
+    @Override
+    public void bcast(int root, Object buffer) {
+        collectives.bcast(root, buffer);
+    }
+
+    @Override
+    public Request ibcast(int root, Object buffer) {
+        return collectives.ibcast(root, buffer);
+    }
+
+    @Override
+    public void gather(int root, Object send, Object recv) {
+        collectives.gather(root, send, recv);
+    }
+
+    @Override
+    public void gatherv(int root, Object send, Object recv, int[] counts, int[] displs) {
+        collectives.gatherv(root, send, recv, counts, displs);
+    }
+
+    @Override
+    public void scatter(int root, Object send, Object recv) {
+        collectives.scatter(root, send, recv);
+    }
+
+    @Override
+    public void scatterv(int root, Object send, int[] counts, int[] displs, Object recv) {
+        collectives.scatterv(root, send, counts, displs, recv);
+    }
+
+    @Override
+    public void allgather(Object send, Object recv) {
+        collectives.allgather(send, recv);
+    }
+
+    @Override
+    public void allgatherv(Object send, Object recv, int[] counts, int[] displs) {
+        collectives.allgatherv(send, recv, counts, displs);
+    }
+
+    @Override
+    public void alltoall(Object send, Object recv) {
+        collectives.alltoall(send, recv);
+    }
+
+    @Override
+    public void alltoallv(Object send, int[] sendCounts, int[] sendDispls, Object recv, int[] recvCounts,
+                          int[] recvDispls) {
+        collectives.alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+    }
+
+    @Override
+    public void reduce(int root, Object send, Object recv, Op op) {
+        collectives.reduce(root, send, recv, op);
+    }
+
+    @Override
+    public void allreduce(Object send, Object recv, Op op) {
+        collectives.allreduce(send, recv, op);
+    }
+
+    @Override
+    public Request iallreduce(Object send, Object recv, Op op) {
+        return collectives.iallreduce(send, recv, op);
+    }
+
+    @Override
+    public void reduceScatter(Object send, Object recv, int[] counts, Op op) {
+        collectives.reduceScatter(send, recv, counts, op);
+    }
+
+    @Override
+    public void scan(Object send, Object recv, Op op) {
+        collectives.scan(send, recv, op);
+    }
+
+    @Override
+    public void exscan(Object send, Object recv, Op op) {
+        collectives.exscan(send, recv, op);
+    }
+
+    /** Binomial tree on the housekeeping context, for making communicators (no algorithm choice, no domain). */
+    private byte[] internalBcast(int root, byte[] data) {
         int relative = (rank - root + size) % size;
         byte[] payload = data;
         int mask = 1;
         while (mask < size) {
             if ((relative & mask) != 0) {
-                int parent = (relative - mask + root) % size;
-                Request r = engine.receive(collectiveContext, toEngine(parent), TAG_BCAST, null);
-                r.await();
-                payload = r.message().bytes();
+                payload = receiveCollective((relative - mask + root) % size, TAG_BCAST);
                 break;
             }
             mask <<= 1;
@@ -378,25 +514,6 @@ public class EngineCommunicator implements Communicator {
             mask >>= 1;
         }
         return payload;
-    }
-
-    @Override
-    public <T> T bcastObject(int root, T object) {
-        byte[] bytes = bcast(root, rank() == root ? Payloads.ofObject(object) : null);
-        return Payloads.toObject(bytes, new Status(root, TAG_BCAST, bytes.length));
-    }
-
-    /** Dissemination barrier: ceil(log2(size)) rounds of one send and one receive. */
-    @Override
-    public void barrier() {
-        int size = size();
-        int rank = rank();
-        ByteBuffer empty = ByteBuffer.allocate(0);
-        for (int k = 1; k < size; k <<= 1) {
-            Request s = engine.send(toEngine((rank + k) % size), collectiveContext, TAG_BARRIER, empty);
-            engine.receive(collectiveContext, toEngine((rank - k + size) % size), TAG_BARRIER, empty).await();
-            s.await();
-        }
     }
 
     // ---- groups and new communicators ----------------------------------------------------------
@@ -491,14 +608,14 @@ public class EngineCommunicator implements Communicator {
             for (int p = 1; p < size; p++) {
                 all.put(receiveCollective(p, TAG_COMM));
             }
-            bcast(0, all.array());
+            internalBcast(0, all.array());
         } else {
             ByteBuffer b = ByteBuffer.allocate(width * Long.BYTES);
             for (long v : mine) {
                 b.putLong(v);
             }
             engine.send(toEngine(0), collectiveContext, TAG_COMM, b.flip()).await();
-            all = ByteBuffer.wrap(bcast(0, null));
+            all = ByteBuffer.wrap(internalBcast(0, null));
         }
         long[][] table = new long[size][width];
         all.rewind();
@@ -610,6 +727,7 @@ public class EngineCommunicator implements Communicator {
         } else {
             contexts.closed(this);
         }
+        collectives.close(); // waits for nonblocking collectives, which may still use the domain
         BroadcastDomain d;
         synchronized (this) {
             d = domain;
