@@ -28,6 +28,7 @@ final class GroupServer {
     private final ServiceThread broadcaster;
     /** Server thread only. */
     private boolean destroying;
+    private boolean stopped; // guarded by this
 
     GroupServer(Deck deck, String name, int id, int minMembers) {
         this.deck = deck;
@@ -52,12 +53,18 @@ final class GroupServer {
     }
 
     /** Stops both threads without answering anyone (creation failed, or the peer is leaving). */
-    void stop() {
+    synchronized void stop() {
+        stopped = true;
         server.stop();
         broadcaster.stop();
     }
 
-    void submit(Message m) {
+    /** A request that arrives once the server has stopped is answered at once: the group is gone. */
+    synchronized void submit(Message m) {
+        if (stopped) {
+            deck.reply(m.source(), m.tag(), ReplyDescriptor.gone());
+            return;
+        }
         server.submit(() -> handle(m));
     }
 

@@ -45,7 +45,7 @@ final class ServiceThread implements Runnable {
         }
     }
 
-    /** Lets the thread finish the task it is running and leave; queued tasks are dropped. */
+    /** Lets the thread finish the task it is running, then the tasks already queued, and leave. */
     void stop() {
         stopped = true;
         Thread t = thread;
@@ -67,20 +67,29 @@ final class ServiceThread implements Runnable {
             } catch (InterruptedException e) {
                 return;
             }
-            if (stopped) {
-                return;
+            if (task == null && stopped) {
+                break;
             }
-            try {
-                if (task != null) {
-                    task.run();
-                } else if (tick != null) {
-                    tick.run();
-                }
-            } catch (RuntimeException e) {
-                if (!engine.isClosed()) {
-                    // A service must outlive one bad request; the caller hears of it by its reply.
-                    System.err.println("cohort: DECK service " + name + ": " + e);
-                }
+            runSafely(task != null ? task : tick);
+        }
+        // Tasks queued before stop still run (a stopping group server answers each request that it
+        // is being destroyed), so that no caller waits for a reply that never comes.
+        Runnable task;
+        while (!engine.isClosed() && (task = tasks.poll()) != null) {
+            runSafely(task);
+        }
+    }
+
+    private void runSafely(Runnable task) {
+        if (task == null) {
+            return;
+        }
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            if (!engine.isClosed()) {
+                // A service must outlive one bad request; the caller hears of it by its reply.
+                System.err.println("cohort: DECK service " + name + ": " + e);
             }
         }
     }
