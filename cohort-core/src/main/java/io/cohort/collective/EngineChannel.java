@@ -1,15 +1,12 @@
 package io.cohort.collective;
 
 import io.cohort.BroadcastDomain;
-import io.cohort.Message;
 import io.cohort.Request;
-import io.cohort.Status;
 import io.cohort.engine.ProgressEngine;
+import io.cohort.engine.TranslatedRequest;
 
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -82,53 +79,12 @@ public final class EngineChannel implements CollectiveChannel {
     @Override
     public Request irecv(int source, int tag) {
         Request r = engine.receive(context, toEngine(source), tag, null);
-        return worldRanks[source] == source ? r : new Translated(r, source);
+        return worldRanks[source] == source ? r : new TranslatedRequest(r, engineRank -> source);
     }
 
     @Override
     public BroadcastDomain domain() {
         return domain.get();
-    }
-
-    /** A receive whose message reports the communicator rank of its source. */
-    private final class Translated implements Request {
-        private final Request inner;
-        private final int source;
-
-        Translated(Request inner, int source) {
-            this.inner = inner;
-            this.source = source;
-        }
-
-        private Status translate(Status s) {
-            return new Status(source, s.tag(), s.length());
-        }
-
-        @Override
-        public Status await() {
-            return translate(inner.await());
-        }
-
-        @Override
-        public Status await(Duration timeout) throws TimeoutException {
-            return translate(inner.await(timeout));
-        }
-
-        @Override
-        public boolean test() {
-            return inner.test();
-        }
-
-        @Override
-        public boolean isDone() {
-            return inner.isDone();
-        }
-
-        @Override
-        public Message message() {
-            Message m = inner.message();
-            return new Message(translate(m.status()), m.bytes());
-        }
     }
 
     @Override

@@ -148,49 +148,19 @@ public class EngineCommunicator implements Communicator {
     }
 
     private Status fromEngine(Status s) {
-        return worldRanks == null || s == null ? s : new Status(commRanks[s.source()], s.tag(), s.length());
+        return worldRanks == null ? s : TranslatedRequest.translate(s, this::commRank);
     }
 
     private Message fromEngine(Message m) {
-        return worldRanks == null || m == null ? m : new Message(fromEngine(m.status()), m.bytes());
+        return worldRanks == null ? m : TranslatedRequest.translate(m, this::commRank);
     }
 
     private Request fromEngine(Request r) {
-        return worldRanks == null ? r : new TranslatedRequest(r);
+        return worldRanks == null ? r : new TranslatedRequest(r, this::commRank);
     }
 
-    /** A request whose status and message carry this communicator's ranks. */
-    private final class TranslatedRequest implements Request {
-        private final Request inner;
-
-        TranslatedRequest(Request inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public Status await() {
-            return fromEngine(inner.await());
-        }
-
-        @Override
-        public Status await(java.time.Duration timeout) throws java.util.concurrent.TimeoutException {
-            return fromEngine(inner.await(timeout));
-        }
-
-        @Override
-        public boolean test() {
-            return inner.test();
-        }
-
-        @Override
-        public boolean isDone() {
-            return inner.isDone();
-        }
-
-        @Override
-        public Message message() {
-            return fromEngine(inner.message());
-        }
+    private int commRank(int engineRank) {
+        return commRanks[engineRank];
     }
 
     private static void checkTag(int tag) {
