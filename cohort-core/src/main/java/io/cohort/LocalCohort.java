@@ -3,6 +3,7 @@ package io.cohort;
 import io.cohort.deck.Deck;
 import io.cohort.engine.DomainPolling;
 import io.cohort.engine.EngineCommunicator;
+import io.cohort.engine.ProgressAgent;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.IdleStrategies;
 import io.cohort.idle.IdleStrategy;
@@ -153,6 +154,13 @@ public final class LocalCohort {
             onStart.accept(wired);
         }
         long domainKey = ThreadLocalRandom.current().nextLong(); // one group per run
+        // Each peer's progress agent, as a launched peer has: it drains the transports while the
+        // peer's thread is outside the engine (computing, or waiting in a broadcast-domain call),
+        // so requests to it (DECK's, for one) are answered whatever its thread is doing.
+        ProgressAgent[] agents = new ProgressAgent[size];
+        for (int i = 0; i < size; i++) {
+            agents[i] = new ProgressAgent(engines[i], null, ProgressAgent.PERIOD_NANOS_DEFAULT);
+        }
         Throwable[] failures = new Throwable[size];
         long[] failedAt = new long[size];
         List<Thread> threads = new ArrayList<>();
@@ -182,6 +190,34 @@ public final class LocalCohort {
             t.setDaemon(true);
             threads.add(t);
         }
+        for (ProgressAgent a : agents) {
+            a.start();
+        }
+        try {
+            awaitPeers(threads, engines);
+        } finally {
+            for (ProgressAgent a : agents) {
+                a.stop();
+            }
+        }
+        int root = -1;
+        for (int i = 0; i < size; i++) {
+            if (failures[i] != null && !(failures[i] instanceof PeerFailedException)
+                    && (root < 0 || failedAt[i] < failedAt[root])) {
+                root = i;
+            }
+        }
+        for (int i = 0; i < size && root < 0; i++) {
+            if (failures[i] != null) {
+                root = i;
+            }
+        }
+        if (root >= 0) {
+            throw new CohortException("rank " + root + " failed: " + failures[root], failures[root]);
+        }
+    }
+
+    private void awaitPeers(List<Thread> threads, ProgressEngine[] engines) {
         threads.forEach(Thread::start);
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Thread t : threads) {
@@ -199,21 +235,6 @@ public final class LocalCohort {
                 }
                 throw new CohortException("peers did not finish within " + timeout + " (" + t.getName() + " still running)");
             }
-        }
-        int root = -1;
-        for (int i = 0; i < size; i++) {
-            if (failures[i] != null && !(failures[i] instanceof PeerFailedException)
-                    && (root < 0 || failedAt[i] < failedAt[root])) {
-                root = i;
-            }
-        }
-        for (int i = 0; i < size && root < 0; i++) {
-            if (failures[i] != null) {
-                root = i;
-            }
-        }
-        if (root >= 0) {
-            throw new CohortException("rank " + root + " failed: " + failures[root], failures[root]);
         }
     }
 

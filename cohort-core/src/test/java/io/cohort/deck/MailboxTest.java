@@ -1,11 +1,14 @@
 package io.cohort.deck;
 
+import io.cohort.BroadcastDomain;
 import io.cohort.LocalCohort;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -47,6 +50,31 @@ class MailboxTest {
             }
             assertEquals(Optional.empty(), box.poll());
             box.close(); // before the barrier: rank 0's naming service stops when its world closes
+            world.barrier();
+        });
+    }
+
+    /**
+     * Rank 0 (the naming service's peer) waits in a broadcast-domain request while rank 1 registers
+     * a mailbox, which needs rank 0's answer before rank 1 multicasts: only rank 0's progress agent can
+     * answer meanwhile. Without it this deadlocks (it did, with collectives over the domain).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
+    @Timeout(60)
+    void namingServiceAnswersWhileItsPeerWaitsInTheDomain(String transport) {
+        LocalCohort.builder().size(2).transport(transport).run(world -> {
+            Deck deck = Deck.of(world);
+            BroadcastDomain d = world.broadcastDomain();
+            if (world.rank() == 0) {
+                assertEquals("registered", new String(d.request(1, 0), StandardCharsets.UTF_8));
+                deck.post("late", new byte[] {42});
+            } else {
+                Mailbox box = deck.createMailbox("late");
+                d.multicast(ByteBuffer.wrap("registered".getBytes(StandardCharsets.UTF_8)), 0);
+                assertArrayEquals(new byte[] {42}, box.take().bytes());
+                box.close();
+            }
             world.barrier();
         });
     }
