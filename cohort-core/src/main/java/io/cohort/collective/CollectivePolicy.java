@@ -14,14 +14,15 @@ import java.util.Map;
  * <p>Threads: the thread running collectives (one at a time, {@link Collectives} ensures it).
  */
 public final class CollectivePolicy {
-    /** Smallest N for which bcast, allgather and allreduce use the domain in AUTO mode. */
+    /** Smallest N for which bcast uses the domain in AUTO mode (at N = 2 one unicast is as good). */
     public static final int DOMAIN_MIN_PEERS = 3;
-    /** Smallest N for which barrier uses the domain in AUTO mode (dissemination takes log2 N rounds). */
-    public static final int DOMAIN_BARRIER_MIN_PEERS = 4;
-    /** Largest allgather result (all blocks together) sent over the domain in AUTO mode. */
-    public static final long DOMAIN_ALLGATHER_MAX_BYTES = 1L << 20;
-    /** Largest allreduce vector sent over the domain (as an allgather of N vectors) in AUTO mode. */
-    public static final long DOMAIN_ALLREDUCE_MAX_BYTES = 2048;
+    /**
+     * Longest bcast sent over the domain in AUTO mode: one datagram at any N up to a few hundred
+     * peers. Measured on the cluster in a box (docs/benchmarks.md): one datagram to 7 peers took
+     * 30-60 us against the binomial tree's 115 us; from the second datagram on every receiver wakes
+     * once per datagram and the domain fell behind the tree (4 KiB: 330 against 167 us).
+     */
+    public static final long DOMAIN_BCAST_MAX_BYTES = 1024;
     /** Allgather results from this size on use the ring instead of recursive doubling. */
     public static final long ALLGATHER_RING_MIN_BYTES = 64L << 10;
     /** Allreduce vectors from this size on use reduce-scatter + allgather (Rabenseifner). */
@@ -83,14 +84,14 @@ public final class CollectivePolicy {
         return p2p(operation, bytes);
     }
 
+    /**
+     * Where AUTO takes the domain: short bcasts only. The domain's allgather, allreduce and barrier
+     * (N multicasts, N - 1 arrivals at every peer) lost to recursive doubling and dissemination at
+     * N = 4 and 8 and every length measured, where all peers share two cores; {@code --collectives
+     * bcast} still runs them.
+     */
     private static boolean domainPays(Algorithm.Operation operation, int n, long bytes) {
-        return switch (operation) {
-            case BCAST -> n >= DOMAIN_MIN_PEERS;
-            case BARRIER -> n >= DOMAIN_BARRIER_MIN_PEERS;
-            case ALLGATHER -> n >= DOMAIN_MIN_PEERS && bytes <= DOMAIN_ALLGATHER_MAX_BYTES;
-            case ALLREDUCE -> n >= DOMAIN_MIN_PEERS && bytes <= DOMAIN_ALLREDUCE_MAX_BYTES;
-            default -> false;
-        };
+        return operation == Algorithm.Operation.BCAST && n >= DOMAIN_MIN_PEERS && bytes <= DOMAIN_BCAST_MAX_BYTES;
     }
 
     static Algorithm domainAlgorithm(Algorithm.Operation operation) {

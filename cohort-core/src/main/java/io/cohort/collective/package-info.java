@@ -14,21 +14,19 @@
  * <h2>Choice ({@link io.cohort.collective.CollectivePolicy}, AUTO mode)</h2>
  * <pre>
  *   operation   domain when                        else (p2p)
- *   bcast       N &gt;= 3 (any length)               binomial tree
- *   barrier     N &gt;= 4                            dissemination
- *   allgather   N &gt;= 3 and result &lt;= 1 MiB        recursive doubling below 64 KiB, ring from 64 KiB
- *   allreduce   N &gt;= 3 and vector &lt;= 2 KiB        recursive doubling below 16 KiB, Rabenseifner from 16 KiB
+ *   bcast       N &gt;= 3 and length &lt;= 1 KiB       binomial tree
+ *   barrier     -                                  dissemination
+ *   allgather   -                                  recursive doubling below 64 KiB, ring from 64 KiB
+ *   allreduce   -                                  recursive doubling below 16 KiB, Rabenseifner from 16 KiB
  *   others      -                                  the one p2p algorithm
  * </pre>
- * Why: a multicast puts each byte on the wire once whatever N, where a tree needs log2 N rounds and
- * N - 1 copies, so bcast and small allgathers gain from N = 3 on (the EQA paper measures 60% below
- * MPICH's tree). An allreduce over the domain moves N vectors to every peer and reduces N - 1 times
- * locally, which only pays while the vector is short. Dissemination needs ceil(log2 N) round trips,
- * the domain barrier one multicast round, which wins once log2 N reaches 2. On p2p, recursive
- * doubling has log2 N latency terms and ring or Rabenseifner move the least data: the crossovers are
- * MPICH's (its allreduce switch is 2 KiB; ours is higher since a Java message costs more per call
- * than per byte). These numbers are not yet measured on the cluster in a box; the collective
- * benchmarks are expected to tune them. BCAST mode uses the domain wherever an algorithm exists,
+ * Measured on the cluster in a box (docs/benchmarks.md, docs/collectives.md): a bcast in one
+ * datagram reaches 7 peers in half the binomial tree's time; longer bcasts, and the domain's
+ * allgather, allreduce and barrier (N multicasts, each arriving at N - 1 peers), cost one wake-up
+ * per datagram per peer and lost to the p2p algorithms where all peers share two cores. On p2p,
+ * recursive doubling has log2 N latency terms and ring or Rabenseifner move the least data: the
+ * crossovers are MPICH's (its allreduce switch is 2 KiB; ours is higher since a Java message costs
+ * more per call than per byte). BCAST mode uses the domain wherever an algorithm exists,
  * P2P never opens it, and AUTO falls back to p2p when the domain cannot open.
  *
  * <p>Every peer must reach the same choice without talking, so the policy sees only what all peers

@@ -8,6 +8,7 @@ import io.cohort.Message;
 import io.cohort.Op;
 import io.cohort.collective.Collectives;
 import io.cohort.collective.CollectiveMode;
+import io.cohort.collective.CollectivePolicy;
 import io.cohort.collective.EngineChannel;
 import io.cohort.Request;
 import io.cohort.Status;
@@ -97,15 +98,13 @@ public class EngineCommunicator implements Communicator {
 
     /**
      * {@code cohort.collectives}, else {@code COHORT_COLLECTIVES} ({@code cohort run --collectives}),
-     * else auto. Auto resolves to p2p for now: the library's auto thresholds for the domain are
-     * reasoned, not measured yet, and a peer waiting in a domain call drives only the domain, so
-     * point-to-point traffic to it (DECK requests, for one) waits where no progress agent runs (peers
-     * as threads over tcp, shm or udp). {@code --collectives bcast} uses the domain on request.
+     * else auto ({@link CollectivePolicy}'s measured thresholds). A peer waiting in a domain call
+     * drives only the domain; its progress agent (launched peers and {@code LocalCohort}'s alike)
+     * keeps point-to-point traffic to it moving meanwhile.
      */
     private static CollectiveMode collectiveMode() {
         String v = System.getProperty(CollectiveMode.MODE_PROP_NAME);
-        CollectiveMode m = CollectiveMode.parse(v != null ? v : System.getenv("COHORT_COLLECTIVES"));
-        return m == CollectiveMode.AUTO ? CollectiveMode.P2P : m;
+        return CollectiveMode.parse(v != null ? v : System.getenv("COHORT_COLLECTIVES"));
     }
 
     /** With {@code cohort run --verbose}, the world's rank 0 prints each collective algorithm choice once. */

@@ -15,17 +15,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Timeout(10)
 class CollectivePolicyTest {
     @Test
-    void autoUsesTheDomainForShortMessagesAtThreeOrMorePeers() {
+    void autoUsesTheDomainForShortBcastsAtThreeOrMorePeers() {
         CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
         assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 2, 100, null));
-        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 3, 1 << 24, null));
-        assertEquals(Algorithm.BARRIER_DISSEMINATION, p.choose(BARRIER, 3, 0, null));
-        assertEquals(Algorithm.BARRIER_DOMAIN, p.choose(BARRIER, 4, 0, null));
-        assertEquals(Algorithm.ALLGATHER_DOMAIN, p.choose(ALLGATHER, 8, CollectivePolicy.DOMAIN_ALLGATHER_MAX_BYTES, null));
-        assertEquals(Algorithm.ALLGATHER_RING, p.choose(ALLGATHER, 8, CollectivePolicy.DOMAIN_ALLGATHER_MAX_BYTES + 1, null));
-        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, p.choose(ALLGATHER, 2, 1000, null));
-        assertEquals(Algorithm.ALLREDUCE_DOMAIN, p.choose(ALLREDUCE, 8, 2048, Op.SUM));
-        assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 8, 4096, Op.SUM));
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 3, CollectivePolicy.DOMAIN_BCAST_MAX_BYTES, null));
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 8, CollectivePolicy.DOMAIN_BCAST_MAX_BYTES + 1, null));
+        assertEquals(Algorithm.BARRIER_DISSEMINATION, p.choose(BARRIER, 8, 0, null));
+        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, p.choose(ALLGATHER, 8, 1000, null));
+        assertEquals(Algorithm.ALLGATHER_RING, p.choose(ALLGATHER, 8, CollectivePolicy.ALLGATHER_RING_MIN_BYTES, null));
+        assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 8, 2048, Op.SUM));
         assertEquals(Algorithm.ALLREDUCE_RABENSEIFNER, p.choose(ALLREDUCE, 8, 16 << 10, Op.SUM));
         assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 8, 1 << 20,
                 Op.create("whole", false, (a, b, n) -> { })), "an op that must not be split is never split");
@@ -50,6 +48,8 @@ class CollectivePolicyTest {
         p.force(Algorithm.ALLGATHER_RING);
         assertEquals(Algorithm.ALLGATHER_RING, p.choose(ALLGATHER, 4, 8, null));
         p.clearForced();
+        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, p.choose(ALLGATHER, 4, 8, null));
+        p.force(Algorithm.ALLGATHER_DOMAIN);
         assertEquals(Algorithm.ALLGATHER_DOMAIN, p.choose(ALLGATHER, 4, 8, null));
     }
 }
