@@ -4,7 +4,7 @@
 # and MPJ Express, all in one run of this script. Needs root (it makes the box and installs peers).
 #
 #   scripts/bench-collectives-box.sh [--quick] [--peers "2 4 8"] [--sizes 8,32,...] [--ops bcast,allgather,allreduce,barrier]
-#                                    [--impls openmpi,mpj,cohort] [--modes p2p,bcast,auto] [--iters N] [--warmup N]
+#                                    [--impls openmpi,mpj,cohort] [--modes p2p,bcast,auto] [--iters N] [--warmup N] [--prewarm N]
 #                                    [--timeout S] [--out FILE]
 #
 # For each N and operation, one after the other on the same box:
@@ -20,7 +20,10 @@
 #   coll impl=openmpi|mpj|cohort-MODE op=.. n=.. size=.. avg_us=.. median_us=.. p99_us=.. iters=.. samples=..
 # avg_us is what OSU reports (each rank's mean over the timed iterations, averaged over the ranks);
 # median and p99 are over the samples of all ranks (iters x N). Each iteration is one timed call
-# followed by an untimed barrier; warm-up iterations first. All lines go to FILE (default
+# followed by an untimed barrier; warm-up iterations first (default 1000 per size, 2000 timed), and
+# before the first size --prewarm more (default 5000, the same for all three): the Java peers' JIT
+# compiles the call's path there, which C needs not, and which 200 warm-up calls did not reach (the
+# first size measured twice as slow as the second). All lines go to FILE (default
 # bench-out/collectives-box-<time>.txt). A run that fails or hangs (--timeout, default 900 s) leaves a
 # "# FAILED ..." line, the others go on, and the script exits 1 at the end.
 #
@@ -31,7 +34,10 @@
 # when N exceeds the cores) was far worse here even at N = 2 with other work on the machine: 2 ms
 # medians and 10 ms p99s where yielding gave 30-70 us. Java peers get the same fixed heap.
 #
-# --quick: N = 2, 4; 8 B and 4 KiB; 100 iterations after 50 warm-up ones. --impls openmpi,mpj skips
+# BENCH_COHORT_JVM_OPTS="-Dcohort.bcast.x=y ..." passes settings to every Cohort peer, and
+# BENCH_COHORT_ARGS=--counters makes its peers add their domain counters to FILE (experiments).
+#
+# --quick: N = 2, 4; 8 B and 4 KiB; 200 iterations after 100 warm-up ones (1000 pre-warm). --impls openmpi,mpj skips
 # Cohort (whose collectives API CollectiveLatencyJob needs may not exist yet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,17 +45,17 @@ root=$PWD
 case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
 
 peers="2 4 8" sizes=8,32,128,256,1024,4096,16384,65536 ops=bcast,allgather,allreduce,barrier
-impls=openmpi,mpj,cohort modes=p2p,bcast,auto iters=1000 warmup=200 limit=900 out=""
+impls=openmpi,mpj,cohort modes=p2p,bcast,auto iters=2000 warmup=1000 prewarm=5000 limit=900 out=""
 ompi_yield=${BENCH_OMPI_YIELD:-1} # 0, 1, or auto: yield only when N exceeds the cores
 [[ $ompi_yield =~ ^(0|1|auto)$ ]] || { echo "bench-collectives-box: BENCH_OMPI_YIELD must be 0, 1 or auto" >&2; exit 2; }
 die() { echo "bench-collectives-box: $*" >&2; exit 2; }
 while (($#)); do
   case $1 in
-    --peers | --sizes | --ops | --impls | --modes | --iters | --warmup | --timeout | --out)
+    --peers | --sizes | --ops | --impls | --modes | --iters | --warmup | --prewarm | --timeout | --out)
       (($# >= 2)) || die "$1 needs a value" ;;
   esac
   case $1 in
-    --quick) peers="2 4" sizes=8,4096 iters=100 warmup=50 ;;
+    --quick) peers="2 4" sizes=8,4096 iters=200 warmup=100 prewarm=1000 ;;
     --peers) peers=$2; shift ;;
     --sizes) sizes=$2; shift ;;
     --ops) ops=$2; shift ;;
@@ -57,6 +63,7 @@ while (($#)); do
     --modes) modes=$2; shift ;;
     --iters) iters=$2; shift ;;
     --warmup) warmup=$2; shift ;;
+    --prewarm) prewarm=$2; shift ;;
     --timeout) limit=$2; shift ;;
     --out) out=$2; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -66,7 +73,7 @@ while (($#)); do
 done
 [[ $(id -u) == 0 ]] || die "needs root (the cluster in a box, ip netns exec, apt-get)"
 [[ $sizes =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--sizes wants numbers separated by commas, not '$sizes'"
-[[ $iters =~ ^[1-9][0-9]*$ && $warmup =~ ^[0-9]+$ && $limit =~ ^[1-9][0-9]*$ ]] || die "--iters, --warmup and --timeout want whole numbers"
+[[ $iters =~ ^[1-9][0-9]*$ && $warmup =~ ^[0-9]+$ && $prewarm =~ ^[0-9]+$ && $limit =~ ^[1-9][0-9]*$ ]] || die "--iters, --warmup, --prewarm and --timeout want whole numbers"
 for o in ${ops//,/ }; do [[ $o =~ ^(bcast|allgather|allreduce|barrier)$ ]] || die "unknown op '$o'"; done
 for i in ${impls//,/ }; do [[ $i =~ ^(openmpi|mpj|cohort)$ ]] || die "unknown impl '$i' (openmpi, mpj, cohort)"; done
 for m in ${modes//,/ }; do [[ $m =~ ^(p2p|bcast|auto)$ ]] || die "unknown collectives mode '$m' (p2p, bcast, auto)"; done
@@ -153,13 +160,14 @@ run() {
     timeout --kill-after=10 "$limit" "$@" >"$log.out" 2>"$log" || rc=$?
   fi
   grep '^coll ' "$log.out" | tee -a "$out" || true
+  grep -h '^coll-counters ' "$log" "$log.out" >>"$out" || true
   if ((rc != 0)); then
     failed=1
     echo "# FAILED $label (exit $rc$( ((rc == 124)) && echo ", timed out after ${limit}s"))" | tee -a "$out"
     { grep -v '^coll ' "$log.out" || true; cat "$log"; } | tail -n 25 | sed 's/^/    /' >&2
   fi
 }
-args() { echo "$1" --sizes "$sizes" --iters "$iters" --warmup "$warmup"; }
+args() { echo "$1" --sizes "$sizes" --iters "$iters" --warmup "$warmup" --prewarm "$prewarm"; }
 
 openmpi() { # openmpi N OP
   local n=$1 i yield=0
@@ -209,19 +217,20 @@ mpj_job() { # mpj_job N OP   (run by `run`, so its exit status and output are ch
 mpj() { run "impl=mpj op=$2 n=$1" mpj_job "$1" "$2"; }
 
 cohort() { # cohort N OP MODE
-  local hosts="" i
+  local hosts="" i o extra=()
   for ((i = 0; i < $1; i++)); do hosts+="${hosts:+,}${host_names[i]}"; done
+  for o in ${BENCH_COHORT_JVM_OPTS:-}; do extra+=(--jvm-opt "$o"); done
   # shellcheck disable=SC2046
   run "impl=cohort-$3 op=$2 n=$1" ./cohort run -n "$1" --hosts "$hosts" --launch-agent netns --transport tcp \
-    --collectives "$3" --idle park --jvm-opt "${heap[0]}" --jvm-opt "${heap[1]}" \
-    -cp "$cohort_cp" io.cohort.bench.CollectiveLatencyJob $(args "$2")
+    --collectives "$3" --idle "${BENCH_COHORT_IDLE:-park}" --jvm-opt "${heap[0]}" --jvm-opt "${heap[1]}" "${extra[@]}" \
+    -cp "$cohort_cp" io.cohort.bench.CollectiveLatencyJob $(args "$2") ${BENCH_COHORT_ARGS:-}
 }
 
 {
   echo "# $(date -u +%FT%TZ) $cores CPUs, $(uname -r), $(java -version 2>&1 | head -n1)"
   has openmpi && echo "# $(mpirun --version 2>/dev/null | head -n1)"
   has mpj && echo "# MPJ Express $(dpkg-query -W -f '${Version}' libmpj-java 2>/dev/null) niodev"
-  echo "# peers=\"$peers\" sizes=$sizes ops=$ops impls=$impls iters=$iters warmup=$warmup"
+  echo "# peers=\"$peers\" sizes=$sizes ops=$ops impls=$impls iters=$iters warmup=$warmup prewarm=$prewarm"
 } | tee -a "$out"
 for n in $peers; do
   for op in ${ops//,/ }; do

@@ -15,7 +15,7 @@
  *   coll impl=openmpi op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. iters=1000 samples=8000
  *
  *   mpicc -O2 -o osu_coll osu_coll.c
- *   mpirun -np 4 ./osu_coll bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters 1000] [--warmup 100]
+ *   mpirun -np 4 ./osu_coll bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters 1000] [--warmup 100] [--prewarm 0]
  *
  * Java twins with the same lines: src/main/java-mpj/MpjColl.java (MPJ Express) and
  * io.cohort.bench.CollectiveLatencyJob (Cohort). Run by scripts/bench-collectives-box.sh.
@@ -34,7 +34,7 @@ static int cmp(const void *a, const void *b) {
 
 static void usage(int rank, const char *msg) {
     if (rank == 0) {
-        fprintf(stderr, "osu_coll: %s\nusage: osu_coll bcast|allgather|allreduce|barrier [--sizes a,b,..] [--iters N] [--warmup N]\n", msg);
+        fprintf(stderr, "osu_coll: %s\nusage: osu_coll bcast|allgather|allreduce|barrier [--sizes a,b,..] [--iters N] [--warmup N] [--prewarm N]\n", msg);
     }
     MPI_Finalize();
     exit(2);
@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 
     int sizes[MAX_SIZES] = {8, 32, 128, 256, 1024, 4096, 16384, 65536}, nsizes = 8;
-    int iters = 1000, warmup = 100;
+    int iters = 1000, warmup = 100, prewarm = 0;
     if (argc < 2) usage(rank, "missing the operation");
     const char *op = argv[1];
     int kind = !strcmp(op, "bcast") ? 0 : !strcmp(op, "allgather") ? 1 : !strcmp(op, "allreduce") ? 2
@@ -75,11 +75,13 @@ int main(int argc, char **argv) {
             iters = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--warmup")) {
             warmup = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--prewarm")) {
+            prewarm = atoi(argv[++i]);
         } else {
             usage(rank, "unknown option");
         }
     }
-    if (iters < 1 || warmup < 0) usage(rank, "--iters must be at least 1 and --warmup at least 0");
+    if (iters < 1 || warmup < 0 || prewarm < 0) usage(rank, "--iters must be at least 1, --warmup and --prewarm at least 0");
     if (kind == 3) {
         sizes[0] = 0;
         nsizes = 1;
@@ -100,8 +102,9 @@ int main(int argc, char **argv) {
 
     for (int s = 0; s < nsizes; s++) {
         int size = sizes[s], doubles = size / 8 > 0 ? size / 8 : 1;
+        int w = warmup + (s == 0 ? prewarm : 0);
         MPI_Barrier(MPI_COMM_WORLD);
-        for (int i = 0; i < warmup + iters; i++) {
+        for (int i = 0; i < w + iters; i++) {
             double t0 = MPI_Wtime();
             switch (kind) {
                 case 0: MPI_Bcast(send, size, MPI_CHAR, 0, MPI_COMM_WORLD); break;
@@ -110,7 +113,7 @@ int main(int argc, char **argv) {
                 default: MPI_Barrier(MPI_COMM_WORLD); break;
             }
             double dt = MPI_Wtime() - t0;
-            if (i >= warmup) t[i - warmup] = dt * 1e6;
+            if (i >= w) t[i - w] = dt * 1e6;
             MPI_Barrier(MPI_COMM_WORLD);
         }
         if (kind == 2 && drecv[0] != (double) nranks * (nranks - 1) / 2) {

@@ -23,7 +23,7 @@ import java.util.Locale;
  * samples of all ranks.
  * <p>
  * Usage (after MPJ's own three arguments: rank, device configuration, device name):
- * {@code MpjColl bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters N] [--warmup N]}
+ * {@code MpjColl bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters N] [--warmup N] [--prewarm N]}
  */
 public final class MpjColl {
     private MpjColl() {
@@ -36,6 +36,7 @@ public final class MpjColl {
         int[] sizes = {8, 32, 128, 256, 1024, 4096, 16384, 65536};
         int iters = 1000;
         int warmup = 100;
+        int prewarm = 0;
         if (args.length < 1) {
             usage(rank, "missing the operation");
         }
@@ -51,6 +52,7 @@ public final class MpjColl {
                 case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--iters" -> iters = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--prewarm" -> prewarm = Integer.parseInt(args[++i]);
                 default -> usage(rank, "unknown option '" + args[i] + "'");
             }
         }
@@ -71,10 +73,12 @@ public final class MpjColl {
         double[] mean = new double[1];
         double[] meanSum = new double[1];
 
-        for (int size : sizes) {
+        for (int s = 0; s < sizes.length; s++) {
+            int size = sizes[s];
+            int w = warmup + (s == 0 ? prewarm : 0);
             int doubles = Math.max(1, size / 8);
             MPI.COMM_WORLD.Barrier();
-            for (int i = 0; i < warmup + iters; i++) {
+            for (int i = 0; i < w + iters; i++) {
                 long t0 = System.nanoTime();
                 switch (op) {
                     case "bcast" -> MPI.COMM_WORLD.Bcast(send, 0, size, MPI.BYTE, 0);
@@ -83,8 +87,8 @@ public final class MpjColl {
                     default -> MPI.COMM_WORLD.Barrier();
                 }
                 long dt = System.nanoTime() - t0;
-                if (i >= warmup) {
-                    t[i - warmup] = dt / 1000.0;
+                if (i >= w) {
+                    t[i - w] = dt / 1000.0;
                 }
                 MPI.COMM_WORLD.Barrier();
             }
@@ -115,7 +119,7 @@ public final class MpjColl {
     private static void usage(int rank, String message) {
         if (rank == 0) {
             System.err.println("MpjColl: " + message
-                    + "\nusage: MpjColl bcast|allgather|allreduce|barrier [--sizes a,b,..] [--iters N] [--warmup N]");
+                    + "\nusage: MpjColl bcast|allgather|allreduce|barrier [--sizes a,b,..] [--iters N] [--warmup N] [--prewarm N]");
         }
         System.exit(2);
     }

@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * cluster in a box ({@code scripts/bench-collectives-box.sh}); the same measurement as
  * {@code src/main/c/osu_coll.c} (Open MPI) and {@code src/main/java-mpj/MpjColl.java} (MPJ Express).
  * <p>
- * For each size: W warm-up iterations, then I timed ones; each times one call of the collective and
+ * For each size: W warm-up iterations (the first size P more, {@code --prewarm}: the JIT compiles
+ * the hot path before anything is timed), then I timed ones; each times one call of the collective and
  * is followed by an untimed {@code barrier()}, as OSU's osu_bcast and friends do. bcast moves
  * {@code size} bytes from rank 0 (a fixed root); allgather contributes {@code size} bytes per rank;
  * allreduce sums {@code size / 8} doubles (at least one) with {@link Op#SUM}; barrier prints one
@@ -31,7 +32,9 @@ import java.util.concurrent.TimeUnit;
  * ({@code cohort run --collectives auto|p2p|bcast}, i.e. {@code cohort.collectives} or
  * {@code COHORT_COLLECTIVES}). The last iteration's result is checked on every rank.
  * <p>
- * Usage: {@code CollectiveLatencyJob bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters N] [--warmup N] [--label k=v]}
+ * Usage: {@code CollectiveLatencyJob bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters N] [--warmup N] [--prewarm N] [--label k=v] [--counters]};
+ * {@code --counters} makes every rank print its world domain's protocol counters (cumulative) to
+ * stderr after each size, unless the job runs with {@code --collectives p2p}.
  */
 public final class CollectiveLatencyJob {
     private static final int TAG_RESULT = 13;
@@ -48,8 +51,14 @@ public final class CollectiveLatencyJob {
         int[] sizes = {8, 32, 128, 256, 1024, 4096, 16384, 65536};
         int iters = 1000;
         int warmup = 100;
+        int prewarm = 0;
         String label = "";
+        boolean dumpCounters = false;
         for (int i = 1; i < args.length; i++) {
+            if (args[i].equals("--counters")) {
+                dumpCounters = true;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 usage("option " + args[i] + " is missing its value");
             }
@@ -57,12 +66,13 @@ public final class CollectiveLatencyJob {
                 case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--iters" -> iters = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--prewarm" -> prewarm = Integer.parseInt(args[++i]);
                 case "--label" -> label = label + " " + args[++i];
                 default -> usage("unknown option '" + args[i] + "'");
             }
         }
-        if (iters < 1 || warmup < 0) {
-            usage("--iters must be at least 1 and --warmup at least 0");
+        if (iters < 1 || warmup < 0 || prewarm < 0) {
+            usage("--iters must be at least 1, --warmup and --prewarm at least 0");
         }
         if (op.equals("barrier")) {
             sizes = new int[] {0};
@@ -79,7 +89,9 @@ public final class CollectiveLatencyJob {
             for (int i = 0; i < dsend.length; i++) {
                 dsend[i] = me + i;
             }
-            for (int size : sizes) {
+            for (int si = 0; si < sizes.length; si++) {
+                int size = sizes[si];
+                int w = warmup + (si == 0 ? prewarm : 0);
                 // Buffers of exactly the measured length: the API takes whole arrays.
                 byte[] b = size == max ? bcastBuf : new byte[size];
                 byte[] s = size == max ? send : Arrays.copyOf(send, size);
@@ -89,7 +101,7 @@ public final class CollectiveLatencyJob {
                 Histogram h = histogram();
                 long sumNanos = 0;
                 world.barrier();
-                for (int i = 0; i < warmup + iters; i++) {
+                for (int i = 0; i < w + iters; i++) {
                     if (me == 0 && size > 0) {
                         b[size - 1] = (byte) i;
                     }
@@ -101,14 +113,17 @@ public final class CollectiveLatencyJob {
                         default -> world.barrier();
                     }
                     long dt = System.nanoTime() - t0;
-                    if (i >= warmup) {
+                    if (i >= w) {
                         h.recordValue(Math.max(1, dt));
                         sumNanos += dt;
                     }
                     world.barrier();
                 }
-                check(op, me, n, size, warmup + iters, b, r, dr);
+                check(op, me, n, size, w + iters, b, r, dr);
                 report(world, impl, op, size, iters, h, sumNanos, label);
+                if (dumpCounters && !impl.equals("cohort-p2p")) {
+                    System.err.println("coll-counters rank=" + me + " size=" + size + " " + world.broadcastDomain().counters());
+                }
             }
         }
     }
@@ -184,7 +199,7 @@ public final class CollectiveLatencyJob {
 
     private static void usage(String message) {
         System.err.println("CollectiveLatencyJob: " + message
-                + "\nusage: CollectiveLatencyJob bcast|allgather|allreduce|barrier [--sizes a,b,..] [--iters N] [--warmup N] [--label k=v]");
+                + "\nusage: CollectiveLatencyJob bcast|allgather|allreduce|barrier [--sizes a,b,..] [--iters N] [--warmup N] [--prewarm N] [--label k=v] [--counters]");
         System.exit(2);
     }
 }
