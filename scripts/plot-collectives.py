@@ -3,14 +3,18 @@
 
 Usage:
     scripts/plot-collectives.py [--out DIR] RESULTS...     (DIR defaults to docs/img)
+    scripts/plot-collectives.py --tables RESULTS...        (Markdown tables on stdout, no charts)
 
 Reads result lines of the form
     coll impl=openmpi op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. iters=.. samples=..
 and ignores every other line; when an (impl, op, n, size) repeats, the later line wins. Writes
     coll-<op>-n<N>.svg      median time per call against message size (log2 axis), one per op and N
     coll-barrier.svg        median time per barrier against N
-    coll-bcast-vs-n.svg     bcast at 256 B and 4 KiB against N (the growth the issue bounds)
+    coll-bcast-vs-n.svg     bcast at 256 B and 4 KiB against N (the growth the issue bounds): Open MPI,
+                            cohort-auto and cohort-bcast only, so that the lines stay readable
 with the chart style of scripts/plot-alltoall.py (solid median, dashed p99), which it reuses.
+--tables prints, per operation and N, the median (p99) of every implementation by size, and the
+ratios of Cohort's default (cohort-auto) to Open MPI and to MPJ Express, for docs/benchmarks.md.
 Standard library only; exit code 2 with one line on stderr for bad usage or no results.
 """
 import importlib.util
@@ -57,10 +61,10 @@ def plot(results, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     written = []
 
-    def one(name, title, xlabel, keep, pos, label):
+    def one(name, title, xlabel, keep, pos, label, impls=None):
         series, ticks = {}, set()
         for (impl, op, n, size), (m, p) in results.items():
-            if keep(op, n, size):
+            if keep(op, n, size) and (impls is None or impl in impls):
                 tag = impl if name != "coll-bcast-vs-n.svg" else f"{impl} {base.fmt_size(size)}"
                 series.setdefault(tag, []).append((pos(n, size), m, p))
                 ticks.add((pos(n, size), label(n, size)))
@@ -81,18 +85,48 @@ def plot(results, out_dir):
     one("coll-barrier.svg", "barrier: time per call against N", "number of hosts N",
         lambda o, n, size: o == "barrier", lambda n, size: n, lambda n, size: str(n))
     one("coll-bcast-vs-n.svg", "bcast at 256 B and 4 KiB: time per call against N", "number of hosts N",
-        lambda o, n, size: o == "bcast" and size in (256, 4096), lambda n, size: n, lambda n, size: str(n))
+        lambda o, n, size: o == "bcast" and size in (256, 4096), lambda n, size: n, lambda n, size: str(n),
+        impls={"openmpi", "cohort-auto", "cohort-bcast"})
     return written
+
+
+IMPL_ORDER = ["openmpi", "mpj", "cohort-p2p", "cohort-bcast", "cohort-auto"]
+
+
+def tables(results):
+    """Markdown: one table per (op, N), sizes as rows, medians (p99) and ratios as columns."""
+    impls = sorted({i for i, _, _, _ in results}, key=lambda i: (IMPL_ORDER + [i]).index(i))
+    out = []
+    for op in sorted({o for _, o, _, _ in results}):
+        for n in sorted({k for _, o, k, _ in results if o == op}):
+            out.append(f"**{op}, N = {n}**: median (p99) in µs\n")
+            head = ["size"] + impls + ["auto / Open MPI", "auto / MPJ"]
+            out.append("| " + " | ".join(head) + " |")
+            out.append("|" + "---:|" * len(head))
+            for size in sorted({z for _, o, k, z in results if o == op and k == n}):
+                row = [base.fmt_size(size) if size else "-"]
+                for i in impls:
+                    r = results.get((i, op, n, size))
+                    row.append(f"{r[0]:.0f} ({r[1]:.0f})" if r else "")
+                a = results.get(("cohort-auto", op, n, size))
+                for other in ("openmpi", "mpj"):
+                    o = results.get((other, op, n, size))
+                    row.append(f"{a[0] / o[0]:.2f}" if a and o and o[0] > 0 else "")
+                out.append("| " + " | ".join(row) + " |")
+            out.append("")
+    return "\n".join(out)
 
 
 def main(argv):
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0
-    args, out_dir, files = list(argv), os.path.join("docs", "img"), []
+    args, out_dir, files, want_tables = list(argv), os.path.join("docs", "img"), [], False
     while args:
         arg = args.pop(0)
-        if arg == "--out" and args:
+        if arg == "--tables":
+            want_tables = True
+        elif arg == "--out" and args:
             out_dir = args.pop(0)
         elif arg.startswith("-"):
             raise base.Usage("--out needs a directory" if arg == "--out" else f"unknown option {arg}")
@@ -104,6 +138,9 @@ def main(argv):
     if not results:
         raise base.Usage("no usable 'coll impl=... op=... n=... size=... median_us=... p99_us=...' lines in "
                          + ", ".join(files))
+    if want_tables:
+        print(tables(results))
+        return 0
     for path in plot(results, out_dir):
         print(path)
     return 0
