@@ -13,7 +13,7 @@ package io.cohort.collective;
  *                  0 -> 1, 2 -> 3 before; 1 -> 0, 3 -> 2 after
  * </pre>
  *
- * <p>Threads: immutable; any thread.
+ * <p>Threads: immutable; the fold itself runs on the thread running the collective.
  */
 final class PairFold {
     final int size;
@@ -43,6 +43,31 @@ final class PairFold {
     /** Whether this rank receives the data of rank - 1 before the rounds and returns the result after. */
     boolean absorbs() {
         return rank < 2 * rem && rank % 2 == 1;
+    }
+
+    /**
+     * An allreduce's fold before its rounds, on {@code work} (n elements from 0): a rank that sits
+     * out hands its vector to rank + 1 and takes the result back, and is then done (returns true);
+     * a rank that absorbs combines rank - 1's vector below its own.
+     */
+    boolean foldIn(Exchange x, Object work, int n, io.cohort.Op op) {
+        if (sitsOut()) {
+            x.send(rank + 1, 0, Buffers.encode(work, 0, n)).await();
+            Buffers.decode(x.recv(rank + 1, 1), work, 0, n, "allreduce result from rank " + (rank + 1));
+            return true;
+        }
+        if (absorbs()) {
+            Object lower = Combine.decode(x.recv(rank - 1, 0), work, n, "allreduce from rank " + (rank - 1));
+            Combine.lowerFirst(op, lower, work, 0, n);
+        }
+        return false;
+    }
+
+    /** An allreduce's fold after its rounds: an absorbing rank returns the result to rank - 1. */
+    void foldOut(Exchange x, Object work, int n) {
+        if (absorbs()) {
+            x.send(rank - 1, 1, Buffers.encode(work, 0, n)).await();
+        }
     }
 
     /** The real rank of member {@code m}. */

@@ -28,14 +28,8 @@ final class RabenseifnerAllreduce {
 
     static void run(Exchange x, Object work, int n, Op op) {
         PairFold f = new PairFold(x.rank, x.size);
-        if (f.sitsOut()) {
-            x.send(x.rank + 1, 0, Buffers.encode(work, 0, n)).await();
-            Buffers.decode(x.recv(x.rank + 1, 1), work, 0, n, "allreduce result from rank " + (x.rank + 1));
+        if (f.foldIn(x, work, n, op)) {
             return;
-        }
-        if (f.absorbs()) {
-            Object lower = Combine.decode(x.recv(x.rank - 1, 0), work, n, "allreduce from rank " + (x.rank - 1));
-            Combine.lowerFirst(op, lower, work, 0, n);
         }
         int unit = Math.max(1, op.unit());
         int units = n / unit;
@@ -80,9 +74,7 @@ final class RabenseifnerAllreduce {
             byte[] got = x.sendrecv(partner, Buffers.encode(work, myOff, myLen), partner, 2 + steps + k);
             Buffers.decode(got, work, otherOff, otherLen, "allgather from rank " + partner);
         }
-        if (f.absorbs()) {
-            x.send(x.rank - 1, 1, Buffers.encode(work, 0, n)).await();
-        }
+        f.foldOut(x, work, n);
     }
 
     /** First element of segment {@code s} of {@code p}: units spread evenly, the first ones one larger. */

@@ -18,14 +18,8 @@ final class RecursiveDoublingAllreduce {
     /** Reduces {@code work} (n elements from 0) in place across all peers. */
     static void run(Exchange x, Object work, int n, Op op) {
         PairFold f = new PairFold(x.rank, x.size);
-        if (f.sitsOut()) {
-            x.send(x.rank + 1, 0, Buffers.encode(work, 0, n)).await();
-            Buffers.decode(x.recv(x.rank + 1, 1), work, 0, n, "allreduce result from rank " + (x.rank + 1));
+        if (f.foldIn(x, work, n, op)) {
             return;
-        }
-        if (f.absorbs()) {
-            Object lower = Combine.decode(x.recv(x.rank - 1, 0), work, n, "allreduce from rank " + (x.rank - 1));
-            Combine.lowerFirst(op, lower, work, 0, n);
         }
         int round = 2;
         for (int mask = 1; mask < f.p; mask <<= 1, round++) {
@@ -39,8 +33,6 @@ final class RecursiveDoublingAllreduce {
                 Combine.higherLast(op, theirs, work, 0, n);
             }
         }
-        if (f.absorbs()) {
-            x.send(x.rank - 1, 1, Buffers.encode(work, 0, n)).await();
-        }
+        f.foldOut(x, work, n);
     }
 }
