@@ -47,6 +47,81 @@ public final class Placement {
     }
 
     /**
+     * Places ranks in blocks on hosts chosen elsewhere (a load server's choice from a partition):
+     * the first {@code counts[0]} ranks on {@code hosts.get(0)}, and so on.
+     */
+    public static Placement of(List<String> hosts, int[] counts) {
+        if (hosts.size() != counts.length || hosts.isEmpty()) {
+            throw new IllegalArgumentException("one count per host is needed");
+        }
+        int size = 0;
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] < 1 || !HOST_NAME.matcher(hosts.get(i)).matches()) {
+                throw new IllegalArgumentException("host " + hosts.get(i) + " with " + counts[i] + " ranks cannot be placed");
+            }
+            size += counts[i];
+        }
+        if (new LinkedHashSet<>(hosts).size() != hosts.size()) {
+            throw new IllegalArgumentException("a host is named twice in " + hosts);
+        }
+        int[] hostOfRank = new int[size];
+        int rank = 0;
+        for (int h = 0; h < counts.length; h++) {
+            for (int i = 0; i < counts[h]; i++) {
+                hostOfRank[rank++] = h;
+            }
+        }
+        return new Placement(hosts, hostOfRank);
+    }
+
+    /**
+     * Reads a host file and places {@code size} ranks on its hosts as {@link #parse} does. One host per
+     * line, as Open MPI's and MPICH's host files write it: {@code node1}, {@code node1 slots=4} or
+     * {@code node1:4}; {@code #} starts a comment; blank lines are skipped.
+     *
+     * @param origin the file's name, for messages
+     * @throws IllegalArgumentException with a sentence naming the file and line
+     */
+    public static Placement parseHostfile(String text, String origin, int size) {
+        List<String> entries = new ArrayList<>();
+        String[] lines = text.split("\\r?\\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i];
+            int hash = line.indexOf('#');
+            if (hash >= 0) {
+                line = line.substring(0, hash);
+            }
+            line = line.trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] words = line.split("\\s+");
+            String entry = words[0];
+            for (int w = 1; w < words.length; w++) {
+                String word = words[w];
+                if (word.startsWith("slots=") && !entry.contains(":")) {
+                    entry = entry + ":" + word.substring("slots=".length());
+                } else if (!word.startsWith("max_slots=")) { // max_slots: Open MPI's oversubscription bound, not needed here
+                    throw new IllegalArgumentException(origin + ":" + (i + 1) + ": '" + word
+                            + "' is not understood; write 'HOST', 'HOST slots=N' or 'HOST:N'");
+                }
+            }
+            if (entry.indexOf(',') >= 0) {
+                throw new IllegalArgumentException(origin + ":" + (i + 1) + ": one host per line ('" + entry + "')");
+            }
+            entries.add(entry);
+        }
+        if (entries.isEmpty()) {
+            throw new IllegalArgumentException(origin + " names no host");
+        }
+        try {
+            return parse(String.join(",", entries), size);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(origin + ": " + e.getMessage().replace("--hosts ", "hosts "), e);
+        }
+    }
+
+    /**
      * Parses {@code --hosts} and places {@code size} ranks on them.
      *
      * @throws IllegalArgumentException with a sentence naming what is wrong

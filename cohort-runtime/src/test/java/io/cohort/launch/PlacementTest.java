@@ -73,4 +73,27 @@ class PlacementTest {
         assertTrue(e.getMessage().contains(fragment), e.getMessage());
         assertTrue(!e.getMessage().contains("\n"), e.getMessage());
     }
+
+    @Test
+    void ofPlacesRanksInBlocksOnChosenHosts() {
+        Placement p = Placement.of(List.of("b", "a"), new int[] {2, 1});
+        assertArrayEquals(new String[] {"b", "b", "a"}, hosts(p));
+        assertEquals(2, p.localSize(0));
+        assertThrows(IllegalArgumentException.class, () -> Placement.of(List.of("a", "a"), new int[] {1, 1}));
+        assertThrows(IllegalArgumentException.class, () -> Placement.of(List.of("a"), new int[] {0}));
+    }
+
+    @Test
+    void hostfilesReadOpenMpiAndColonFormsWithComments() {
+        String text = "# the lab\r\nnode1 slots=2\n\n  node2:3   # fast one\nnode3\nnode4 slots=1 max_slots=4\n";
+        Placement p = Placement.parseHostfile(text, "hosts.txt", 7);
+        assertArrayEquals(new String[] {"node1", "node1", "node2", "node2", "node2", "node3", "node4"}, hosts(p));
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> Placement.parseHostfile("node1\nnode2 cpu=4\n", "hosts.txt", 2));
+        assertEquals("hosts.txt:2: 'cpu=4' is not understood; write 'HOST', 'HOST slots=N' or 'HOST:N'", bad.getMessage());
+        IllegalArgumentException few = assertThrows(IllegalArgumentException.class,
+                () -> Placement.parseHostfile("a slots=1\nb slots=1\n", "h", 3));
+        assertTrue(few.getMessage().startsWith("h: hosts a:1,b:1 offers 2 slots for 3 peers"), few.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Placement.parseHostfile("# nothing\n", "h", 1));
+    }
 }

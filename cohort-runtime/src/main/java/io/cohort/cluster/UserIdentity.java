@@ -1,0 +1,57 @@
+package io.cohort.cluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Who runs a job, as a partition's access list sees it: the user name and the Unix groups the user
+ * belongs to. Access control applies to Cohort's own activity only (PSE: "it does not affect the use of
+ * the machine for other applications").
+ */
+public record UserIdentity(String user, Set<String> groups) {
+    public UserIdentity {
+        Objects.requireNonNull(user, "user");
+        groups = Set.copyOf(groups);
+    }
+
+    /** The user this JVM runs as, with the groups {@code id -Gn} lists (no groups if {@code id} cannot run). */
+    public static UserIdentity current() {
+        String user = System.getProperty("user.name");
+        return new UserIdentity(user, groupsOf());
+    }
+
+    private static Set<String> groupsOf() {
+        try {
+            Process p = new ProcessBuilder("id", "-Gn").redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0 || out.isEmpty()) {
+                p.destroyForcibly();
+                return Set.of();
+            }
+            return Set.of(out.split("\\s+"));
+        } catch (IOException e) {
+            return Set.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Set.of();
+        }
+    }
+
+    /**
+     * Refuses a job before anything starts when this user may not use the partition.
+     *
+     * @throws AccessDeniedException with one sentence naming the user and the partition
+     */
+    public void checkAllowed(Partition partition) {
+        if (!partition.allows(user, groups)) {
+            throw new AccessDeniedException("user " + user + " may not run jobs in partition " + partition.name()
+                    + " (allowed: users " + (partition.users().isEmpty() ? "none" : String.join(",", new java.util.TreeSet<>(partition.users())))
+                    + (partition.groups().isEmpty() ? "" : ", groups " + String.join(",", new java.util.TreeSet<>(partition.groups())))
+                    + ")");
+        }
+    }
+}
