@@ -115,6 +115,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Run the peers on these hosts, ranks placed in blocks by slots (default slots: an equal share).")
     String hosts;
 
+    @Option(names = "--hostfile", paramLabel = "FILE",
+            description = "Run the peers on the hosts this file lists, one per line: HOST, HOST slots=N or HOST:N.")
+    Path hostfile;
+
     @Option(names = "--launch-agent", paramLabel = "local|netns|ssh|TEMPLATE",
             description = "How to start the io-manager on each host: local, netns (ip netns exec HOST), ssh (default with --hosts), or a command with %%h for the host.")
     String launchAgent;
@@ -277,9 +281,12 @@ final class RunCommand implements Callable<Integer> {
      */
     HostPlan hostPlan() {
         InetAddress controller = controllerAddress == null ? null : controllerAddress(controllerAddress);
-        if (hosts == null) {
+        if (hosts != null && hostfile != null) {
+            throw new UsageException("give only one of --hosts and --hostfile");
+        }
+        if (hosts == null && hostfile == null) {
             if (launchAgent != null && !launchAgent.trim().equals("local")) {
-                throw new UsageException("--launch-agent " + launchAgent.trim() + " needs --hosts to say where the peers run");
+                throw new UsageException("--launch-agent " + launchAgent.trim() + " needs --hosts or --hostfile to say where the peers run");
             }
             HostPlan local = HostPlan.local(np);
             return new HostPlan(local.placement(), local.agent(), controller);
@@ -287,12 +294,23 @@ final class RunCommand implements Callable<Integer> {
         Placement placement;
         LaunchAgent agent;
         try {
-            placement = Placement.parse(hosts, np);
+            placement = hosts != null ? Placement.parse(hosts, np)
+                    : Placement.parseHostfile(readHostfile(hostfile), hostfile.toString(), np);
             agent = LaunchAgents.parse(launchAgent == null ? "ssh" : launchAgent);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
         return new HostPlan(placement, agent, controller);
+    }
+
+    private static String readHostfile(Path file) {
+        try {
+            return java.nio.file.Files.readString(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UsageException("--hostfile " + file + " does not exist");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new UsageException("--hostfile " + file + " cannot be read (" + e.getMessage() + ")");
+        }
     }
 
     /** --controller-address must be one of this machine's own addresses (the controller binds it). */

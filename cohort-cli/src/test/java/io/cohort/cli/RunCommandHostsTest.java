@@ -85,4 +85,20 @@ class RunCommandHostsTest {
         assertUsageError("--launch-agent netns needs --hosts", "run", "-n", "2", "--launch-agent", "netns",
                 "--example", "pi");
     }
+
+    @Test
+    void hostfilesPlaceLikeHostsAndBadOnesCostOneLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("hosts"), "# lab\nh1 slots=1\nh2:3\n");
+        HostPlan p = plan("run", "-n", "4", "--hostfile", file.toString(), "--launch-agent", "netns", "--example", "pi");
+        assertArrayEquals(new String[] {"h1", "h2", "h2", "h2"}, p.placement().hostPerRank());
+        assertInstanceOf(NetnsLaunchAgent.class, p.agent());
+        assertUsageError("give only one of --hosts and --hostfile",
+                "run", "-n", "2", "--hosts", "a", "--hostfile", file.toString(), "--example", "pi");
+        assertUsageError("--hostfile " + dir.resolve("none") + " does not exist",
+                "run", "-n", "2", "--hostfile", dir.resolve("none").toString(), "--example", "pi");
+        java.nio.file.Path bad = java.nio.file.Files.writeString(dir.resolve("bad"), "h1\nh2 cpus=3\n");
+        assertUsageError(bad + ":2: 'cpus=3' is not understood",
+                "run", "-n", "2", "--hostfile", bad.toString(), "--example", "pi");
+    }
 }
