@@ -21,6 +21,7 @@ import java.util.Map;
  *   <tr><td>{@value #JOB_KEY}</td><td>the job's secret, proves membership (internal)</td></tr>
  *   <tr><td>{@value #WIREUP_TIMEOUT}</td><td>seconds start-up may take (default 60)</td></tr>
  *   <tr><td>{@value #TRANSPORT}</td><td>auto (default), shm, tcp or udp</td></tr>
+ *   <tr><td>{@value #NETWORK}</td><td>the preferred network for data traffic, a CIDR prefix (a partition's {@code network})</td></tr>
  *   <tr><td>{@value #FAULT}</td><td>datagram faults to inject under the udp transport and the broadcast domain (a {@link FaultPlan} spec)</td></tr>
  * </table>
  */
@@ -48,6 +49,11 @@ public final class JobEnvironment {
     public static final String COLLECTIVES = "COHORT_COLLECTIVES";
     public static final String COLLECTIVES_PROP_NAME = "cohort.collectives";
     public static final java.util.List<String> COLLECTIVE_MODES = java.util.List.of("auto", "p2p", "bcast");
+    /**
+     * The preferred network for data traffic ({@code 10.1.0.0/24}), set from a partition's {@code network}
+     * attribute: peers bind their TCP and UDP endpoints on their address in it, where they have one.
+     */
+    public static final String NETWORK = "COHORT_NETWORK";
     /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix and the collective algorithms. */
     public static final String VERBOSE = "COHORT_VERBOSE";
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");
@@ -65,6 +71,7 @@ public final class JobEnvironment {
     private final String transport;
     private final boolean verbose;
     private final FaultPlan fault;
+    private final NetworkPrefix network;
 
     private JobEnvironment(Map<String, String> env) {
         this.jobId = required(env, JOB_ID);
@@ -83,6 +90,11 @@ public final class JobEnvironment {
                     + " names no transport; choose one of " + TRANSPORTS);
         }
         this.transport = t;
+        try {
+            this.network = env.containsKey(NETWORK) && !env.get(NETWORK).isBlank() ? NetworkPrefix.parse(env.get(NETWORK)) : null;
+        } catch (IllegalArgumentException e) {
+            throw new CohortException("environment variable " + NETWORK + ": " + e.getMessage());
+        }
         this.verbose = "1".equals(env.get(VERBOSE)) || "true".equalsIgnoreCase(env.get(VERBOSE));
         String spec = System.getProperty(FaultPlan.FAULT_PROP_NAME, env.get(FAULT));
         try {
@@ -105,6 +117,11 @@ public final class JobEnvironment {
     /** The transport policy: auto, shm, tcp or udp. */
     public String transport() {
         return transport;
+    }
+
+    /** The preferred network for data traffic, or null: the address the launcher is reached from. */
+    public NetworkPrefix network() {
+        return network;
     }
 
     public boolean verbose() {

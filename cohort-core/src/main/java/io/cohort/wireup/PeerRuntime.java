@@ -45,7 +45,8 @@ public final class PeerRuntime {
         try {
             long timeout = TimeUnit.SECONDS.toNanos(env.wireupTimeoutSeconds());
             control = WireupClient.connect(env);
-            InetAddress advertised = control.localAddress();
+            InetAddress advertised = env.network() == null ? control.localAddress()
+                    : env.network().localAddress().orElse(control.localAddress()); // preferred, not required
             ProgressEngine engine = new ProgressEngine(env.rank(), env.size(), IdleStrategies.configured());
             Deck.install(engine); // DECK's naming service on rank 0 serves from the first message on
             Map<String, String> endpoints = new LinkedHashMap<>();
