@@ -42,7 +42,10 @@ public final class ClusterDbEditor {
         return new ClusterDbEditor(spec, file, ClusterDbSource.readFile(file, spec));
     }
 
-    /** Writes a new database file that must not exist yet; returns what was written, parsed. */
+    /**
+     * Writes a new database file that must not exist yet, creating its directory if needed; returns what
+     * was written, parsed.
+     */
     public static ClusterDb create(String spec, String text) {
         refuseDns(spec);
         ClusterDb db = ClusterDbParser.parse(text, spec);
@@ -50,6 +53,11 @@ public final class ClusterDbEditor {
         if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new ClusterDbException(spec + ": the file exists already; edit it with 'cohort db set' or"
                     + " 'cohort db edit', or remove it first");
+        }
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+        } catch (IOException e) {
+            throw new ClusterDbException(spec + ": cannot create its directory (" + e + ")", e);
         }
         write(file, spec, text, null);
         return db;
