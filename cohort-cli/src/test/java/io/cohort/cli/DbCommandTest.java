@@ -171,6 +171,14 @@ class DbCommandTest {
     }
 
     @Test
+    void dbWithoutSubcommandIsAUsageErrorAndHelpNamesThem() {
+        assertError(run(Map.of(), "db"), 2, "a subcommand is needed (init, print, validate, set, unset, remove, edit)");
+        Result help = run(Map.of(), "help", "db");
+        assertEquals(0, help.code(), help.err());
+        assertTrue(help.out().contains("validate") && help.out().contains("edit"), help.out());
+    }
+
+    @Test
     void dnsDatabasesAreNotEdited() {
         Result r = run(Map.of(), "db", "set", "--cluster-db", "dns:lab", "member.m1.cpus=2");
         assertError(r, 5, "dns:lab: a DNS database cannot be edited by cohort");

@@ -73,10 +73,8 @@ public final class ClusterDbParser {
         List<Entry> entries = new ArrayList<>();
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
-            String line = withoutComment(lines[i]).strip();
-            if (i == 0 && line.startsWith("\uFEFF")) {
-                line = line.substring(1).strip();
-            }
+            String raw = i == 0 && lines[0].startsWith("\uFEFF") ? lines[0].substring(1) : lines[i];
+            String line = withoutComment(raw).strip();
             if (line.isEmpty()) {
                 continue;
             }

@@ -140,6 +140,7 @@ class ClusterDbParserTest {
         assertEquals("lab", db.name());
         assertEquals(7, db.version());
         assertEquals("h1", db.members().get("m1").address());
+        assertEquals(db, parse("\uFEFF" + text), "a byte-order mark is skipped");
         // '#' inside a word is not a comment (and then not a valid address)
         assertTrue(error("member.x.address = 10.0.0.1#x\n" + MINIMAL).contains("cluster.db:1:"));
     }
