@@ -1,5 +1,6 @@
 package io.cohort.cli;
 
+import io.cohort.cluster.ClusterDbException;
 import io.cohort.launch.ExitCodes;
 import io.cohort.launch.LaunchException;
 import picocli.CommandLine;
@@ -32,6 +33,10 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.PROGRAM_NOT_FOUND;
         }
+        if (ex instanceof ClusterDbException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.CLUSTER_DB;
+        }
         if (ex instanceof LaunchException) {
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.LAUNCH_FAILURE;
@@ -43,7 +48,7 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
 
     private static boolean verbose(CommandLine cmd) {
         Object o = cmd.getCommand();
-        return o instanceof RunCommand && ((RunCommand) o).verbose;
+        return o instanceof RunCommand && ((RunCommand) o).verbose || o instanceof DbSubcommand && ((DbSubcommand) o).verbose;
     }
 
     private static void report(PrintWriter err, String message, Throwable t, boolean verbose) {

@@ -4,6 +4,7 @@ import io.cohort.launch.EarlyIoManager;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.util.Map;
 
 /** Entry point of the {@code cohort} command (the ./cohort script runs this class). */
 public final class Main {
@@ -52,9 +53,29 @@ public final class Main {
         return commandLine(out, err).execute(args);
     }
 
+    /** As {@link #execute(String[], PrintWriter, PrintWriter)}, with the environment {@code cohort db} sees. */
+    static int execute(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+        return commandLine(out, err, env).execute(args);
+    }
+
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return commandLine(out, err, System.getenv());
+    }
+
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, Map<String, String> env) {
         ExitCodeMapper mapper = new ExitCodeMapper();
-        CommandLine cl = new CommandLine(new CohortCommand());
+        CommandLine.IFactory defaults = CommandLine.defaultFactory();
+        CommandLine.IFactory factory = new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                K made = defaults.create(cls);
+                if (made instanceof DbSubcommand) {
+                    ((DbSubcommand) made).env = env;
+                }
+                return made;
+            }
+        };
+        CommandLine cl = new CommandLine(new CohortCommand(), factory);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(mapper);

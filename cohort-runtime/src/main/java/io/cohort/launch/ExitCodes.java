@@ -12,6 +12,11 @@ public final class ExitCodes {
     public static final int PROGRAM_NOT_FOUND = 3;
     /** The io-manager or a peer could not be started, or the peers did not wire up in time. */
     public static final int LAUNCH_FAILURE = 4;
+    /**
+     * The cluster configuration database is missing, unreadable or invalid, its DNS server did not
+     * answer, or {@code cohort db} could not write it (it never writes an invalid one).
+     */
+    public static final int CLUSTER_DB = 5;
     /** Internal error of the launcher (EX_SOFTWARE). */
     public static final int INTERNAL_ERROR = 70;
     /** The job ran longer than {@code --timeout} (as coreutils' timeout). */
