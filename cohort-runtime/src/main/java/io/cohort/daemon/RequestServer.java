@@ -97,6 +97,10 @@ final class RequestServer implements AutoCloseable {
                 }
                 continue;
             }
+            if (!running) {
+                closeQuietly(s); // accepted while closing
+                break;
+            }
             if (!slots.tryAcquire()) {
                 turnedAway.incrementAndGet();
                 closeQuietly(s);
@@ -161,6 +165,16 @@ final class RequestServer implements AutoCloseable {
     public void close() {
         running = false;
         closeQuietly(server);
+        Thread a = acceptor;
+        if (a != null) {
+            try {
+                // The JDK closes a listening socket's descriptor only when the thread blocked in accept has
+                // left it: wait, so that a connection attempt after close() is refused, not accepted and reset.
+                a.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         open.forEach(RequestServer::closeQuietly);
     }
 
