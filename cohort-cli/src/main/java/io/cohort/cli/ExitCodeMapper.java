@@ -1,5 +1,8 @@
 package io.cohort.cli;
 
+import io.cohort.daemon.ClusterConfigException;
+import io.cohort.daemon.ClusterUnreachableException;
+import io.cohort.daemon.RequestRefusedException;
 import io.cohort.launch.ExitCodes;
 import io.cohort.launch.LaunchException;
 import picocli.CommandLine;
@@ -32,6 +35,18 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.PROGRAM_NOT_FOUND;
         }
+        if (ex instanceof ClusterConfigException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.CLUSTER_CONFIG;
+        }
+        if (ex instanceof ClusterUnreachableException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.CLUSTER_UNAVAILABLE;
+        }
+        if (ex instanceof RequestRefusedException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.REQUEST_REFUSED;
+        }
         if (ex instanceof LaunchException) {
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.LAUNCH_FAILURE;
@@ -43,7 +58,11 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
 
     private static boolean verbose(CommandLine cmd) {
         Object o = cmd.getCommand();
-        return o instanceof RunCommand && ((RunCommand) o).verbose;
+        if (o instanceof RunCommand r) {
+            return r.verbose;
+        }
+        return cmd.getMixins().values().stream()
+                .anyMatch(m -> m instanceof ClusterOptions c && c.verbose);
     }
 
     private static void report(PrintWriter err, String message, Throwable t, boolean verbose) {
