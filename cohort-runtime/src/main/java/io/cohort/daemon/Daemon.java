@@ -119,8 +119,8 @@ public final class Daemon implements AutoCloseable {
         DaemonSettings s = db.daemon();
         d.log.info("serving member " + d.member.name() + " of cluster " + db.name() + " (version " + db.version() + ") on "
                 + d.member.address() + ":" + s.port() + (d.table != null ? " as a load server" : "") + "; load servers "
-                + String.join(",", db.loadServers()) + "; ring successors in order " + String.join(",",
-                RingPlan.candidates(db.memberOrder(), d.member.name())));
+                + String.join(",", db.loadServers()) + "; ring successors in order " + (db.members().size() == 1 ? "none (a cluster of one)"
+                : String.join(",", RingPlan.candidates(db.memberOrder(), d.member.name()))));
         return d;
     }
 
