@@ -1,6 +1,9 @@
 package io.cohort.cli;
 
 import io.cohort.cluster.ClusterDbException;
+import io.cohort.daemon.ClusterConfigException;
+import io.cohort.daemon.ClusterUnreachableException;
+import io.cohort.daemon.RequestRefusedException;
 import io.cohort.launch.ExitCodes;
 import io.cohort.launch.LaunchException;
 import picocli.CommandLine;
@@ -37,6 +40,18 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.CLUSTER_DB;
         }
+        if (ex instanceof ClusterConfigException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.CLUSTER_CONFIG;
+        }
+        if (ex instanceof ClusterUnreachableException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.CLUSTER_UNAVAILABLE;
+        }
+        if (ex instanceof RequestRefusedException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.REQUEST_REFUSED;
+        }
         if (ex instanceof LaunchException) {
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.LAUNCH_FAILURE;
@@ -48,7 +63,14 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
 
     private static boolean verbose(CommandLine cmd) {
         Object o = cmd.getCommand();
-        return o instanceof RunCommand && ((RunCommand) o).verbose || o instanceof DbSubcommand && ((DbSubcommand) o).verbose;
+        if (o instanceof RunCommand r) {
+            return r.verbose;
+        }
+        if (o instanceof DbSubcommand d) {
+            return d.verbose;
+        }
+        return cmd.getMixins().values().stream()
+                .anyMatch(m -> m instanceof ClusterOptions c && c.verbose);
     }
 
     private static void report(PrintWriter err, String message, Throwable t, boolean verbose) {

@@ -17,8 +17,14 @@ public final class ExitCodes {
      * answer, or {@code cohort db} could not write it (it never writes an invalid one).
      */
     public static final int CLUSTER_DB = 5;
+    /** No daemon that could answer did: every load server unreachable, or the member's daemon (EX_UNAVAILABLE). */
+    public static final int CLUSTER_UNAVAILABLE = 69;
     /** Internal error of the launcher (EX_SOFTWARE). */
     public static final int INTERNAL_ERROR = 70;
+    /** A daemon understood a request and refused it, e.g. an unknown member or a bad value (EX_PROTOCOL). */
+    public static final int REQUEST_REFUSED = 76;
+    /** The cluster's configuration cannot be used: database, key file, no member for this host, port in use (EX_CONFIG). */
+    public static final int CLUSTER_CONFIG = 78;
     /** The job ran longer than {@code --timeout} (as coreutils' timeout). */
     public static final int TIMEOUT = 124;
     /** The launcher got SIGINT (128 + 2). */

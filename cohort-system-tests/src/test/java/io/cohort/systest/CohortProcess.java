@@ -57,6 +57,13 @@ final class CohortProcess implements AutoCloseable {
         return new CohortProcess(pb.start());
     }
 
+    /** Starts any command (e.g. {@code ip netns exec HOST .../bin/cohortd ...}), collecting its output the same way. */
+    static CohortProcess startCommand(List<String> command, Map<String, String> env) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(MODULE.toFile());
+        pb.environment().putAll(env);
+        return new CohortProcess(pb.start());
+    }
+
     static CohortProcess start(String... args) throws IOException {
         return start(Map.of(), args);
     }

@@ -1,0 +1,177 @@
+package io.cohort.daemon;
+
+import io.cohort.cluster.ClusterDb;
+import io.cohort.cluster.Member;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Authenticated requests to daemons, for the CLI, the launcher and the daemons themselves: one TCP
+ * connection per request (or held open, for {@link #registerJob}), with connect and read time-outs.
+ * Responses are checked like any daemon message (MAC, skew, replay).
+ *
+ * <p>Thread-safe: any thread may call any method.
+ */
+public final class DaemonClient {
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(5);
+
+    private final MessageAuthenticator auth;
+    private final RefusalLog refusals;
+    private final int connectMillis;
+    private final int readMillis;
+    private final InetSocketAddress bindAddress;
+
+    /** A client that signs as {@code senderName} (a member's name, or {@code user@host} for the CLI). */
+    public DaemonClient(ClusterKey key, String senderName, ClusterDb db) {
+        this(new MessageAuthenticator(key, senderName, Clock.systemUTC(), db.daemon().maxSkew().toMillis(),
+                        new ReplayGuard(db.daemon().maxSkew().toMillis(), 10_000)),
+                new RefusalLog(new DaemonLog(senderName, System.err, Clock.systemUTC())), DEFAULT_CONNECT_TIMEOUT,
+                DEFAULT_READ_TIMEOUT, null);
+    }
+
+    DaemonClient(MessageAuthenticator auth, RefusalLog refusals, Duration connect, Duration read, InetSocketAddress bindAddress) {
+        this.auth = auth;
+        this.refusals = refusals;
+        this.connectMillis = (int) connect.toMillis();
+        this.readMillis = (int) read.toMillis();
+        this.bindAddress = bindAddress;
+    }
+
+    /** A daemon's request address: its member's address and the cluster's daemon port. */
+    public static InetSocketAddress addressOf(ClusterDb db, String member) {
+        Member m = db.member(member).orElseThrow(() -> new IllegalArgumentException("no member " + member));
+        return new InetSocketAddress(m.address(), db.daemon().port());
+    }
+
+    /**
+     * Sends one request and returns the body of the OK. A daemon's ERROR is a {@link RequestRefusedException};
+     * anything else that goes wrong is an {@link IOException} whose message {@link #describe} turns into words.
+     */
+    public MessageBody request(InetSocketAddress to, MessageType type, MessageBody body) throws IOException, RequestRefusedException {
+        try (FrameStream s = open(to)) {
+            s.write(type, body);
+            return answer(s.read());
+        }
+    }
+
+    FrameStream open(InetSocketAddress to) throws IOException {
+        if (to.isUnresolved()) {
+            throw new UnknownHostException(to.getHostString());
+        }
+        Socket socket = new Socket();
+        try {
+            if (bindAddress != null) {
+                socket.bind(bindAddress);
+            }
+            socket.connect(to, connectMillis);
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(readMillis);
+            return new FrameStream(socket, auth, refusals);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    static MessageBody answer(DaemonMessage reply) throws RequestRefusedException, IOException {
+        if (reply.type() == MessageType.ERROR) {
+            throw new RequestRefusedException(reply.body().get("message", "the daemon refused the request"));
+        }
+        if (reply.type() != MessageType.OK) {
+            throw new IOException("answered with " + reply.type() + " instead of OK");
+        }
+        return reply.body();
+    }
+
+    /** The cluster table from the first load server that answers, in the database's order. */
+    public StatusTable status(ClusterDb db) throws ClusterUnreachableException {
+        List<String> failures = new ArrayList<>();
+        for (String server : db.loadServers()) {
+            try {
+                return StatusTable.fromBody(request(addressOf(db, server), MessageType.STATUS, MessageBody.empty()));
+            } catch (IOException | RequestRefusedException | MalformedMessageException e) {
+                failures.add(server + " (" + describe(e) + ")");
+            }
+        }
+        throw new ClusterUnreachableException("no load server of cluster " + db.name() + " answered: "
+                + (failures.isEmpty() ? "the database names none" : String.join(", ", failures))
+                + "; check that their cohortd runs and has the same cluster key");
+    }
+
+    /**
+     * Registers job {@code jobId} of {@code user} with a member's daemon: the job counts as active there
+     * until the registration is closed (explicitly, or because this process died and its connection closed).
+     */
+    public JobRegistration registerJob(InetSocketAddress daemon, String jobId, String user) throws IOException, RequestRefusedException {
+        FrameStream s = open(daemon);
+        try {
+            s.write(MessageType.JOB_REGISTER, MessageBody.empty().put("job", jobId).put("user", user));
+            answer(s.read());
+            s.socket().setSoTimeout(readMillis);
+            return new JobRegistration(s, jobId);
+        } catch (IOException | RequestRefusedException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** A held job registration; {@link #close} releases the job (JOB_RELEASE, then the connection closes). */
+    public static final class JobRegistration implements AutoCloseable {
+        private final FrameStream stream;
+        private final String jobId;
+
+        private JobRegistration(FrameStream stream, String jobId) {
+            this.stream = stream;
+            this.jobId = jobId;
+        }
+
+        public String jobId() {
+            return jobId;
+        }
+
+        @Override
+        public void close() {
+            try (stream) {
+                stream.write(MessageType.JOB_RELEASE, MessageBody.empty().put("job", jobId));
+                stream.read();
+            } catch (IOException | RuntimeException ignored) {
+                // The daemon releases the job when the connection closes anyway.
+            }
+        }
+    }
+
+    /** A failure in a few words: "connection refused", "timed out after 2 s", "no route to host". */
+    public static String describe(Exception e) {
+        if (e instanceof ConnectException) {
+            return "connection refused";
+        }
+        if (e instanceof SocketTimeoutException) {
+            return "no answer in time";
+        }
+        if (e instanceof NoRouteToHostException) {
+            return "no route to host";
+        }
+        if (e instanceof UnknownHostException) {
+            return "unknown host " + e.getMessage();
+        }
+        if (e instanceof EOFException || e instanceof MalformedMessageException) {
+            return "closed the connection without a valid answer (a different cluster key?)";
+        }
+        if (e instanceof RequestRefusedException) {
+            return "refused: " + e.getMessage();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+}

@@ -1,0 +1,111 @@
+package io.cohort.daemon;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketAddress;
+
+/**
+ * Daemon frames over one TCP connection: {@link #write} sends a sealed frame, {@link #read} returns the
+ * next authentic message. A frame whose length field is out of range cannot be skipped safely, so it
+ * ends the connection ({@link MalformedMessageException}); a complete frame that fails a check is
+ * counted and logged by the {@link RefusalLog}, and also ends the connection, since a peer that sends
+ * one is not speaking for this cluster.
+ *
+ * <p>One reading thread and one writing thread at a time (writes are synchronized, so a writer may
+ * be any thread).
+ */
+final class FrameStream implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+    /** Bytes read but not yet returned as a frame; grows to the longest frame seen (at most MAX_LENGTH). */
+    private byte[] pending = new byte[4096];
+    private int filled;
+    private final OutputStream out;
+    private final MessageAuthenticator auth;
+    private final RefusalLog refusals;
+    private final SocketAddress remote;
+
+    FrameStream(Socket socket, MessageAuthenticator auth, RefusalLog refusals) throws IOException {
+        this.socket = socket;
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+        this.auth = auth;
+        this.refusals = refusals;
+        this.remote = socket.getRemoteSocketAddress();
+    }
+
+    Socket socket() {
+        return socket;
+    }
+
+    SocketAddress remote() {
+        return remote;
+    }
+
+    /** Seals and sends one message. */
+    void write(MessageType type, MessageBody body) throws IOException {
+        byte[] frame = auth.seal(type, body);
+        synchronized (out) {
+            out.write(frame);
+            out.flush();
+        }
+    }
+
+    /** Sends a frame sealed elsewhere (tests replay one with it). */
+    void writeRaw(byte[] frame) throws IOException {
+        synchronized (out) {
+            out.write(frame);
+            out.flush();
+        }
+    }
+
+    /**
+     * The next message. Throws {@link EOFException} at the end of the stream, a
+     * {@link java.net.SocketTimeoutException} after the socket's read time-out (bytes of a frame read so
+     * far are kept, so a later call goes on where this one stopped), and {@link MalformedMessageException}
+     * (already counted and logged) for a frame that must end the connection.
+     */
+    DaemonMessage read() throws IOException {
+        for (;;) {
+            if (filled >= 4) {
+                int length = ((pending[0] & 0xFF) << 24) | ((pending[1] & 0xFF) << 16) | ((pending[2] & 0xFF) << 8)
+                        | (pending[3] & 0xFF);
+                if (length < DaemonFrame.MIN_LENGTH || length > DaemonFrame.MAX_LENGTH) {
+                    refusals.refuse(Refusal.MALFORMED, remote, "length field " + length);
+                    throw new MalformedMessageException("length field " + length);
+                }
+                if (length > pending.length) {
+                    pending = java.util.Arrays.copyOf(pending, length);
+                }
+                if (filled >= length) {
+                    MessageAuthenticator.Opened o = auth.open(pending, 0, length);
+                    System.arraycopy(pending, length, pending, 0, filled - length);
+                    filled -= length;
+                    if (!o.ok()) {
+                        refusals.refuse(o.refusal(), remote, o.detail());
+                        throw new MalformedMessageException(o.refusal().description());
+                    }
+                    return o.message();
+                }
+            }
+            int n = in.read(pending, filled, pending.length - filled);
+            if (n < 0) {
+                throw new EOFException(filled == 0 ? "end of stream" : "end of stream inside a frame");
+            }
+            filled += n;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // Closing: nothing left to do with it.
+        }
+    }
+
+}

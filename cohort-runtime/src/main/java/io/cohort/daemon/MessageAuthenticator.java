@@ -1,0 +1,153 @@
+package io.cohort.daemon;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Clock;
+
+/**
+ * Seals outgoing daemon messages and opens incoming ones ({@link DaemonFrame} is the layout).
+ *
+ * <p>{@link #seal} stamps the sender's name, this clock's time and a random 64-bit nonce, then the
+ * HMAC-SHA256 of all of it plus the body. {@link #open} checks, in this order: the lengths add up
+ * ({@link Refusal#MALFORMED}), magic, version and type ({@link Refusal#FOREIGN}), the MAC
+ * ({@link Refusal#BAD_MAC}; before anything is remembered, so forgeries cannot fill the replay guard),
+ * the timestamp within {@code maxSkew} ({@link Refusal#STALE}), the nonce not seen before
+ * ({@link Refusal#REPLAYED}), and the body. It never throws for bad input: it returns the refusal.
+ *
+ * <p>Thread-safe: any thread may seal and open (a {@link Mac} per thread; the guard is synchronized).
+ */
+public final class MessageAuthenticator {
+    private static final String ALGORITHM = "HmacSHA256";
+
+    /** What {@link #open} found: exactly one of {@code message} and {@code refusal} is non-null. */
+    public record Opened(DaemonMessage message, Refusal refusal, String detail) {
+        static Opened refused(Refusal r, String detail) {
+            return new Opened(null, r, detail);
+        }
+
+        public boolean ok() {
+            return message != null;
+        }
+    }
+
+    private final SecretKeySpec key;
+    private final byte[] sender;
+    private final String senderName;
+    private final Clock clock;
+    private final long maxSkewMillis;
+    private final ReplayGuard guard;
+    private final SecureRandom random = new SecureRandom();
+    private final ThreadLocal<Mac> macs;
+
+    public MessageAuthenticator(ClusterKey key, String senderName, Clock clock, long maxSkewMillis, ReplayGuard guard) {
+        this.key = new SecretKeySpec(key.bytes(), ALGORITHM);
+        this.senderName = senderName;
+        this.sender = senderName.getBytes(StandardCharsets.UTF_8);
+        if (sender.length < 1 || sender.length > 255) {
+            throw new IllegalArgumentException("a sender name has 1 to 255 bytes: '" + senderName + "'");
+        }
+        this.clock = clock;
+        this.maxSkewMillis = maxSkewMillis;
+        this.guard = guard;
+        this.macs = ThreadLocal.withInitial(this::newMac);
+    }
+
+    private Mac newMac() {
+        try {
+            Mac mac = Mac.getInstance(ALGORITHM);
+            mac.init(key);
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("this JDK has no " + ALGORITHM, e); // every JDK must have it
+        }
+    }
+
+    public String senderName() {
+        return senderName;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** A complete frame of {@code type} with {@code body}, stamped now. */
+    public byte[] seal(MessageType type, MessageBody body) {
+        return seal(type, body, clock.millis(), random.nextLong());
+    }
+
+    /** As {@link #seal(MessageType, MessageBody)} with a given time and nonce (tests forge with it). */
+    byte[] seal(MessageType type, MessageBody body, long timestamp, long nonce) {
+        byte[] bodyBytes = body.encode();
+        int length = DaemonFrame.lengthOf(sender.length, bodyBytes.length);
+        if (length > DaemonFrame.MAX_LENGTH) {
+            throw new IllegalArgumentException("a daemon message of " + length + " bytes exceeds " + DaemonFrame.MAX_LENGTH);
+        }
+        byte[] frame = new byte[length];
+        DaemonFrame f = new DaemonFrame().wrap(ByteBuffer.wrap(frame), 0);
+        f.writeHeader(length, type, timestamp, nonce, sender);
+        System.arraycopy(bodyBytes, 0, frame, f.bodyOffset(), bodyBytes.length);
+        Mac mac = macs.get();
+        mac.update(frame, 0, length - DaemonFrame.MAC_LENGTH);
+        try {
+            mac.doFinal(frame, length - DaemonFrame.MAC_LENGTH);
+        } catch (javax.crypto.ShortBufferException e) {
+            throw new IllegalStateException(e); // the frame has room for the MAC by construction
+        }
+        return frame;
+    }
+
+    /** Checks {@code length} bytes of {@code bytes} from {@code offset} as one frame. */
+    public Opened open(byte[] bytes, int offset, int length) {
+        if (length < DaemonFrame.MIN_LENGTH || length > DaemonFrame.MAX_LENGTH) {
+            return Opened.refused(Refusal.MALFORMED, length + " bytes");
+        }
+        DaemonFrame f = new DaemonFrame().wrap(ByteBuffer.wrap(bytes), offset);
+        if (f.magic() != DaemonFrame.MAGIC || f.version() != DaemonFrame.VERSION) {
+            return Opened.refused(Refusal.FOREIGN, "magic or version");
+        }
+        if (f.frameLength() != length) {
+            return Opened.refused(Refusal.MALFORMED, "length field " + f.frameLength() + " but " + length + " bytes");
+        }
+        if (f.senderLength() < 1 || f.bodyLength() < 0) {
+            return Opened.refused(Refusal.MALFORMED, "sender length " + f.senderLength());
+        }
+        Mac mac = macs.get();
+        mac.update(bytes, offset, length - DaemonFrame.MAC_LENGTH);
+        byte[] expected = mac.doFinal();
+        byte[] actual = new byte[DaemonFrame.MAC_LENGTH];
+        System.arraycopy(bytes, offset + f.macOffset(), actual, 0, actual.length);
+        if (!MessageDigest.isEqual(expected, actual)) { // constant time
+            return Opened.refused(Refusal.BAD_MAC, "from '" + printable(f.sender()) + "'");
+        }
+        MessageType type = MessageType.of(f.typeCode());
+        if (type == null) {
+            return Opened.refused(Refusal.FOREIGN, "type " + f.typeCode());
+        }
+        long now = clock.millis();
+        long ts = f.timestamp();
+        if (Math.abs(now - ts) > maxSkewMillis) {
+            return Opened.refused(Refusal.STALE, "from '" + printable(f.sender()) + "', " + (now - ts) + " ms old");
+        }
+        if (!guard.firstSighting(f.nonce(), ts, now)) {
+            return Opened.refused(Refusal.REPLAYED, "from '" + printable(f.sender()) + "'");
+        }
+        MessageBody body;
+        try {
+            body = MessageBody.decode(bytes, offset + f.bodyOffset(), f.bodyLength());
+        } catch (MalformedMessageException e) {
+            return Opened.refused(Refusal.MALFORMED, e.getMessage());
+        }
+        return new Opened(new DaemonMessage(type, f.sender(), ts, body), null, null);
+    }
+
+    /** A name from the wire, safe to put in a log line. */
+    static String printable(String s) {
+        String t = s.replaceAll("[^\\x20-\\x7e]", "?");
+        return t.length() > 64 ? t.substring(0, 64) + "..." : t;
+    }
+}

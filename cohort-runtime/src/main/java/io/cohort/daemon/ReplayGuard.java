@@ -1,0 +1,76 @@
+package io.cohort.daemon;
+
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Refuses a message whose nonce was already seen while it could still pass the freshness check.
+ * A message is fresh for {@code maxSkew} either side of the receiver's clock, so a nonce needs keeping
+ * for at most {@code 2 x maxSkew} after it arrived; after that a replay of it is refused as stale.
+ *
+ * <p>Memory is bounded by {@code capacity} nonces. When a flood fills it, the oldest nonce is dropped
+ * and its message's timestamp becomes a floor: from then on a message not newer than the floor is
+ * refused, since its nonce might be one that was dropped. A flood therefore costs fresh messages
+ * with old timestamps, never a replay.
+ *
+ * <p>Thread-safe (every method synchronized): the UDP receiver and the connection threads share one.
+ */
+public final class ReplayGuard {
+    /** Nonces kept at most: about 40 bytes each, a few MB at most. */
+    public static final int DEFAULT_CAPACITY = 100_000;
+
+    private record Seen(long nonce, long timestamp, long arrivedAt) {
+    }
+
+    private final long keepMillis;
+    private final int capacity;
+    private final Set<Long> nonces = new HashSet<>();
+    private final ArrayDeque<Seen> byArrival = new ArrayDeque<>();
+    private long floor = Long.MIN_VALUE;
+
+    public ReplayGuard(long maxSkewMillis, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1");
+        }
+        this.keepMillis = 2 * maxSkewMillis;
+        this.capacity = capacity;
+    }
+
+    /**
+     * True if the message is new (and is now remembered); false if its nonce was seen, or if it is not
+     * newer than the floor a full guard raised. {@code now} is the receiver's clock, ms.
+     */
+    public synchronized boolean firstSighting(long nonce, long timestamp, long now) {
+        expire(now);
+        if (timestamp <= floor || nonces.contains(nonce)) {
+            return false;
+        }
+        if (byArrival.size() >= capacity) {
+            Seen oldest = byArrival.removeFirst();
+            nonces.remove(oldest.nonce());
+            floor = Math.max(floor, oldest.timestamp());
+            if (timestamp <= floor) {
+                return false;
+            }
+        }
+        nonces.add(nonce);
+        byArrival.addLast(new Seen(nonce, timestamp, now));
+        return true;
+    }
+
+    private void expire(long now) {
+        while (!byArrival.isEmpty() && now - byArrival.peekFirst().arrivedAt() > keepMillis) {
+            nonces.remove(byArrival.removeFirst().nonce());
+        }
+    }
+
+    public synchronized int size() {
+        return byArrival.size();
+    }
+
+    /** The timestamp at or below which messages are refused since the guard overflowed (Long.MIN_VALUE: never). */
+    public synchronized long floor() {
+        return floor;
+    }
+}

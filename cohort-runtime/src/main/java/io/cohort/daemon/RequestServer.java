@@ -1,0 +1,188 @@
+package io.cohort.daemon;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The daemon's TCP side: thread {@code cohortd-accept} accepts connections, and each gets a thread of
+ * its own ({@code cohortd-conn-N}, at most {@value #MAX_CONNECTIONS} at once; more are closed at once and
+ * counted) that reads requests, dispatches each to its {@link RequestHandler} by type and writes the
+ * answer. A connection may carry many requests; it ends at end of stream, after
+ * {@value #IDLE_TIMEOUT_MILLIS} ms without one (unless a handler made it long-lived), or at the first frame
+ * that fails authentication (counted and logged by the {@link RefusalLog}, never answered).
+ */
+final class RequestServer implements AutoCloseable {
+    static final int MAX_CONNECTIONS = 256;
+    static final int IDLE_TIMEOUT_MILLIS = 30_000;
+
+    /** One accepted connection, as handlers see it. Used by its own thread only. */
+    static final class Connection {
+        private final FrameStream stream;
+        private final List<Runnable> onClose = new ArrayList<>();
+
+        Connection(FrameStream stream) {
+            this.stream = stream;
+        }
+
+        FrameStream stream() {
+            return stream;
+        }
+
+        /** Runs {@code action} when the connection ends, however it ends (a job's release). */
+        void onClose(Runnable action) {
+            onClose.add(action);
+        }
+
+        /** No idle time-out any more: the connection lives as long as its peer keeps it. */
+        void keepOpen() throws SocketException {
+            stream.socket().setSoTimeout(0);
+        }
+    }
+
+    private final ServerSocket server;
+    private final MessageAuthenticator auth;
+    private final RefusalLog refusals;
+    private final DaemonLog log;
+    private final Map<MessageType, RequestHandler> handlers = new EnumMap<>(MessageType.class);
+    private final Semaphore slots = new Semaphore(MAX_CONNECTIONS);
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final AtomicLong connections = new AtomicLong();
+    private final AtomicLong turnedAway = new AtomicLong();
+    private volatile boolean running = true;
+    private Thread acceptor;
+
+    RequestServer(ServerSocket server, MessageAuthenticator auth, RefusalLog refusals, DaemonLog log) {
+        this.server = server;
+        this.auth = auth;
+        this.refusals = refusals;
+        this.log = log;
+    }
+
+    /** Registers the handler of {@code type}; before {@link #start} only. */
+    RequestServer handle(MessageType type, RequestHandler handler) {
+        handlers.put(type, handler);
+        return this;
+    }
+
+    void start() {
+        acceptor = new Thread(this::acceptLoop, "cohortd-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    long turnedAway() {
+        return turnedAway.get();
+    }
+
+    private void acceptLoop() {
+        while (running) {
+            Socket s;
+            try {
+                s = server.accept();
+            } catch (IOException e) {
+                if (running) {
+                    log.info("accept failed: " + e.getMessage());
+                }
+                continue;
+            }
+            if (!running) {
+                closeQuietly(s); // accepted while closing
+                break;
+            }
+            if (!slots.tryAcquire()) {
+                turnedAway.incrementAndGet();
+                closeQuietly(s);
+                continue;
+            }
+            open.add(s);
+            Thread t = new Thread(() -> {
+                try {
+                    serve(s);
+                } finally {
+                    open.remove(s);
+                    slots.release();
+                }
+            }, "cohortd-conn-" + connections.incrementAndGet());
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    private void serve(Socket socket) {
+        Connection c;
+        try {
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(IDLE_TIMEOUT_MILLIS);
+            c = new Connection(new FrameStream(socket, auth, refusals));
+        } catch (IOException e) {
+            closeQuietly(socket);
+            return;
+        }
+        try (FrameStream stream = c.stream()) {
+            for (;;) {
+                DaemonMessage m = stream.read();
+                RequestHandler h = handlers.get(m.type());
+                if (h == null) {
+                    refusals.refuse(Refusal.UNEXPECTED, stream.remote(), m.type() + " from '"
+                            + MessageAuthenticator.printable(m.sender()) + "' is not a request this daemon answers");
+                    stream.write(MessageType.ERROR, MessageBody.empty().put("message", m.type() + " is not a request this daemon answers"));
+                    continue;
+                }
+                MessageBody answer;
+                try {
+                    answer = h.handle(m, c);
+                } catch (RequestRefusedException | MalformedMessageException e) {
+                    stream.write(MessageType.ERROR, MessageBody.empty().put("message", e.getMessage()));
+                    continue;
+                }
+                if (answer == RequestHandler.TAKEN) {
+                    return;
+                }
+                stream.write(MessageType.OK, answer);
+            }
+        } catch (EOFException | SocketTimeoutException | MalformedMessageException e) {
+            // The peer is done, idle too long, or sent a frame already counted and logged.
+        } catch (IOException e) {
+            // Reset or closed under us: the peer is gone.
+        } finally {
+            c.onClose.forEach(Runnable::run);
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        closeQuietly(server);
+        Thread a = acceptor;
+        if (a != null) {
+            try {
+                // The JDK closes a listening socket's descriptor only when the thread blocked in accept has
+                // left it: wait, so that a connection attempt after close() is refused, not accepted and reset.
+                a.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        open.forEach(RequestServer::closeQuietly);
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // Closing anyway.
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.cohort.daemon;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(10)
+class ClusterKeyTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void keygenWritesSixtyFourHexDigitsReadableByTheOwnerOnly() throws Exception {
+        Path f = dir.resolve("cluster.key");
+        ClusterKey.generate(f);
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
+        assertTrue(Files.readString(f).strip().matches("[0-9a-f]{64}"));
+        assertEquals(32, ClusterKey.load(f).bytes().length);
+        ClusterConfigException e = assertThrows(ClusterConfigException.class, () -> ClusterKey.generate(f));
+        assertTrue(e.getMessage().contains("already exists"), e.getMessage());
+    }
+
+    @Test
+    void aKeyOthersMayReadIsRefusedWithTheChmodToRun() throws Exception {
+        Path f = dir.resolve("k");
+        ClusterKey.generate(f);
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
+        ClusterConfigException e = assertThrows(ClusterConfigException.class, () -> ClusterKey.load(f));
+        assertTrue(e.getMessage().contains("chmod 600 " + f), e.getMessage());
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-rw----"));
+        assertThrows(ClusterConfigException.class, () -> ClusterKey.load(f));
+    }
+
+    @Test
+    void missingEmptyShortAndNonHexKeysAreRefused() throws Exception {
+        ClusterConfigException missing = assertThrows(ClusterConfigException.class, () -> ClusterKey.load(dir.resolve("none")));
+        assertTrue(missing.getMessage().contains("cohort admin keygen"), missing.getMessage());
+        for (String content : new String[]{"", "\n", "abcd", "zz".repeat(32)}) {
+            Path f = dir.resolve("k" + content.length() + content.hashCode());
+            Files.writeString(f, content);
+            Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+            assertThrows(ClusterConfigException.class, () -> ClusterKey.load(f), content);
+        }
+    }
+
+    @Test
+    void theOptionThenTheEnvironmentThenTheDefault() {
+        assertEquals(Path.of("/a"), ClusterKey.locate("/a", Map.of(ClusterKey.ENV_NAME, "/b")));
+        assertEquals(Path.of("/b"), ClusterKey.locate(null, Map.of(ClusterKey.ENV_NAME, "/b")));
+        assertEquals(ClusterKey.DEFAULT_PATH, ClusterKey.locate(null, Map.of()));
+    }
+}

@@ -1,0 +1,139 @@
+package io.cohort.daemon;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(10)
+class MessageAuthenticatorTest {
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
+
+    private MessageAuthenticator auth(ClusterKey key, String name) {
+        return new MessageAuthenticator(key, name, clock, 30_000, new ReplayGuard(30_000, 1000));
+    }
+
+    private final MessageAuthenticator sender = auth(TestClusters.KEY, "m1");
+    private final MessageAuthenticator receiver = auth(TestClusters.KEY, "m2");
+
+    private MessageAuthenticator.Opened open(byte[] f) {
+        return receiver.open(f, 0, f.length);
+    }
+
+    @Test
+    void aSealedMessageOpensWithItsFields() {
+        byte[] f = sender.seal(MessageType.DRAIN, MessageBody.empty().put("member", "m3").put("reason", "disk\nfailing \\ now"));
+        MessageAuthenticator.Opened o = open(f);
+        assertTrue(o.ok(), String.valueOf(o));
+        assertEquals(MessageType.DRAIN, o.message().type());
+        assertEquals("m1", o.message().sender());
+        assertEquals(clock.millis(), o.message().timestamp());
+        assertEquals("disk\nfailing \\ now", o.message().body().get("reason"));
+    }
+
+    @Test
+    void anotherClustersKeyIsABadMac() {
+        byte[] f = auth(TestClusters.OTHER_KEY, "m1").seal(MessageType.STATUS, MessageBody.empty());
+        assertEquals(Refusal.BAD_MAC, open(f).refusal());
+    }
+
+    @Test
+    void anyChangedByteIsABadMacOrRefused() {
+        byte[] f = sender.seal(MessageType.SLOTS, MessageBody.empty().put("member", "m1").put("slots", 4));
+        for (int i = DaemonFrame.TIMESTAMP_OFFSET; i < f.length; i++) {
+            byte[] g = f.clone();
+            g[i] ^= 0x01;
+            MessageAuthenticator.Opened o = open(g);
+            assertNull(o.message(), "byte " + i);
+        }
+    }
+
+    @Test
+    void aMessageOlderOrNewerThanMaxSkewIsStale() {
+        byte[] f = sender.seal(MessageType.STATUS, MessageBody.empty());
+        clock.advance(30_001);
+        assertEquals(Refusal.STALE, open(f).refusal());
+        byte[] future = sender.seal(MessageType.STATUS, MessageBody.empty(), clock.millis() + 30_001, 42);
+        assertEquals(Refusal.STALE, open(future).refusal());
+    }
+
+    @Test
+    void aReplayedMessageIsRefused() {
+        byte[] f = sender.seal(MessageType.STATUS, MessageBody.empty());
+        assertTrue(open(f).ok());
+        assertEquals(Refusal.REPLAYED, open(f).refusal());
+    }
+
+    @Test
+    void garbageAndTruncatedFramesAreMalformedNotExceptions() {
+        byte[] f = sender.seal(MessageType.STATUS, MessageBody.empty().put("a", "b"));
+        assertEquals(Refusal.MALFORMED, receiver.open(f, 0, f.length - 1).refusal());
+        assertEquals(Refusal.MALFORMED, receiver.open(f, 0, 10).refusal());
+        assertEquals(Refusal.MALFORMED, open(new byte[0]).refusal());
+        byte[] junk = new byte[200];
+        Arrays.fill(junk, (byte) 0x55);
+        assertEquals(Refusal.FOREIGN, open(junk).refusal());
+        byte[] lying = f.clone(); // a sender length pointing past the MAC
+        lying[DaemonFrame.SENDER_LENGTH_OFFSET] = (byte) 0xFF;
+        assertEquals(Refusal.MALFORMED, open(lying).refusal());
+    }
+
+    @Test
+    void anAuthenticBodyThatIsNotKeyValueLinesIsMalformed() {
+        // Seal a frame, then rewrite its body with a valid MAC: only a key holder could; still no exception.
+        byte[] good = sender.seal(MessageType.STATUS, MessageBody.empty().put("k", "v"));
+        byte[] f = good.clone();
+        DaemonFrame fr = new DaemonFrame().wrap(ByteBuffer.wrap(f), 0);
+        f[fr.bodyOffset() + 1] = 'x'; // "kx" then "v\n": no '='
+        byte[] resealed = reseal(f);
+        assertEquals(Refusal.MALFORMED, open(resealed).refusal());
+    }
+
+    private static byte[] reseal(byte[] f) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(TestClusters.KEY.bytes(), "HmacSHA256"));
+            mac.update(f, 0, f.length - 32);
+            mac.doFinal(f, f.length - 32);
+            return f;
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void forgedFramesDoNotFillTheReplayGuard() {
+        ReplayGuard guard = new ReplayGuard(30_000, 1000);
+        MessageAuthenticator r = new MessageAuthenticator(TestClusters.KEY, "m2", clock, 30_000, guard);
+        MessageAuthenticator forger = auth(TestClusters.OTHER_KEY, "m1");
+        for (int i = 0; i < 50; i++) {
+            byte[] f = forger.seal(MessageType.STATUS, MessageBody.empty());
+            r.open(f, 0, f.length);
+        }
+        assertEquals(0, guard.size());
+    }
+
+    @Test
+    void theLayoutIsPinned() {
+        assertEquals(0, DaemonFrame.LENGTH_OFFSET);
+        assertEquals(4, DaemonFrame.MAGIC_OFFSET);
+        assertEquals(6, DaemonFrame.VERSION_OFFSET);
+        assertEquals(7, DaemonFrame.TYPE_OFFSET);
+        assertEquals(8, DaemonFrame.TIMESTAMP_OFFSET);
+        assertEquals(16, DaemonFrame.NONCE_OFFSET);
+        assertEquals(24, DaemonFrame.SENDER_LENGTH_OFFSET);
+        assertEquals(25, DaemonFrame.SENDER_OFFSET);
+        assertEquals(58, DaemonFrame.MIN_LENGTH);
+        byte[] f = sender.seal(MessageType.UPDATE, MessageBody.empty().put("a", "1"));
+        assertEquals(25 + 2 + 4 + 32, f.length);
+        assertEquals(f.length, ByteBuffer.wrap(f).getInt(0));
+        assertEquals(0x4344, ByteBuffer.wrap(f).getShort(4));
+        assertEquals(1, f[7]);
+        assertEquals('m', f[25]);
+    }
+}

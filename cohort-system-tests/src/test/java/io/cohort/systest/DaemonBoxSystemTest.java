@@ -1,0 +1,239 @@
+package io.cohort.systest;
+
+import io.cohort.cluster.ClusterDb;
+import io.cohort.cluster.ClusterDbSource;
+import io.cohort.daemon.ClusterKey;
+import io.cohort.daemon.ClusterUnreachableException;
+import io.cohort.daemon.DaemonClient;
+import io.cohort.daemon.MemberState;
+import io.cohort.daemon.MemberStatus;
+import io.cohort.daemon.StatusTable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * cohortd on a cluster in a box: four hosts, one daemon process per network namespace, started with
+ * the distribution's {@code bin/cohortd} and finding its member by its interface address; host 1 and 2
+ * are the load servers. {@code cohort status} and {@code cohort admin} run from the root namespace.
+ */
+class DaemonBoxSystemTest {
+    @RegisterExtension
+    static final ClusterInABox.Extension BOX = new ClusterInABox.Extension(4);
+
+    private static final int PORT = 7470;
+    private static final long TTL_MILLIS = 3000;
+
+    @TempDir
+    Path dir;
+    private final List<CohortProcess> daemons = new ArrayList<>();
+    private Path db;
+    private Path key;
+    private ClusterDb cluster;
+    private DaemonClient client;
+
+    @BeforeEach
+    void startDaemons() throws Exception {
+        key = dir.resolve("cluster.key");
+        ClusterKey.generate(key);
+        List<String> lines = new ArrayList<>(List.of("cluster = box", "version = 1", "default_partition = all",
+                "load_servers = " + BOX.box().host(1).name() + ", " + BOX.box().host(2).name(), "daemon.port = " + PORT,
+                "daemon.update_interval = 500ms", "daemon.ttl = " + TTL_MILLIS + "ms", "daemon.heartbeat = 250ms",
+                "daemon.ring_timeout = 1s"));
+        for (ClusterInABox.Host h : BOX.box().hosts()) {
+            lines.add("member." + h.name() + ".address = " + h.address());
+            lines.add("member." + h.name() + ".cpus = 2");
+            lines.add("member." + h.name() + ".slots = 2");
+        }
+        lines.add("partition.all.members = " + BOX.box().hostList(4));
+        db = dir.resolve("cluster.db");
+        Files.write(db, lines);
+        cluster = ClusterDbSource.load(db.toString());
+        client = new DaemonClient(ClusterKey.load(key), "systest", cluster);
+        for (int i = 1; i <= 4; i++) {
+            daemons.add(startDaemon(i));
+        }
+    }
+
+    private CohortProcess startDaemon(int host) throws Exception {
+        CohortProcess.requireDist();
+        Path script = CohortProcess.HOME.resolve("bin/cohortd");
+        return CohortProcess.startCommand(List.of("ip", "netns", "exec", BOX.box().host(host).name(), script.toString(),
+                "--cluster-db", db.toString(), "--key", key.toString()), Map.of("JAVA_HOME", System.getProperty("java.home")));
+    }
+
+    @AfterEach
+    void killDaemons() throws Exception {
+        for (CohortProcess d : daemons) {
+            d.close(); // SIGKILL
+            d.process().waitFor();
+        }
+        BOX.box().exec(BOX.box().host(4), "nft", "delete", "table", "inet", "cohortd_test");
+        assertTrue(BOX.box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "daemons left running");
+    }
+
+    private String name(int host) {
+        return BOX.box().host(host).name();
+    }
+
+    private String logs() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < daemons.size(); i++) {
+            b.append("--- daemon on ").append(name(i + 1)).append(":\n");
+            daemons.get(i).err().forEach(l -> b.append(l).append('\n'));
+        }
+        return b.toString();
+    }
+
+    /** Polls the load servers (in-process, every 20 ms) until {@code done} holds; returns that table. */
+    private StatusTable awaitTable(Predicate<StatusTable> done, Duration within, String what) throws Exception {
+        long deadline = System.nanoTime() + within.toNanos();
+        StatusTable last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = client.status(cluster);
+                if (done.test(last)) {
+                    return last;
+                }
+            } catch (ClusterUnreachableException e) {
+                last = null;
+            }
+            Thread.sleep(20); // polling the load server's table: the test has no event to wait on
+        }
+        throw new AssertionError(what + " did not happen within " + within.toSeconds() + " s; last table " + last + "\n" + logs());
+    }
+
+    private static boolean all(StatusTable t, MemberState s) {
+        return t.members().size() == 4 && t.members().stream().allMatch(m -> m.state() == s);
+    }
+
+    private static MemberState state(StatusTable t, String member) {
+        return t.member(member).state();
+    }
+
+    private CohortProcess cohort(String... args) throws Exception {
+        List<String> a = new ArrayList<>(List.of(args));
+        a.addAll(List.of("--cluster-db", db.toString(), "--key", key.toString()));
+        CohortProcess p = CohortProcess.start(a.toArray(new String[0]));
+        p.closeStdin();
+        p.waitFor();
+        return p;
+    }
+
+    @Test
+    @Timeout(90)
+    void cohortStatusShowsEveryMemberUp() throws Exception {
+        awaitTable(t -> all(t, MemberState.UP), Duration.ofSeconds(60), "every member up");
+        CohortProcess p = cohort("status");
+        assertEquals(0, p.exitCode(), p.toString());
+        List<String> rows = p.out().stream().filter(l -> l.startsWith("all ")).toList();
+        assertEquals(4, rows.size(), p.toString());
+        for (int i = 1; i <= 4; i++) {
+            String n = name(i);
+            assertTrue(rows.stream().anyMatch(r -> r.matches("all\\s+" + n + "\\s+up\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\s+2\\s+2\\s+0\\s+-")),
+                    p.toString());
+        }
+        // Each daemon found its member by its namespace's address, not by --member.
+        for (int i = 0; i < 4; i++) {
+            String n = name(i + 1);
+            assertTrue(daemons.get(i).err().stream().anyMatch(l -> l.contains("serving member " + n + " of cluster box")), logs());
+        }
+    }
+
+    @Test
+    @Timeout(90)
+    void aDaemonKilledWithSigkillIsReportedDownWithinFiveSecondsAndComesBackWhenRestarted() throws Exception {
+        awaitTable(t -> all(t, MemberState.UP), Duration.ofSeconds(60), "every member up");
+        String victim = name(3);
+        long t0 = System.nanoTime();
+        daemons.get(2).process().destroyForcibly(); // SIGKILL
+        StatusTable t = awaitTable(x -> state(x, victim) == MemberState.DOWN, Duration.ofSeconds(10), victim + " reported down");
+        long detectedMillis = (System.nanoTime() - t0) / 1_000_000;
+        MemberStatus m = t.member(victim);
+        System.out.println("cohortd: a daemon killed with SIGKILL was reported down after " + detectedMillis
+                + " ms (target 5000 ms); load server " + t.server() + ": " + m.reason());
+        assertTrue(detectedMillis < 5000, "reported down after " + detectedMillis + " ms");
+        assertTrue(m.reason().matches("reported by (" + name(2) + "|" + name(4) + ") at .*"), m.reason());
+        // Every other member stays up, and a restarted daemon is back.
+        assertTrue(t.members().stream().filter(x -> !x.name().equals(victim)).allMatch(x -> x.state() == MemberState.UP), t.toString());
+        daemons.set(2, startDaemon(3));
+        awaitTable(x -> all(x, MemberState.UP), Duration.ofSeconds(30), victim + " back up");
+    }
+
+    @Test
+    @Timeout(90)
+    void aMemberWhoseUpdatesStopExpiresByTtlWhileTheRingStillHoldsIt() throws Exception {
+        awaitTable(t -> all(t, MemberState.UP), Duration.ofSeconds(60), "every member up");
+        // Block host 4's outgoing UDP to the daemon port: its updates stop, its TCP ring links stay.
+        ClusterInABox.Host h4 = BOX.box().host(4);
+        String rules = "add table inet cohortd_test\n"
+                + "add chain inet cohortd_test out { type filter hook output priority 0; }\n"
+                + "add rule inet cohortd_test out udp dport " + PORT + " drop\n";
+        Path f = dir.resolve("block.nft");
+        Files.writeString(f, rules);
+        ClusterInABox.Result r = BOX.box().exec(h4, "nft", "-f", f.toString());
+        assertEquals(0, r.code(), r.toString());
+        long t0 = System.nanoTime();
+        StatusTable t = awaitTable(x -> state(x, name(4)) != MemberState.UP, Duration.ofSeconds(20), name(4) + " expiring");
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        MemberStatus m = t.member(name(4));
+        assertEquals(MemberState.NOT_RESPONDING, m.state(), m.toString());
+        assertTrue(ms >= TTL_MILLIS - 600, "expired after " + ms + " ms, before the TTL");
+        System.out.println("cohortd: a member whose updates stopped expired by TTL after " + ms + " ms (daemon.ttl " + TTL_MILLIS + " ms): " + m.reason());
+        BOX.box().exec(h4, "nft", "delete", "table", "inet", "cohortd_test");
+        awaitTable(x -> state(x, name(4)) == MemberState.UP, Duration.ofSeconds(20), name(4) + " back up");
+    }
+
+    @Test
+    @Timeout(120)
+    void drainAndResumeWithCohortAdmin() throws Exception {
+        awaitTable(t -> all(t, MemberState.UP), Duration.ofSeconds(60), "every member up");
+        CohortProcess d = cohort("admin", "drain", name(2), "--reason", "replace fan");
+        assertEquals(0, d.exitCode(), d.toString());
+        assertEquals(List.of(name(2) + " drained (replace fan): taken by its daemon and load server " + name(2) + ", load server "
+                + name(1)), d.out(), d.toString());
+        CohortProcess s = cohort("status");
+        assertTrue(s.out().stream().anyMatch(l -> l.matches("all\\s+" + name(2) + "\\s+drained\\s+.*\\s+2\\s+0\\s+0\\s+replace fan")), s.toString());
+        CohortProcess j = cohort("status", "--json");
+        assertTrue(String.join("", j.out()).contains("\"state\":\"drained\",\"load\""), j.toString());
+        CohortProcess r = cohort("admin", "resume", name(2));
+        assertEquals(0, r.exitCode(), r.toString());
+        awaitTable(t -> all(t, MemberState.UP) && t.member(name(2)).slots() == 2, Duration.ofSeconds(10), "resume");
+    }
+
+    @Test
+    @Timeout(90)
+    void aForgedAndAReplayedMessageAreRefusedAndLogged() throws Exception {
+        awaitTable(t -> all(t, MemberState.UP), Duration.ofSeconds(60), "every member up");
+        Path wrong = dir.resolve("wrong.key");
+        ClusterKey.generate(wrong);
+        CohortProcess forged = CohortProcess.start("status", "--cluster-db", db.toString(), "--key", wrong.toString());
+        forged.closeStdin();
+        forged.waitFor();
+        assertEquals(69, forged.exitCode(), forged.toString());
+        assertTrue(daemons.get(0).awaitErr(l -> l.contains("refused a message from /" + BOX.box().bridgeAddress())
+                && l.contains("bad MAC"), 1), logs());
+        // A captured, authentic request sent again: the daemon refuses the second copy.
+        byte[] captured = ReplayProbe.sealedStatusRequest(ClusterKey.load(key), cluster);
+        ReplayProbe.send(DaemonClient.addressOf(cluster, name(1)), captured);
+        ReplayProbe.send(DaemonClient.addressOf(cluster, name(1)), captured);
+        assertTrue(daemons.get(0).awaitErr(l -> l.contains("replayed nonce"), 1), logs());
+        StatusTable t = client.status(cluster);
+        assertTrue(t.counters().get("refused.bad_mac") >= 1 && t.counters().get("refused.replayed") >= 1, t.counters().toString());
+        assertTrue(all(t, MemberState.UP), "nothing crashed: " + t);
+    }
+}

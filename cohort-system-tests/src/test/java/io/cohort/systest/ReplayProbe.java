@@ -1,0 +1,38 @@
+package io.cohort.systest;
+
+import io.cohort.cluster.ClusterDb;
+import io.cohort.daemon.ClusterKey;
+import io.cohort.daemon.MessageAuthenticator;
+import io.cohort.daemon.MessageBody;
+import io.cohort.daemon.MessageType;
+import io.cohort.daemon.ReplayGuard;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Clock;
+
+/** An attacker's view of the daemon protocol: a captured authentic frame, sent again as it was. */
+final class ReplayProbe {
+    private ReplayProbe() {
+    }
+
+    static byte[] sealedStatusRequest(ClusterKey key, ClusterDb db) {
+        MessageAuthenticator a = new MessageAuthenticator(key, "captured", Clock.systemUTC(), db.daemon().maxSkew().toMillis(),
+                new ReplayGuard(db.daemon().maxSkew().toMillis(), 10));
+        return a.seal(MessageType.STATUS, MessageBody.empty());
+    }
+
+    /** Sends the bytes on a fresh connection and reads until the daemon answers or closes. */
+    static void send(InetSocketAddress to, byte[] frame) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(to, 2000);
+            s.setSoTimeout(5000);
+            s.getOutputStream().write(frame);
+            s.shutdownOutput();
+            InputStream in = s.getInputStream();
+            in.readAllBytes(); // the answer, or nothing when refused
+        }
+    }
+}
