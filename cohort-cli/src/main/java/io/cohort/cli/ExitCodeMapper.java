@@ -40,6 +40,14 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.CLUSTER_DB;
         }
+        if (ex instanceof io.cohort.cluster.AccessDeniedException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.ACCESS_DENIED;
+        }
+        if (ex instanceof io.cohort.cluster.PlacementException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.NO_ROOM;
+        }
         if (ex instanceof ClusterConfigException) {
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.CLUSTER_CONFIG;

@@ -72,6 +72,9 @@ public final class Main {
                 if (made instanceof DbSubcommand) {
                     ((DbSubcommand) made).env = env;
                 }
+                if (made instanceof RunCommand) {
+                    ((RunCommand) made).environment = env;
+                }
                 return made;
             }
         };

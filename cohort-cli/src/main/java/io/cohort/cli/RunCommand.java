@@ -1,5 +1,15 @@
 package io.cohort.cli;
 
+import io.cohort.cluster.ClusterDb;
+import io.cohort.cluster.MemberLoad;
+import io.cohort.cluster.UserIdentity;
+import io.cohort.daemon.ClusterConfigException;
+import io.cohort.daemon.ClusterUnreachableException;
+import io.cohort.daemon.DaemonClient;
+import io.cohort.daemon.MemberState;
+import io.cohort.daemon.MemberStatus;
+import io.cohort.daemon.RequestRefusedException;
+import io.cohort.daemon.StatusTable;
 import io.cohort.idle.IdleStrategies;
 import io.cohort.launch.CohortHome;
 import io.cohort.launch.Controller;
@@ -107,13 +117,46 @@ final class RunCommand implements Callable<Integer> {
             description = "Time the peers have to connect to each other (default: ${DEFAULT-VALUE}).")
     int wireupTimeoutSeconds;
 
-    @Option(names = "--transport", paramLabel = "auto|shm|tcp|udp", defaultValue = "auto",
+    @Option(names = "--transport", paramLabel = "auto|shm|tcp|udp",
             description = "auto: shared memory between peers on one host, TCP between hosts (default); shm, tcp or udp: that one for every pair.")
     String transport;
 
     @Option(names = "--hosts", paramLabel = "H1[:SLOTS],...",
             description = "Run the peers on these hosts, ranks placed in blocks by slots (default slots: an equal share).")
     String hosts;
+
+    @Option(names = "--partition", paramLabel = "P",
+            description = "Run in this partition of the cluster (default: $COHORT_PARTITION); a load server places the peers.")
+    String partition;
+
+    @Option(names = "--mode", paramLabel = "physical|virtual",
+            description = "With a partition: one peer per member (physical, the partition's default unless it says otherwise) or several (virtual).")
+    String mode;
+
+    @Option(names = "--cluster-db", paramLabel = "SPEC",
+            description = "The cluster database, a file or dns:ZONE (default: $COHORT_CLUSTER_DB, else /etc/cohort/cluster.db); alone it means the default partition.")
+    String clusterDb;
+
+    @Option(names = "--key", paramLabel = "FILE",
+            description = "The cluster key file (default: $COHORT_CLUSTER_KEY, else /etc/cohort/cluster.key).")
+    String key;
+
+    @Option(names = "--nice", paramLabel = "N",
+            description = "With a partition: the peers' nice value (default: the partition's; never below its min_nice).")
+    Integer nice;
+
+    @Option(names = "--policy", paramLabel = "normal|fifo",
+            description = "With a partition: time-sharing or real-time FIFO scheduling (fifo only where the partition allows it).")
+    String policy;
+
+    @Option(names = "--rt-priority", paramLabel = "N",
+            description = "With --policy fifo: the real-time priority, 1-99 (default and maximum: the partition's).")
+    Integer rtPriority;
+
+    Map<String, String> environment = System.getenv();
+
+    /** Set by {@link #clusterPlan} when the job runs in a partition. */
+    private ClusterPlanner.Plan cluster;
 
     @Option(names = "--hostfile", paramLabel = "FILE",
             description = "Run the peers on the hosts this file lists, one per line: HOST, HOST slots=N or HOST:N.")
@@ -138,10 +181,37 @@ final class RunCommand implements Callable<Integer> {
     boolean help;
 
     @Override
-    public Integer call() throws LaunchException, IOException {
-        JobSpec job = jobSpec(System.getenv(), Path.of("").toAbsolutePath());
+    public Integer call() throws LaunchException, IOException, ClusterUnreachableException, RequestRefusedException,
+            ClusterConfigException {
+        ClusterOptions clusterOptions = clusterOptions();
+        DaemonClient[] client = new DaemonClient[1];
+        if (partitionWanted()) {
+            ClusterDb db = clusterOptions.db();
+            // The key is read only after the access list let the user in: a refused user hears why.
+            cluster = clusterPlan(db, () -> {
+                try {
+                    client[0] = clusterOptions.client(db);
+                    return loads(client[0].status(db));
+                } catch (ClusterUnreachableException | ClusterConfigException e) {
+                    throw new UncheckedClusterException(e);
+                }
+            });
+        }
+        JobSpec job = jobSpec(environment, Path.of("").toAbsolutePath());
         Controller controller = new Controller(job, hostPlan(), System.in,
                 new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err), System.err);
+        ClusterSession session = null;
+        if (cluster != null) {
+            session = ClusterSession.open(cluster.db(), client[0], cluster.placement().hosts(), controller.jobId(),
+                    UserIdentity.current().user(), cluster.partition().name(), cluster.scheduling(), System.err, verbose);
+            controller.onPeerStarted(session::peerStarted);
+        }
+        try (ClusterSession registered = session) {
+            return runController(job, controller);
+        }
+    }
+
+    private Integer runController(JobSpec job, Controller controller) throws LaunchException, IOException {
         Thread hook = new Thread(() -> {
             // SIGINT/SIGTERM: stop the peers in order; the JVM then exits with 130/143 by itself.
             controller.interrupt();
@@ -216,9 +286,10 @@ final class RunCommand implements Callable<Integer> {
             }
             env.put(JobEnvironment.COLLECTIVES, mode);
         }
-        String t = transport.trim().toLowerCase(java.util.Locale.ROOT);
+        String chosen = transport != null ? transport : cluster != null ? cluster.partition().transport() : "auto";
+        String t = chosen.trim().toLowerCase(java.util.Locale.ROOT);
         if (!JobEnvironment.TRANSPORTS.contains(t)) {
-            throw new UsageException("--transport " + transport + " is not one of " + JobEnvironment.TRANSPORTS);
+            throw new UsageException("--transport " + chosen + " is not one of " + JobEnvironment.TRANSPORTS);
         }
         if (!t.equals("auto")) {
             env.put(JobEnvironment.TRANSPORT, t); // auto is what a peer does without it
@@ -231,6 +302,9 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException("--fault: " + e.getMessage());
             }
             env.put(JobEnvironment.FAULT, fault.trim());
+        }
+        if (cluster != null && cluster.partition().network() != null) {
+            env.put(JobEnvironment.NETWORK, cluster.partition().network()); // the partition's data network
         }
         if (verbose) {
             env.put(JobEnvironment.VERBOSE, "1"); // rank 0 prints the transport matrix
@@ -284,6 +358,15 @@ final class RunCommand implements Callable<Integer> {
         if (hosts != null && hostfile != null) {
             throw new UsageException("give only one of --hosts and --hostfile");
         }
+        if (cluster != null) {
+            LaunchAgent agent;
+            try {
+                agent = LaunchAgents.parse(launchAgent == null ? "ssh" : launchAgent);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            return new HostPlan(cluster.placement(), agent, controller);
+        }
         if (hosts == null && hostfile == null) {
             if (launchAgent != null && !launchAgent.trim().equals("local")) {
                 throw new UsageException("--launch-agent " + launchAgent.trim() + " needs --hosts or --hostfile to say where the peers run");
@@ -301,6 +384,61 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException(e.getMessage());
         }
         return new HostPlan(placement, agent, controller);
+    }
+
+    /** Whether the job runs in a partition: --partition, $COHORT_PARTITION or --cluster-db given. */
+    boolean partitionWanted() {
+        boolean byEnv = environment.get("COHORT_PARTITION") != null && !environment.get("COHORT_PARTITION").isBlank();
+        boolean wanted = partition != null || clusterDb != null || (byEnv && hosts == null && hostfile == null);
+        if (wanted && (hosts != null || hostfile != null)) {
+            throw new UsageException("--partition and --cluster-db place the peers by load; give them or --hosts/--hostfile, not both");
+        }
+        if (!wanted && (mode != null || nice != null || policy != null || rtPriority != null)) {
+            throw new UsageException("--mode, --nice, --policy and --rt-priority apply to jobs in a partition; add --partition P");
+        }
+        return wanted;
+    }
+
+    private ClusterOptions clusterOptions() {
+        ClusterOptions o = new ClusterOptions();
+        o.clusterDb = clusterDb;
+        o.key = key;
+        o.verbose = verbose;
+        o.env = environment;
+        return o;
+    }
+
+    /** The partition's plan: access checked first, then the load server asked and the peers placed. */
+    ClusterPlanner.Plan clusterPlan(ClusterDb db, java.util.function.Supplier<List<MemberLoad>> loads)
+            throws ClusterUnreachableException, ClusterConfigException {
+        String p = partition != null ? partition : environment.get("COHORT_PARTITION");
+        try {
+            return ClusterPlanner.plan(db, p, np, mode, nice, policy, rtPriority, UserIdentity.current(), loads);
+        } catch (UncheckedClusterException e) {
+            if (e.getCause() instanceof ClusterConfigException c) {
+                throw c;
+            }
+            throw (ClusterUnreachableException) e.getCause();
+        }
+    }
+
+    /** A load server's table as placement sees it: a member is available when up or drained (drained has no slots). */
+    static List<MemberLoad> loads(StatusTable table) {
+        List<MemberLoad> out = new ArrayList<>();
+        for (MemberStatus m : table.members()) {
+            boolean available = m.state() == MemberState.UP || m.state() == MemberState.DRAINED;
+            out.add(new MemberLoad(m.name(), available, m.cpus(), Math.max(0, m.load1()), m.slots(), m.jobs().size()));
+        }
+        return out;
+    }
+
+    /** Carries a load server failure out of the placement's supplier. */
+    private static final class UncheckedClusterException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UncheckedClusterException(Exception cause) {
+            super(cause);
+        }
     }
 
     private static String readHostfile(Path file) {

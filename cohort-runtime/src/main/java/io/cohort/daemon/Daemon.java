@@ -100,6 +100,7 @@ public final class Daemon implements AutoCloseable {
         this.receiver = loadServer ? new UpdateReceiver(udpIn, auth, refusals, table, log) : null;
         this.server = new RequestServer(tcp, auth, refusals, log);
         new DaemonRequests(db.name(), local, table, ring, refusals, log).register(server);
+        new JobScheduling(db, local, log).register(server);
     }
 
     /**

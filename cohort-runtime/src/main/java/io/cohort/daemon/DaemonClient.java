@@ -141,8 +141,20 @@ public final class DaemonClient {
             return jobId;
         }
 
+        /**
+         * Asks the daemon to schedule peer process {@code pid} of this job as partition {@code partition}
+         * allows; returns what it granted ("nice 0", "fifo 10").
+         */
+        public synchronized String schedule(long pid, String partition, io.cohort.cluster.SchedulingRequest request)
+                throws IOException, RequestRefusedException {
+            stream.write(MessageType.SCHEDULE, MessageBody.empty().put("job", jobId).put("pid", pid).put("partition", partition)
+                    .put("policy", request.policy().name().toLowerCase(java.util.Locale.ROOT)).put("nice", request.nice())
+                    .put("rt", request.rtPriority()));
+            return answer(stream.read()).get("granted", "");
+        }
+
         @Override
-        public void close() {
+        public synchronized void close() {
             try (stream) {
                 stream.write(MessageType.JOB_RELEASE, MessageBody.empty().put("job", jobId));
                 stream.read();

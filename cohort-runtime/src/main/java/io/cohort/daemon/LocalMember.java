@@ -82,6 +82,11 @@ final class LocalMember {
         return drainReason != null ? 0 : slotsOverride != null ? slotsOverride : member.slots();
     }
 
+    /** The user of active job {@code id}, or null. */
+    synchronized String userOf(String id) {
+        return jobs.get(id);
+    }
+
     synchronized List<String> jobs() {
         return new ArrayList<>(jobs.keySet());
     }

@@ -29,6 +29,11 @@ public enum MessageType {
     JOB_REGISTER(10),
     /** Request: the job is over (also implied when the registering connection closes). */
     JOB_RELEASE(11),
+    /**
+     * Request on a job's registering connection: apply the partition's scheduling (policy, nice value or
+     * real-time priority, capped by the partition's maximum) to one of the job's peer processes.
+     */
+    SCHEDULE(12),
     /** Response: the request was done; the body carries its answer. */
     OK(64),
     /** Response: the request was refused; {@code message} says why in one sentence. */

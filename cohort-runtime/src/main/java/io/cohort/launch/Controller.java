@@ -163,6 +163,19 @@ public final class Controller {
         return jobId;
     }
 
+    /** Told of every peer an io-manager started, on the controller's loop thread: it must not block. */
+    @FunctionalInterface
+    public interface PeerStartListener {
+        void started(int rank, String host, long pid);
+    }
+
+    private volatile PeerStartListener peerStarted;
+
+    /** Sets the listener for started peers (the cluster's scheduling); call before {@link #run}. */
+    public void onPeerStarted(PeerStartListener listener) {
+        this.peerStarted = listener;
+    }
+
     /** Asks a running job to stop (SIGINT/SIGTERM to the launcher); a no-op once it has finished. */
     public void interrupt() {
         if (!done) {
@@ -379,6 +392,9 @@ public final class Controller {
         } else if (e instanceof Started s) {
             if (spec.verbose() && owns(s.from(), s.rank())) {
                 log.println("cohort: rank " + s.rank() + " started as pid " + s.pid() + " on " + placement.hostOf(s.rank()));
+            }
+            if (peerStarted != null && owns(s.from(), s.rank())) {
+                peerStarted.started(s.rank(), placement.hostOf(s.rank()), s.pid());
             }
         } else if (e instanceof StartFailed f) {
             if (owns(f.from(), f.rank()) && !tracker.hasExited(f.rank())) {

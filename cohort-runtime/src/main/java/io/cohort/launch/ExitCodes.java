@@ -21,6 +21,10 @@ public final class ExitCodes {
     public static final int CLUSTER_UNAVAILABLE = 69;
     /** Internal error of the launcher (EX_SOFTWARE). */
     public static final int INTERNAL_ERROR = 70;
+    /** The partition cannot hold the job now: too few available members, or none with a free job slot (EX_TEMPFAIL). */
+    public static final int NO_ROOM = 75;
+    /** The user is not in the partition's access list; nothing was started (EX_NOPERM). */
+    public static final int ACCESS_DENIED = 77;
     /** A daemon understood a request and refused it, e.g. an unknown member or a bad value (EX_PROTOCOL). */
     public static final int REQUEST_REFUSED = 76;
     /** The cluster's configuration cannot be used: database, key file, no member for this host, port in use (EX_CONFIG). */
