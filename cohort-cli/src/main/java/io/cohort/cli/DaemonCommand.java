@@ -25,8 +25,18 @@ final class DaemonCommand implements Callable<Integer> {
             description = "This daemon's member (default: the member whose address is one of this host's).")
     String member;
 
+    @Option(names = "--loadavg", paramLabel = "FILE",
+            description = "Read the load averages from this file (format of /proc/loadavg) instead of /proc/loadavg: for members sharing one kernel.")
+    java.nio.file.Path loadavg;
+
     @Override
     public Integer call() throws Exception {
+        if (loadavg != null) {
+            if (!java.nio.file.Files.isReadable(loadavg)) {
+                throw new UsageException("--loadavg " + loadavg + " is not a readable file");
+            }
+            io.cohort.daemon.LoadAverage.source(loadavg);
+        }
         ClusterDb db = cluster.db();
         ClusterKey key = cluster.clusterKey();
         Daemon daemon = Daemon.start(db, member, key, new DaemonLog("?", System.err, Clock.systemUTC()), Clock.systemUTC());

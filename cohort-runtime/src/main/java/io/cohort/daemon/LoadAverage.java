@@ -6,17 +6,28 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The system's 1, 5 and 15-minute load averages: {@code /proc/loadavg}, or the JVM's 1-minute figure elsewhere. */
-final class LoadAverage {
+/**
+ * The system's 1, 5 and 15-minute load averages: {@code /proc/loadavg} (or a file in its format given
+ * with {@code cohort daemon --loadavg FILE}), or the JVM's 1-minute figure where there is no such file.
+ * The file option is for members that share one kernel (containers, network namespaces), whose
+ * {@code /proc/loadavg} is the host's: there a per-member figure has to come from elsewhere.
+ */
+public final class LoadAverage {
     private static final Path PROC = Path.of("/proc/loadavg");
+    private static volatile Path source = PROC;
 
     private LoadAverage() {
+    }
+
+    /** Reads the load from {@code file} (same format as /proc/loadavg) from now on; set once at the daemon's start. */
+    public static void source(Path file) {
+        source = file;
     }
 
     /** Three values; -1 for what this system does not tell. Any thread. */
     static double[] read() {
         try {
-            String[] w = Files.readString(PROC, StandardCharsets.US_ASCII).trim().split("\\s+");
+            String[] w = Files.readString(source, StandardCharsets.US_ASCII).trim().split("\\s+");
             return new double[]{Double.parseDouble(w[0]), Double.parseDouble(w[1]), Double.parseDouble(w[2])};
         } catch (IOException | RuntimeException e) {
             double one = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();

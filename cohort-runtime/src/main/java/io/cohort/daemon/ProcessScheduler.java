@@ -39,27 +39,45 @@ public final class ProcessScheduler {
      * @throws IOException with one sentence when the process is gone or the change was refused
      */
     public static void apply(long pid, SchedulingRequest request) throws IOException {
-        List<String> tids = tasks(pid);
+        // A JVM starts threads all the time early on; a thread started between listing the tasks and
+        // changing them inherits the old setting from its creator. So: change, read back, repeat for
+        // the threads that still differ, until none does.
+        ThreadScheduling target = request.policy() == SchedulingPolicy.FIFO
+                ? new ThreadScheduling(1, -1, request.rtPriority()) : new ThreadScheduling(0, request.nice(), 0);
+        for (int round = 1; ; round++) {
+            List<String> stale = new ArrayList<>();
+            for (String tid : tasks(pid)) {
+                try {
+                    ThreadScheduling now = read(pid, tid);
+                    boolean matches = now.policy() == target.policy() && now.rtPriority() == target.rtPriority()
+                            && (target.policy() == 1 || now.nice() == target.nice());
+                    if (!matches) {
+                        stale.add(tid);
+                    }
+                } catch (NoSuchFileException e) {
+                    // The thread ended meanwhile.
+                }
+            }
+            if (stale.isEmpty()) {
+                return;
+            }
+            if (round == 5) {
+                throw new IOException(stale.size() + " of its threads kept their scheduling after 4 attempts");
+            }
+            change(pid, stale, request);
+        }
+    }
+
+    private static void change(long pid, List<String> tids, SchedulingRequest request) throws IOException {
         if (request.policy() == SchedulingPolicy.FIFO) {
-            run(List.of("chrt", "--all-tasks", "--fifo", "--pid", Integer.toString(request.rtPriority()), Long.toString(pid)));
+            run(List.of("chrt", "--all-tasks", "--fifo", "--pid", Integer.toString(request.rtPriority()), Long.toString(pid)), true);
             return;
         }
         // Back to the time-sharing policy first (a no-op when it already is), then the nice value per thread.
-        run(List.of("chrt", "--all-tasks", "--other", "--pid", "0", Long.toString(pid)));
-        for (int attempt = 1; ; attempt++) {
-            List<String> cmd = new ArrayList<>(List.of("renice", "-n", Integer.toString(request.nice()), "-p"));
-            cmd.addAll(tids);
-            try {
-                run(cmd);
-                return;
-            } catch (IOException e) {
-                // A thread that ended between the listing and renice fails the call; list again.
-                if (attempt == 3 || !e.getMessage().contains("No such process")) {
-                    throw e;
-                }
-                tids = tasks(pid);
-            }
-        }
+        run(List.of("chrt", "--all-tasks", "--other", "--pid", "0", Long.toString(pid)), true);
+        List<String> cmd = new ArrayList<>(List.of("renice", "-n", Integer.toString(request.nice()), "-p"));
+        cmd.addAll(tids);
+        run(cmd, true);
     }
 
     /** The thread ids of {@code pid}. */
@@ -99,7 +117,8 @@ public final class ProcessScheduler {
         return out;
     }
 
-    private static void run(List<String> command) throws IOException {
+    /** Runs a command; with {@code vanishingOk}, a thread that ended meanwhile ("No such process") is no error. */
+    private static void run(List<String> command, boolean vanishingOk) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -111,6 +130,10 @@ public final class ProcessScheduler {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while running " + command.get(0));
+        }
+        if (p.exitValue() != 0 && vanishingOk && !out.isEmpty()
+                && out.lines().allMatch(l -> l.contains("No such process") || l.isBlank())) {
+            return; // the read-back loop checks the threads that are still there
         }
         if (p.exitValue() != 0) {
             String first = out.isEmpty() ? "exit " + p.exitValue() : out.lines().findFirst().orElse("");

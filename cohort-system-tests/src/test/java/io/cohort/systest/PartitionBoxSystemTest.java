@@ -1,0 +1,266 @@
+package io.cohort.systest;
+
+import io.cohort.cluster.ClusterDb;
+import io.cohort.cluster.ClusterDbSource;
+import io.cohort.daemon.ClusterKey;
+import io.cohort.daemon.ClusterUnreachableException;
+import io.cohort.daemon.DaemonClient;
+import io.cohort.daemon.MemberState;
+import io.cohort.daemon.StatusTable;
+import io.cohort.systest.programs.FailingPeer;
+import io.cohort.systest.programs.Sleeper;
+import io.cohort.systest.programs.WhereAmI;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Jobs in a partition on a cluster in a box (issue 7): four members, a cohortd in each namespace (each
+ * reading its load from its own file, since namespaces share the kernel's /proc/loadavg), the launcher
+ * in the root namespace asking the load servers where to run. Placement by load, physical and virtual
+ * modes, access lists, job registration and its release when the launcher is killed, and the
+ * partition's nice value applied to every peer thread by the daemons.
+ */
+class PartitionBoxSystemTest {
+    @RegisterExtension
+    static final ClusterInABox.Extension BOX = new ClusterInABox.Extension(4);
+
+    private static final int PORT = 7471;
+
+    @TempDir
+    static Path dir;
+    private static final List<CohortProcess> DAEMONS = new ArrayList<>();
+    private static Path db;
+    private static Path key;
+    private static ClusterDb cluster;
+    private static DaemonClient client;
+
+    private static String name(int host) {
+        return BOX.box().host(host).name();
+    }
+
+    private static Path loadFile(int host) {
+        return dir.resolve("loadavg-" + host);
+    }
+
+    private static void load(int host, double value) throws Exception {
+        Files.writeString(loadFile(host), String.format(java.util.Locale.ROOT, "%.2f %.2f %.2f 1/100 1%n", value, value, value));
+    }
+
+    @BeforeAll
+    static void startDaemons() throws Exception {
+        CohortProcess.requireDist();
+        key = dir.resolve("cluster.key");
+        ClusterKey.generate(key);
+        String all = BOX.box().hostList(4);
+        List<String> lines = new ArrayList<>(List.of("cluster = box", "version = 1", "default_partition = all",
+                "load_servers = " + name(1) + ", " + name(2), "daemon.port = " + PORT, "daemon.update_interval = 300ms",
+                "daemon.ttl = 3s", "daemon.heartbeat = 250ms", "daemon.ring_timeout = 1s"));
+        for (ClusterInABox.Host h : BOX.box().hosts()) {
+            lines.add("member." + h.name() + ".address = " + h.address());
+            lines.add("member." + h.name() + ".cpus = 1");
+            lines.add("member." + h.name() + ".slots = 4");
+        }
+        lines.add("partition.all.members = " + all);
+        lines.add("partition.closed.members = " + all);
+        lines.add("partition.closed.users = somebody-else");
+        lines.add("partition.closed.groups = no-such-group");
+        lines.add("partition.niced.members = " + name(1) + ", " + name(2));
+        lines.add("partition.niced.nice = 5");
+        lines.add("partition.niced.min_nice = 5");
+        db = dir.resolve("cluster.db");
+        Files.write(db, lines);
+        cluster = ClusterDbSource.load(db.toString());
+        client = new DaemonClient(ClusterKey.load(key), "systest", cluster);
+        for (int i = 1; i <= 4; i++) {
+            load(i, 0);
+            Path script = CohortProcess.HOME.resolve("bin/cohortd");
+            DAEMONS.add(CohortProcess.startCommand(List.of("ip", "netns", "exec", name(i), script.toString(), "--cluster-db",
+                    db.toString(), "--key", key.toString(), "--loadavg", loadFile(i).toString()),
+                    Map.of("JAVA_HOME", System.getProperty("java.home"))));
+        }
+        awaitTable(t -> t.members().size() == 4 && t.members().stream().allMatch(m -> m.state() == MemberState.UP),
+                "every member up");
+    }
+
+    @AfterAll
+    static void killDaemons() throws Exception {
+        for (CohortProcess d : DAEMONS) {
+            d.close();
+            d.process().waitFor();
+        }
+    }
+
+    private static String logs() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < DAEMONS.size(); i++) {
+            b.append("--- daemon on ").append(name(i + 1)).append(":\n");
+            DAEMONS.get(i).err().forEach(l -> b.append(l).append('\n'));
+        }
+        return b.toString();
+    }
+
+    /** Polls the load servers until {@code done} holds (there is no event to wait on). */
+    private static StatusTable awaitTable(Predicate<StatusTable> done, String what) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        StatusTable last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = client.status(cluster);
+                if (done.test(last)) {
+                    return last;
+                }
+            } catch (ClusterUnreachableException e) {
+                last = null;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError(what + " did not happen within 30 s; last table " + last + "\n" + logs());
+    }
+
+    private static CohortProcess run(String... args) throws Exception {
+        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", db.toString(), "--key", key.toString(),
+                "--launch-agent", "netns"));
+        a.addAll(List.of(args));
+        return CohortProcess.run(a.toArray(new String[0]));
+    }
+
+    /** rank -> host from WhereAmI's lines, each checked against the addresses the peer really saw. */
+    private static Map<Integer, String> hostsOf(CohortProcess p) {
+        Map<Integer, String> m = new HashMap<>();
+        Pattern line = Pattern.compile("rank (\\d+) host (\\S+) local \\d+/\\d+ addresses (\\S+)");
+        for (String l : p.out()) {
+            Matcher x = line.matcher(l);
+            if (x.matches()) {
+                String host = x.group(2);
+                String address = BOX.box().hosts().stream().filter(h -> h.name().equals(host)).findFirst().orElseThrow().address();
+                assertEquals(address, x.group(3), "rank " + x.group(1) + " runs where it was placed: " + l);
+                m.put(Integer.parseInt(x.group(1)), host);
+            }
+        }
+        return m;
+    }
+
+    @Test
+    @Timeout(120)
+    void eightPeersAcrossFourMembersInVirtualModeWithStdioAndExitCodes() throws Exception {
+        CohortProcess p = run("-n", "8", "--partition", "all", "--mode", "virtual", "-cp", CohortProcess.TEST_CLASSES,
+                WhereAmI.class.getName());
+        assertEquals(0, p.exitCode(), p.toString());
+        Map<Integer, String> hosts = hostsOf(p);
+        assertEquals(8, hosts.size(), p.toString());
+        for (int i = 1; i <= 4; i++) {
+            String n = name(i);
+            assertEquals(2, hosts.values().stream().filter(n::equals).count(), "two peers on " + n + ": " + hosts);
+        }
+        CohortProcess failing = run("-n", "8", "--partition", "all", "--mode", "virtual", "-cp", CohortProcess.TEST_CLASSES,
+                FailingPeer.class.getName(), "5", "exit", "7");
+        assertEquals(7, failing.exitCode(), failing.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void physicalModeRefusesMorePeersThanAvailableMembersWithOneLine() throws Exception {
+        CohortProcess p = run("-n", "5", "--partition", "all", "-cp", CohortProcess.TEST_CLASSES, WhereAmI.class.getName());
+        assertEquals(75, p.exitCode(), p.toString());
+        assertEquals(List.of("cohort: partition all has 4 available members for 5 peers, and physical mode runs one peer per member;"
+                + " use --mode virtual or fewer peers"), p.err());
+    }
+
+    @Test
+    @Timeout(90)
+    void placementAvoidsALoadedMember() throws Exception {
+        load(2, 3.5);
+        try {
+            awaitTable(t -> t.member(name(2)).load1() >= 3.4, name(2) + "'s load reported");
+            CohortProcess p = run("-n", "3", "--partition", "all", "-cp", CohortProcess.TEST_CLASSES, WhereAmI.class.getName());
+            assertEquals(0, p.exitCode(), p.toString());
+            Map<Integer, String> hosts = hostsOf(p);
+            assertEquals(3, hosts.size(), p.toString());
+            assertFalse(hosts.containsValue(name(2)), "the loaded member is avoided: " + hosts);
+        } finally {
+            load(2, 0);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aUserNotInThePartitionsAccessListIsRefusedBeforeAnythingStarts() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        CohortProcess p = run("-n", "2", "--partition", "closed", "-cp", CohortProcess.TEST_CLASSES, Sleeper.class.getName(),
+                "init", marker);
+        assertEquals(77, p.exitCode(), p.toString());
+        assertEquals(1, p.err().size(), p.toString());
+        assertTrue(p.err().get(0).startsWith("cohort: user " + System.getProperty("user.name")
+                + " may not run jobs in partition closed (allowed: users somebody-else, groups no-such-group)"), p.toString());
+        assertTrue(CohortProcess.processesWith(marker).isEmpty(), "nothing was started");
+    }
+
+    @Test
+    @Timeout(120)
+    void theJobIsActiveOnEveryMemberAndReleasedWhenTheLauncherIsKilled() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", db.toString(), "--key", key.toString(), "--launch-agent",
+                "netns", "-n", "4", "--partition", "all", "-cp", CohortProcess.TEST_CLASSES, Sleeper.class.getName(), "init", marker));
+        try (CohortProcess p = CohortProcess.start(a.toArray(new String[0]))) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 4), p.toString());
+            StatusTable t = awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().size() == 1), "the job active on every member");
+            assertEquals(1, t.members().stream().map(m -> m.jobs().get(0)).distinct().count(), t.toString());
+            p.process().destroyForcibly(); // SIGKILL: no chance to release anything itself
+            p.waitFor();
+            awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().isEmpty()), "the job released on every member");
+            assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(15)), "peers left");
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void thePartitionsNiceValueReachesEveryThreadOfEveryPeer() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", db.toString(), "--key", key.toString(), "--launch-agent",
+                "netns", "--verbose", "-n", "2", "--partition", "niced", "-cp", CohortProcess.TEST_CLASSES, Sleeper.class.getName(),
+                "init", marker));
+        try (CohortProcess p = CohortProcess.start(a.toArray(new String[0]))) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 2), p.toString());
+            assertTrue(p.awaitErr(l -> l.matches("cohort: rank \\d \\(pid \\d+ on \\S+\\) scheduled at nice 5"), 2), p.toString());
+            Pattern started = Pattern.compile("cohort: rank \\d \\(pid (\\d+) on \\S+\\) scheduled at nice 5");
+            List<Long> pids = p.err().stream().map(started::matcher).filter(Matcher::matches).map(m -> Long.parseLong(m.group(1))).toList();
+            assertEquals(2, pids.size(), p.toString());
+            for (long pid : pids) {
+                try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+                    List<Path> all = tasks.toList();
+                    assertTrue(all.size() > 5, "a peer JVM has many threads");
+                    for (Path task : all) {
+                        String stat = Files.readString(task.resolve("stat"));
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        assertEquals("5", f[19 - 3], "nice of " + task);
+                    }
+                }
+            }
+            assertTrue(DAEMONS.get(0).err().stream().anyMatch(l -> l.contains("runs at nice 5"))
+                    || DAEMONS.get(1).err().stream().anyMatch(l -> l.contains("runs at nice 5")), logs());
+            p.process().destroy();
+            p.waitFor();
+        }
+        assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(15)), "peers left");
+    }
+}
