@@ -52,7 +52,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "run", sortOptions = false,
         description = "Run a program as N cooperating peer processes.",
-        customSynopsis = {"cohort run -n N [--hosts H1[:SLOTS],...] [OPTIONS] (-jar JAR | -cp CLASSPATH MAIN_CLASS | --example NAME) [PROGRAM_ARGS...]"})
+        customSynopsis = {"cohort run -n N [--hosts H1[:SLOTS],... | --hostfile FILE | --partition P] [OPTIONS] (-jar JAR | -cp CLASSPATH MAIN_CLASS | --example NAME) [PROGRAM_ARGS...]"})
 final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
