@@ -1,9 +1,7 @@
 package io.cohort.systest;
 
 import io.cohort.cluster.ClusterDb;
-import io.cohort.cluster.ClusterDbSource;
 import io.cohort.daemon.ClusterKey;
-import io.cohort.daemon.ClusterUnreachableException;
 import io.cohort.daemon.DaemonClient;
 import io.cohort.daemon.MemberState;
 import io.cohort.daemon.MemberStatus;
@@ -20,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +37,7 @@ class DaemonBoxSystemTest {
 
     @TempDir
     Path dir;
-    private final List<CohortProcess> daemons = new ArrayList<>();
+    private BoxDaemons daemons;
     private Path db;
     private Path key;
     private ClusterDb cluster;
@@ -48,40 +45,17 @@ class DaemonBoxSystemTest {
 
     @BeforeEach
     void startDaemons() throws Exception {
-        key = dir.resolve("cluster.key");
-        ClusterKey.generate(key);
-        List<String> lines = new ArrayList<>(List.of("cluster = box", "version = 1", "default_partition = all",
-                "load_servers = " + BOX.box().host(1).name() + ", " + BOX.box().host(2).name(), "daemon.port = " + PORT,
-                "daemon.update_interval = 500ms", "daemon.ttl = " + TTL_MILLIS + "ms", "daemon.heartbeat = 250ms",
-                "daemon.ring_timeout = 1s"));
-        for (ClusterInABox.Host h : BOX.box().hosts()) {
-            lines.add("member." + h.name() + ".address = " + h.address());
-            lines.add("member." + h.name() + ".cpus = 2");
-            lines.add("member." + h.name() + ".slots = 2");
-        }
-        lines.add("partition.all.members = " + BOX.box().hostList(4));
-        db = dir.resolve("cluster.db");
-        Files.write(db, lines);
-        cluster = ClusterDbSource.load(db.toString());
-        client = new DaemonClient(ClusterKey.load(key), "systest", cluster);
-        for (int i = 1; i <= 4; i++) {
-            daemons.add(startDaemon(i));
-        }
-    }
-
-    private CohortProcess startDaemon(int host) throws Exception {
-        CohortProcess.requireDist();
-        Path script = CohortProcess.HOME.resolve("bin/cohortd");
-        return CohortProcess.startCommand(List.of("ip", "netns", "exec", BOX.box().host(host).name(), script.toString(),
-                "--cluster-db", db.toString(), "--key", key.toString()), Map.of("JAVA_HOME", System.getProperty("java.home")));
+        daemons = new BoxDaemons(BOX.box(), dir, 2, 2, List.of("daemon.port = " + PORT, "daemon.update_interval = 500ms",
+                "daemon.ttl = " + TTL_MILLIS + "ms", "daemon.heartbeat = 250ms", "daemon.ring_timeout = 1s"), List.of(), List.of());
+        db = daemons.db();
+        key = daemons.key();
+        cluster = daemons.cluster();
+        client = daemons.client();
     }
 
     @AfterEach
     void killDaemons() throws Exception {
-        for (CohortProcess d : daemons) {
-            d.close(); // SIGKILL
-            d.process().waitFor();
-        }
+        daemons.close();
         BOX.box().exec(BOX.box().host(4), "nft", "delete", "table", "inet", "cohortd_test");
         assertTrue(BOX.box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "daemons left running");
     }
@@ -91,30 +65,11 @@ class DaemonBoxSystemTest {
     }
 
     private String logs() {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < daemons.size(); i++) {
-            b.append("--- daemon on ").append(name(i + 1)).append(":\n");
-            daemons.get(i).err().forEach(l -> b.append(l).append('\n'));
-        }
-        return b.toString();
+        return daemons.logs();
     }
 
-    /** Polls the load servers (in-process, every 20 ms) until {@code done} holds; returns that table. */
     private StatusTable awaitTable(Predicate<StatusTable> done, Duration within, String what) throws Exception {
-        long deadline = System.nanoTime() + within.toNanos();
-        StatusTable last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                last = client.status(cluster);
-                if (done.test(last)) {
-                    return last;
-                }
-            } catch (ClusterUnreachableException e) {
-                last = null;
-            }
-            Thread.sleep(20); // polling the load server's table: the test has no event to wait on
-        }
-        throw new AssertionError(what + " did not happen within " + within.toSeconds() + " s; last table " + last + "\n" + logs());
+        return daemons.awaitTable(done, within, what);
     }
 
     private static boolean all(StatusTable t, MemberState s) {
@@ -150,7 +105,7 @@ class DaemonBoxSystemTest {
         // Each daemon found its member by its namespace's address, not by --member.
         for (int i = 0; i < 4; i++) {
             String n = name(i + 1);
-            assertTrue(daemons.get(i).err().stream().anyMatch(l -> l.contains("serving member " + n + " of cluster box")), logs());
+            assertTrue(daemons.daemon(i + 1).err().stream().anyMatch(l -> l.contains("serving member " + n + " of cluster box")), logs());
         }
     }
 
@@ -160,7 +115,7 @@ class DaemonBoxSystemTest {
         awaitTable(t -> all(t, MemberState.UP), Duration.ofSeconds(60), "every member up");
         String victim = name(3);
         long t0 = System.nanoTime();
-        daemons.get(2).process().destroyForcibly(); // SIGKILL
+        daemons.daemon(3).process().destroyForcibly(); // SIGKILL
         StatusTable t = awaitTable(x -> state(x, victim) == MemberState.DOWN, Duration.ofSeconds(10), victim + " reported down");
         long detectedMillis = (System.nanoTime() - t0) / 1_000_000;
         MemberStatus m = t.member(victim);
@@ -170,7 +125,7 @@ class DaemonBoxSystemTest {
         assertTrue(m.reason().matches("reported by (" + name(2) + "|" + name(4) + ") at .*"), m.reason());
         // Every other member stays up, and a restarted daemon is back.
         assertTrue(t.members().stream().filter(x -> !x.name().equals(victim)).allMatch(x -> x.state() == MemberState.UP), t.toString());
-        daemons.set(2, startDaemon(3));
+        daemons.restart(3);
         awaitTable(x -> all(x, MemberState.UP), Duration.ofSeconds(30), victim + " back up");
     }
 
@@ -225,13 +180,13 @@ class DaemonBoxSystemTest {
         forged.closeStdin();
         forged.waitFor();
         assertEquals(69, forged.exitCode(), forged.toString());
-        assertTrue(daemons.get(0).awaitErr(l -> l.contains("refused a message from /" + BOX.box().bridgeAddress())
+        assertTrue(daemons.daemon(1).awaitErr(l -> l.contains("refused a message from /" + BOX.box().bridgeAddress())
                 && l.contains("bad MAC"), 1), logs());
         // A captured, authentic request sent again: the daemon refuses the second copy.
         byte[] captured = ReplayProbe.sealedStatusRequest(ClusterKey.load(key), cluster);
         ReplayProbe.send(DaemonClient.addressOf(cluster, name(1)), captured);
         ReplayProbe.send(DaemonClient.addressOf(cluster, name(1)), captured);
-        assertTrue(daemons.get(0).awaitErr(l -> l.contains("replayed nonce"), 1), logs());
+        assertTrue(daemons.daemon(1).awaitErr(l -> l.contains("replayed nonce"), 1), logs());
         StatusTable t = client.status(cluster);
         assertTrue(t.counters().get("refused.bad_mac") >= 1 && t.counters().get("refused.replayed") >= 1, t.counters().toString());
         assertTrue(all(t, MemberState.UP), "nothing crashed: " + t);

@@ -1,10 +1,5 @@
 package io.cohort.systest;
 
-import io.cohort.cluster.ClusterDb;
-import io.cohort.cluster.ClusterDbSource;
-import io.cohort.daemon.ClusterKey;
-import io.cohort.daemon.ClusterUnreachableException;
-import io.cohort.daemon.DaemonClient;
 import io.cohort.daemon.MemberState;
 import io.cohort.daemon.StatusTable;
 import io.cohort.systest.programs.FailingPeer;
@@ -48,11 +43,7 @@ class PartitionBoxSystemTest {
 
     @TempDir
     static Path dir;
-    private static final List<CohortProcess> DAEMONS = new ArrayList<>();
-    private static Path db;
-    private static Path key;
-    private static ClusterDb cluster;
-    private static DaemonClient client;
+    private static BoxDaemons daemons;
 
     private static String name(int host) {
         return BOX.box().host(host).name();
@@ -68,78 +59,34 @@ class PartitionBoxSystemTest {
 
     @BeforeAll
     static void startDaemons() throws Exception {
-        CohortProcess.requireDist();
-        key = dir.resolve("cluster.key");
-        ClusterKey.generate(key);
-        String all = BOX.box().hostList(4);
-        List<String> lines = new ArrayList<>(List.of("cluster = box", "version = 1", "default_partition = all",
-                "load_servers = " + name(1) + ", " + name(2), "daemon.port = " + PORT, "daemon.update_interval = 300ms",
-                "daemon.ttl = 3s", "daemon.heartbeat = 250ms", "daemon.ring_timeout = 1s"));
-        for (ClusterInABox.Host h : BOX.box().hosts()) {
-            lines.add("member." + h.name() + ".address = " + h.address());
-            lines.add("member." + h.name() + ".cpus = 1");
-            lines.add("member." + h.name() + ".slots = 4");
-        }
-        lines.add("partition.all.members = " + all);
-        lines.add("partition.closed.members = " + all);
-        lines.add("partition.closed.users = somebody-else");
-        lines.add("partition.closed.groups = no-such-group");
-        lines.add("partition.niced.members = " + name(1) + ", " + name(2));
-        lines.add("partition.niced.nice = 5");
-        lines.add("partition.niced.min_nice = 5");
-        db = dir.resolve("cluster.db");
-        Files.write(db, lines);
-        cluster = ClusterDbSource.load(db.toString());
-        client = new DaemonClient(ClusterKey.load(key), "systest", cluster);
         for (int i = 1; i <= 4; i++) {
             load(i, 0);
-            Path script = CohortProcess.HOME.resolve("bin/cohortd");
-            DAEMONS.add(CohortProcess.startCommand(List.of("ip", "netns", "exec", name(i), script.toString(), "--cluster-db",
-                    db.toString(), "--key", key.toString(), "--loadavg", loadFile(i).toString()),
-                    Map.of("JAVA_HOME", System.getProperty("java.home"))));
         }
+        daemons = new BoxDaemons(BOX.box(), dir, 1, 4,
+                List.of("daemon.port = " + PORT, "daemon.update_interval = 300ms", "daemon.ttl = 3s", "daemon.heartbeat = 250ms",
+                        "daemon.ring_timeout = 1s"),
+                List.of("partition.closed.members = " + BOX.box().hostList(4), "partition.closed.users = somebody-else",
+                        "partition.closed.groups = no-such-group", "partition.niced.members = " + name(1) + ", " + name(2),
+                        "partition.niced.nice = 5", "partition.niced.min_nice = 5"),
+                List.of("--loadavg", dir.resolve("loadavg-%d").toString()));
         awaitTable(t -> t.members().size() == 4 && t.members().stream().allMatch(m -> m.state() == MemberState.UP),
                 "every member up");
     }
 
     @AfterAll
     static void killDaemons() throws Exception {
-        for (CohortProcess d : DAEMONS) {
-            d.close();
-            d.process().waitFor();
+        if (daemons != null) {
+            daemons.close();
         }
     }
 
-    private static String logs() {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < DAEMONS.size(); i++) {
-            b.append("--- daemon on ").append(name(i + 1)).append(":\n");
-            DAEMONS.get(i).err().forEach(l -> b.append(l).append('\n'));
-        }
-        return b.toString();
-    }
-
-    /** Polls the load servers until {@code done} holds (there is no event to wait on). */
     private static StatusTable awaitTable(Predicate<StatusTable> done, String what) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        StatusTable last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                last = client.status(cluster);
-                if (done.test(last)) {
-                    return last;
-                }
-            } catch (ClusterUnreachableException e) {
-                last = null;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError(what + " did not happen within 30 s; last table " + last + "\n" + logs());
+        return daemons.awaitTable(done, Duration.ofSeconds(30), what);
     }
 
     private static CohortProcess run(String... args) throws Exception {
-        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", db.toString(), "--key", key.toString(),
-                "--launch-agent", "netns"));
+        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", daemons.db().toString(), "--key",
+                daemons.key().toString(), "--launch-agent", "netns"));
         a.addAll(List.of(args));
         return CohortProcess.run(a.toArray(new String[0]));
     }
@@ -219,7 +166,7 @@ class PartitionBoxSystemTest {
     @Timeout(120)
     void theJobIsActiveOnEveryMemberAndReleasedWhenTheLauncherIsKilled() throws Exception {
         String marker = "marker-" + UUID.randomUUID();
-        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", db.toString(), "--key", key.toString(), "--launch-agent",
+        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", daemons.db().toString(), "--key", daemons.key().toString(), "--launch-agent",
                 "netns", "-n", "4", "--partition", "all", "-cp", CohortProcess.TEST_CLASSES, Sleeper.class.getName(), "init", marker));
         try (CohortProcess p = CohortProcess.start(a.toArray(new String[0]))) {
             assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 4), p.toString());
@@ -236,7 +183,7 @@ class PartitionBoxSystemTest {
     @Timeout(120)
     void thePartitionsNiceValueReachesEveryThreadOfEveryPeer() throws Exception {
         String marker = "marker-" + UUID.randomUUID();
-        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", db.toString(), "--key", key.toString(), "--launch-agent",
+        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", daemons.db().toString(), "--key", daemons.key().toString(), "--launch-agent",
                 "netns", "--verbose", "-n", "2", "--partition", "niced", "-cp", CohortProcess.TEST_CLASSES, Sleeper.class.getName(),
                 "init", marker));
         try (CohortProcess p = CohortProcess.start(a.toArray(new String[0]))) {
@@ -256,8 +203,8 @@ class PartitionBoxSystemTest {
                     }
                 }
             }
-            assertTrue(DAEMONS.get(0).err().stream().anyMatch(l -> l.contains("runs at nice 5"))
-                    || DAEMONS.get(1).err().stream().anyMatch(l -> l.contains("runs at nice 5")), logs());
+            assertTrue(daemons.daemon(1).err().stream().anyMatch(l -> l.contains("runs at nice 5"))
+                    || daemons.daemon(2).err().stream().anyMatch(l -> l.contains("runs at nice 5")), daemons.logs());
             p.process().destroy();
             p.waitFor();
         }
