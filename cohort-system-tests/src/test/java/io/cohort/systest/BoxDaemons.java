@@ -29,6 +29,8 @@ final class BoxDaemons implements AutoCloseable {
     private final DaemonClient client;
     private final List<String> extraArgs;
     private final List<CohortProcess> daemons = new ArrayList<>();
+    private final String dbSpec;
+    private Process dnsmasq;
 
     /**
      * @param settings  {@code daemon.*} lines (port, intervals)
@@ -37,6 +39,16 @@ final class BoxDaemons implements AutoCloseable {
      */
     BoxDaemons(ClusterInABox box, Path dir, int cpus, int slots, List<String> settings, List<String> extraDb, List<String> extraArgs)
             throws Exception {
+        this(box, dir, cpus, slots, settings, extraDb, extraArgs, false);
+    }
+
+    /**
+     * As above; with {@code servedByDns} the daemons read the database from DNS: dnsmasq in host 1's
+     * namespace serves it as TXT records of zone {@code box} on port 53 of host 1's address, and every
+     * daemon gets {@code --cluster-db dns://HOST1/box}.
+     */
+    BoxDaemons(ClusterInABox box, Path dir, int cpus, int slots, List<String> settings, List<String> extraDb, List<String> extraArgs,
+               boolean servedByDns) throws Exception {
         CohortProcess.requireDist();
         this.box = box;
         this.extraArgs = List.copyOf(extraArgs);
@@ -56,6 +68,7 @@ final class BoxDaemons implements AutoCloseable {
         Files.write(db, lines);
         cluster = ClusterDbSource.load(db.toString());
         client = new DaemonClient(ClusterKey.load(key), "systest", cluster);
+        dbSpec = servedByDns ? serveByDns(dir) : db.toString();
         for (int i = 1; i <= box.hosts().size(); i++) {
             daemons.add(start(i));
         }
@@ -64,7 +77,7 @@ final class BoxDaemons implements AutoCloseable {
     /** Starts host {@code host}'s daemon (1-based) and returns its process. */
     CohortProcess start(int host) throws Exception {
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", box.host(host).name(),
-                CohortProcess.HOME.resolve("bin/cohortd").toString(), "--cluster-db", db.toString(), "--key", key.toString()));
+                CohortProcess.HOME.resolve("bin/cohortd").toString(), "--cluster-db", dbSpec, "--key", key.toString()));
         extraArgs.forEach(a -> command.add(a.replace("%d", Integer.toString(host))));
         return CohortProcess.startCommand(command, Map.of("JAVA_HOME", System.getProperty("java.home")));
     }
@@ -80,6 +93,40 @@ final class BoxDaemons implements AutoCloseable {
 
     Path db() {
         return db;
+    }
+
+    /** What the daemons were given as --cluster-db: the file, or dns://HOST1/box. */
+    String dbSpec() {
+        return dbSpec;
+    }
+
+    private String serveByDns(Path dir) throws Exception {
+        Path dnsmasqBinary = Path.of("/usr/sbin/dnsmasq");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(dnsmasqBinary),
+                "dnsmasq is missing (apt-get install dnsmasq-base): the DNS-served cluster database test is skipped");
+        Path conf = dir.resolve("dnsmasq.conf");
+        Files.writeString(conf, io.cohort.cluster.ClusterDbWriter.formatDnsmasq(cluster));
+        String address = box.host(1).address();
+        dnsmasq = new ProcessBuilder("ip", "netns", "exec", box.host(1).name(), dnsmasqBinary.toString(), "--no-daemon",
+                "--no-resolv", "--no-hosts", "--bind-interfaces", "--listen-address=" + address, "--port=53", "--pid-file=",
+                "--conf-file=" + conf).redirectErrorStream(true).redirectOutput(dir.resolve("dnsmasq.log").toFile()).start();
+        String spec = "dns://" + address + "/box";
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        for (;;) { // poll a query until dnsmasq answers: it has no readiness signal
+            try {
+                ClusterDb served = ClusterDbSource.load(spec);
+                if (!served.members().equals(cluster.members())) {
+                    throw new AssertionError("DNS serves another database: " + served);
+                }
+                return spec;
+            } catch (io.cohort.cluster.ClusterDbException notYet) {
+                if (!dnsmasq.isAlive() || System.nanoTime() > deadline) {
+                    throw new AssertionError("dnsmasq did not answer: " + notYet.getMessage() + "\n"
+                            + Files.readString(dir.resolve("dnsmasq.log")));
+                }
+                dnsmasq.waitFor(20, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+        }
     }
 
     Path key() {
@@ -128,6 +175,9 @@ final class BoxDaemons implements AutoCloseable {
         for (CohortProcess d : daemons) {
             d.close();
             d.process().waitFor();
+        }
+        if (dnsmasq != null) {
+            dnsmasq.destroyForcibly().waitFor();
         }
     }
 }

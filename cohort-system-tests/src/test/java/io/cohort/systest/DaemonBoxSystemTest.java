@@ -191,4 +191,24 @@ class DaemonBoxSystemTest {
         assertTrue(t.counters().get("refused.bad_mac") >= 1 && t.counters().get("refused.replayed") >= 1, t.counters().toString());
         assertTrue(all(t, MemberState.UP), "nothing crashed: " + t);
     }
+
+    @Test
+    @Timeout(120)
+    void daemonsAndStatusReadTheDatabaseFromDnsServedInTheBox() throws Exception {
+        daemons.close();
+        assertTrue(BOX.box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "daemons left running");
+        Files.createDirectories(dir.resolve("dns"));
+        try (BoxDaemons dns = new BoxDaemons(BOX.box(), dir.resolve("dns"), 2, 2, List.of("daemon.port = " + PORT,
+                "daemon.update_interval = 500ms", "daemon.ttl = " + TTL_MILLIS + "ms"), List.of(), List.of(), true)) {
+            dns.awaitTable(t -> all(t, MemberState.UP), Duration.ofSeconds(60), "every member up, database from DNS");
+            CohortProcess p = CohortProcess.start("status", "--cluster-db", dns.dbSpec(), "--key", dns.key().toString());
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.toString());
+            assertEquals(4, p.out().stream().filter(l -> l.startsWith("all ") && l.contains(" up ")).count(), p.toString());
+            for (int i = 1; i <= 4; i++) {
+                String n = name(i);
+                assertTrue(dns.daemon(i).err().stream().anyMatch(l -> l.contains("serving member " + n + " of cluster box")), dns.logs());
+            }
+        }
+    }
 }
