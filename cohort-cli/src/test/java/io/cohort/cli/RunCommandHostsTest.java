@@ -101,4 +101,31 @@ class RunCommandHostsTest {
         assertUsageError(bad + ":2: 'cpus=3' is not understood",
                 "run", "-n", "2", "--hostfile", bad.toString(), "--example", "pi");
     }
+
+    @Test
+    void partitionOptionsConflictWithHandPlacementAndNeedAPartition() {
+        assertUsageError("--partition and --cluster-db place the peers by load; give them or --hosts/--hostfile, not both",
+                "run", "-n", "2", "--partition", "p", "--hosts", "a,b", "--example", "pi");
+        assertUsageError("--mode, --nice, --policy and --rt-priority apply to jobs in a partition; add --partition P",
+                "run", "-n", "2", "--mode", "virtual", "--example", "pi");
+        assertUsageError("--mode, --nice, --policy and --rt-priority apply to jobs in a partition; add --partition P",
+                "run", "-n", "2", "--hosts", "a", "--nice", "3", "--example", "pi");
+    }
+
+    @Test
+    void aPartitionFromTheEnvironmentReadsTheClusterDatabaseAndHandPlacementWinsOverIt(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        StringWriter err = new StringWriter();
+        java.util.Map<String, String> env = java.util.Map.of("COHORT_PARTITION", "fast",
+                "COHORT_CLUSTER_DB", dir.resolve("missing.db").toString());
+        int code = Main.execute(new String[] {"run", "-n", "2", "--example", "pi"}, new PrintWriter(new StringWriter()),
+                new PrintWriter(err), env);
+        assertEquals(5, code, err.toString());
+        assertTrue(err.toString().startsWith("cohort: ") && err.toString().contains("missing.db"), err.toString());
+        CommandLine cl = Main.commandLine(new PrintWriter(OutputStream.nullOutputStream()),
+                new PrintWriter(OutputStream.nullOutputStream()), env);
+        RunCommand run = (RunCommand) cl.parseArgs("run", "-n", "2", "--hosts", "a,b", "--example", "pi").subcommand()
+                .commandSpec().userObject();
+        assertFalse(run.partitionWanted(), "--hosts on the command line wins over COHORT_PARTITION");
+    }
 }
