@@ -59,7 +59,7 @@ final class ClusterSession implements AutoCloseable {
         for (String m : members) {
             pending.put(m, CompletableFuture.supplyAsync(() -> {
                 try {
-                    return client.registerJob(DaemonClient.addressOf(db, m), jobId, user);
+                    return client.registerJob(DaemonClient.addressOf(db, m), jobId, user, partition);
                 } catch (IOException e) {
                     throw new CompletionException(new ClusterUnreachableException("cannot register job " + jobId + " with the daemon of "
                             + m + " (" + DaemonClient.describe(e) + "); see 'cohort status'"));
@@ -84,7 +84,12 @@ final class ClusterSession implements AutoCloseable {
             if (failure instanceof RequestRefusedException r) {
                 throw new RequestRefusedException("a member's daemon refused job " + jobId + ": " + r.getMessage());
             }
-            throw (ClusterUnreachableException) failure;
+            if (failure instanceof ClusterUnreachableException u) {
+                throw u;
+            }
+            // A daemon of another version, or something else on its port, answered nonsense.
+            throw new ClusterUnreachableException("cannot register job " + jobId + ": " + (failure instanceof Exception e
+                    ? DaemonClient.describe(e) : failure.toString()));
         }
         if (verbose) {
             log.println("cohort: job " + jobId + " registered with the daemons of " + String.join(", ", members)
@@ -101,14 +106,14 @@ final class ClusterSession implements AutoCloseable {
         }
         scheduler.execute(() -> {
             try {
-                String granted = r.schedule(pid, partition, scheduling);
+                String granted = r.schedule(pid, scheduling);
                 if (verbose) {
                     log.println("cohort: rank " + rank + " (pid " + pid + " on " + member + ") scheduled at " + granted);
                 }
-            } catch (IOException | RequestRefusedException e) {
+            } catch (IOException | RequestRefusedException | RuntimeException e) {
                 // The job still runs, only at the default priority: say so once per peer, do not stop it.
                 log.println("cohort: rank " + rank + " on " + member + " keeps its default scheduling: "
-                        + (e instanceof IOException io ? DaemonClient.describe(io) : e.getMessage()));
+                        + (e instanceof RequestRefusedException ? e.getMessage() : DaemonClient.describe(e)));
             }
         });
     }

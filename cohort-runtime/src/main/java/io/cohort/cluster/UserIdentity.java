@@ -1,10 +1,8 @@
 package io.cohort.cluster;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Who runs a job, as a partition's access list sees it: the user name and the Unix groups the user
@@ -25,18 +23,9 @@ public record UserIdentity(String user, Set<String> groups) {
 
     private static Set<String> groupsOf() {
         try {
-            Process p = new ProcessBuilder("id", "-Gn").redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0 || out.isEmpty()) {
-                p.destroyForcibly();
-                return Set.of();
-            }
-            return Set.of(out.split("\\s+"));
+            String out = Commands.output(java.util.List.of("id", "-Gn"));
+            return out.isEmpty() ? Set.of() : Set.of(out.split("\\s+"));
         } catch (IOException e) {
-            return Set.of();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return Set.of();
         }
     }

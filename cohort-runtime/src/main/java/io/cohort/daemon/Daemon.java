@@ -99,8 +99,7 @@ public final class Daemon implements AutoCloseable {
         senderRef[0] = sender;
         this.receiver = loadServer ? new UpdateReceiver(udpIn, auth, refusals, table, log) : null;
         this.server = new RequestServer(tcp, auth, refusals, log);
-        new DaemonRequests(db.name(), local, table, ring, refusals, log).register(server);
-        new JobScheduling(db, local, log).register(server);
+        new DaemonRequests(db.name(), local, table, ring, refusals, log, new JobScheduling(db, local, log)).register(server);
     }
 
     /**

@@ -115,9 +115,23 @@ public final class DaemonClient {
      * until the registration is closed (explicitly, or because this process died and its connection closed).
      */
     public JobRegistration registerJob(InetSocketAddress daemon, String jobId, String user) throws IOException, RequestRefusedException {
+        return registerJob(daemon, jobId, user, null);
+    }
+
+    /**
+     * As {@link #registerJob(InetSocketAddress, String, String)}, for a job in {@code partition}: the daemon
+     * checks the user against the partition's access list in its own database, and later SCHEDULE requests
+     * on this registration get that partition's scheduling.
+     */
+    public JobRegistration registerJob(InetSocketAddress daemon, String jobId, String user, String partition)
+            throws IOException, RequestRefusedException {
         FrameStream s = open(daemon);
         try {
-            s.write(MessageType.JOB_REGISTER, MessageBody.empty().put("job", jobId).put("user", user));
+            MessageBody body = MessageBody.empty().put("job", jobId).put("user", user);
+            if (partition != null) {
+                body.put("partition", partition);
+            }
+            s.write(MessageType.JOB_REGISTER, body);
             answer(s.read());
             s.socket().setSoTimeout(readMillis);
             return new JobRegistration(s, jobId);
@@ -142,12 +156,12 @@ public final class DaemonClient {
         }
 
         /**
-         * Asks the daemon to schedule peer process {@code pid} of this job as partition {@code partition}
-         * allows; returns what it granted ("nice 0", "fifo 10").
+         * Asks the daemon to schedule peer process {@code pid} of this job as the partition it registered
+         * with allows; returns what it granted ("nice 0", "fifo 10").
          */
-        public synchronized String schedule(long pid, String partition, io.cohort.cluster.SchedulingRequest request)
+        public synchronized String schedule(long pid, io.cohort.cluster.SchedulingRequest request)
                 throws IOException, RequestRefusedException {
-            stream.write(MessageType.SCHEDULE, MessageBody.empty().put("job", jobId).put("pid", pid).put("partition", partition)
+            stream.write(MessageType.SCHEDULE, MessageBody.empty().put("job", jobId).put("pid", pid)
                     .put("policy", request.policy().name().toLowerCase(java.util.Locale.ROOT)).put("nice", request.nice())
                     .put("rt", request.rtPriority()));
             return answer(stream.read()).get("granted", "");

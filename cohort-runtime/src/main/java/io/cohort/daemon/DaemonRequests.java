@@ -19,14 +19,17 @@ final class DaemonRequests {
     private final RingKeeper ring;
     private final RefusalLog refusals;
     private final DaemonLog log;
+    private final JobScheduling scheduling;
 
-    DaemonRequests(String cluster, LocalMember local, ClusterTable table, RingKeeper ring, RefusalLog refusals, DaemonLog log) {
+    DaemonRequests(String cluster, LocalMember local, ClusterTable table, RingKeeper ring, RefusalLog refusals, DaemonLog log,
+                   JobScheduling scheduling) {
         this.cluster = cluster;
         this.local = local;
         this.table = table;
         this.ring = ring;
         this.refusals = refusals;
         this.log = log;
+        this.scheduling = scheduling;
     }
 
     void register(RequestServer server) {
@@ -37,7 +40,8 @@ final class DaemonRequests {
                 .handle(MessageType.RESUME, (m, c) -> admin(m, "resume"))
                 .handle(MessageType.SLOTS, (m, c) -> admin(m, "slots"))
                 .handle(MessageType.JOB_REGISTER, this::registerJob)
-                .handle(MessageType.JOB_RELEASE, (m, c) -> releaseJob(m));
+                .handle(MessageType.JOB_RELEASE, this::releaseJob)
+                .handle(MessageType.SCHEDULE, scheduling::schedule);
     }
 
     private ClusterTable table() throws RequestRefusedException {
@@ -125,19 +129,35 @@ final class DaemonRequests {
     private MessageBody registerJob(DaemonMessage m, RequestServer.Connection c) throws RequestRefusedException, java.io.IOException {
         String job = m.body().require("job");
         String user = m.body().require("user");
+        String partition = m.body().get("partition", null);
         if (!LocalMember.NAME.matcher(job).matches() || !LocalMember.NAME.matcher(user).matches()) {
             throw new RequestRefusedException("a job id and a user name are 1 to 64 letters, digits or . _ @ : -");
         }
-        if (!local.registerJob(job, user)) {
-            throw new RequestRefusedException("job " + job + " is already registered on " + local.name());
+        if (c.registeredJob != null) {
+            throw new RequestRefusedException("this connection already registered job " + c.registeredJob);
         }
+        if (partition != null) {
+            scheduling.checkAdmission(partition, user); // the daemon's own database decides, not the sender's
+        }
+        String refused = local.registerJob(job, user);
+        if (refused != null) {
+            throw new RequestRefusedException(refused);
+        }
+        c.registeredJob = job;
+        c.registeredPartition = partition;
         c.keepOpen();
-        c.onClose(() -> local.releaseJob(job)); // a crashed io-manager's connection closes: the job is released
+        c.onClose(() -> local.releaseJob(job)); // a dead launcher's connection closes: the job is released
         return MessageBody.empty().put("member", local.name());
     }
 
-    private MessageBody releaseJob(DaemonMessage m) {
-        boolean was = local.releaseJob(m.body().require("job"));
+    /** Only the connection that registered a job may release it. */
+    private MessageBody releaseJob(DaemonMessage m, RequestServer.Connection c) throws RequestRefusedException {
+        String job = m.body().require("job");
+        if (!job.equals(c.registeredJob)) {
+            throw new RequestRefusedException("job " + job + " was not registered on this connection");
+        }
+        boolean was = local.releaseJob(job);
+        c.registeredJob = null;
         return MessageBody.empty().put("released", was);
     }
 }

@@ -1,6 +1,7 @@
 package io.cohort.daemon;
 
 import io.cohort.cluster.ClusterDb;
+import io.cohort.cluster.Commands;
 import io.cohort.cluster.Partition;
 import io.cohort.cluster.SchedulingPolicy;
 import io.cohort.cluster.SchedulingRequest;
@@ -10,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The daemon's half of pseudo-gang scheduling: the {@code SCHEDULE} request, which applies a partition's
@@ -18,13 +18,15 @@ import java.util.concurrent.TimeUnit;
  * nice value or grant {@code SCHED_FIFO}, which the user's own processes may not; so it checks what it
  * is asked to change:
  * <ul>
- *   <li>the job is registered on this member (the launcher sends the request on the registering connection);</li>
+ *   <li>the request comes on the connection that registered the job, and names no partition: the
+ *       partition is the one the job registered with, admitted by this daemon's own database;</li>
  *   <li>the process belongs to that job (its environment holds {@code COHORT_JOB_ID=job}) and runs as the
  *       job's user (its real uid is the user's);</li>
- *   <li>the partition exists and holds this member; the request is capped by the partition's maximum
+ *   <li>the request is capped by the partition's maximum
  *       ({@link SchedulingRequest#cappedBy}), whatever the sender asked for.</li>
  * </ul>
- * Runs on the registering connection's thread.
+ * Runs on the registering connection's thread. Also checks, at JOB_REGISTER, that the user may use the
+ * partition ({@link #checkAdmission}).
  */
 final class JobScheduling {
     private final ClusterDb db;
@@ -37,24 +39,41 @@ final class JobScheduling {
         this.log = log;
     }
 
-    void register(RequestServer server) {
-        server.handle(MessageType.SCHEDULE, (m, c) -> schedule(m));
-    }
-
-    private MessageBody schedule(DaemonMessage m) throws RequestRefusedException {
-        MessageBody b = m.body();
-        String job = b.require("job");
-        long pid = b.getLong("pid");
-        String partitionName = b.require("partition");
-        String user = local.userOf(job);
-        if (user == null) {
-            throw new RequestRefusedException("job " + job + " is not registered on " + local.name());
-        }
+    /**
+     * At JOB_REGISTER: the user must be in the partition's access list, by this daemon's own database
+     * (a launcher could have read any database it liked), and the partition must hold this member.
+     */
+    void checkAdmission(String partitionName, String user) throws RequestRefusedException {
         Partition p = db.partition(partitionName).orElseThrow(() -> new RequestRefusedException(
                 "cluster " + db.name() + " has no partition '" + partitionName + "'"));
         if (!p.members().contains(local.name())) {
             throw new RequestRefusedException("partition " + p.name() + " does not hold " + local.name());
         }
+        java.util.Set<String> groups;
+        try {
+            groups = java.util.Set.of(Commands.output(java.util.List.of("id", "-Gn", "--", user)).split("\\s+"));
+        } catch (IOException e) {
+            throw new RequestRefusedException("user " + user + " is unknown on " + local.name());
+        }
+        if (!p.allows(user, groups)) {
+            throw new RequestRefusedException("user " + user + " may not run jobs in partition " + p.name());
+        }
+    }
+
+    /** SCHEDULE: only on the connection that registered the job, for the partition it registered with. */
+    MessageBody schedule(DaemonMessage m, RequestServer.Connection c) throws RequestRefusedException {
+        MessageBody b = m.body();
+        String job = b.require("job");
+        long pid = b.getLong("pid");
+        if (!job.equals(c.registeredJob) || c.registeredPartition == null) {
+            throw new RequestRefusedException("job " + job + " was not registered with a partition on this connection");
+        }
+        String user = local.userOf(job);
+        if (user == null) {
+            throw new RequestRefusedException("job " + job + " is not registered on " + local.name());
+        }
+        Partition p = db.partition(c.registeredPartition).orElseThrow(() -> new RequestRefusedException(
+                "cluster " + db.name() + " has no partition '" + c.registeredPartition + "'"));
         SchedulingRequest asked;
         try {
             asked = new SchedulingRequest(SchedulingPolicy.valueOf(b.require("policy").toUpperCase(Locale.ROOT)),
@@ -65,8 +84,8 @@ final class JobScheduling {
         }
         SchedulingRequest granted = asked.cappedBy(p);
         try {
-            checkProcess(pid, job, user);
-            ProcessScheduler.apply(pid, granted);
+            String started = checkProcess(pid, job, user);
+            ProcessScheduler.apply(pid, started, granted);
         } catch (IOException e) {
             throw new RequestRefusedException("cannot schedule process " + pid + " of job " + job + ": " + e.getMessage());
         }
@@ -75,8 +94,13 @@ final class JobScheduling {
         return MessageBody.empty().put("granted", granted.toString());
     }
 
-    /** The process is the job's (environment) and the user's (real uid); otherwise refused. */
-    private static void checkProcess(long pid, String job, String user) throws IOException {
+    /**
+     * The process is the job's (environment) and the user's (real, effective, saved and file-system uid
+     * all the user's: a set-uid program is refused); otherwise refused. Returns its start time, which
+     * {@link ProcessScheduler} checks again so that a reused pid is never touched.
+     */
+    private static String checkProcess(long pid, String job, String user) throws IOException {
+        String started = ProcessScheduler.startTime(pid);
         Path proc = Path.of("/proc", Long.toString(pid));
         byte[] environ;
         String status;
@@ -99,25 +123,11 @@ final class JobScheduling {
         if (!ours) {
             throw new IOException("it is not a peer of this job");
         }
-        String uid = status.lines().filter(l -> l.startsWith("Uid:")).map(l -> l.split("\\s+")[1]).findFirst().orElse("?");
-        if (!uid.equals(uidOf(user))) {
+        String uid = Commands.output(java.util.List.of("id", "-u", "--", user));
+        String[] uids = status.lines().filter(l -> l.startsWith("Uid:")).findFirst().orElse("Uid:").trim().split("\\s+");
+        if (uids.length != 5 || !java.util.Arrays.stream(uids, 1, 5).allMatch(uid::equals)) {
             throw new IOException("it does not run as " + user);
         }
-    }
-
-    private static String uidOf(String user) throws IOException {
-        Process p = new ProcessBuilder("id", "-u", "--", user).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        try {
-            if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                p.destroyForcibly();
-                throw new IOException("user " + user + " is unknown on this member");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted");
-        }
-        return out;
+        return started;
     }
 }

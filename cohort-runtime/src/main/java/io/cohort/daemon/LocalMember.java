@@ -56,15 +56,23 @@ final class LocalMember {
         onChange.run();
     }
 
-    /** Registers a job; false if the id is already active. */
-    boolean registerJob(String id, String user) {
+    /**
+     * Registers a job if a job slot is free (slots and the active jobs are checked together, so two
+     * launchers racing for the last slot cannot both get it); returns null, or why it was refused.
+     */
+    String registerJob(String id, String user) {
         synchronized (this) {
+            int slots = slots();
+            if (jobs.size() >= slots) {
+                return name() + " has no free job slot (" + jobs.size() + " of " + slots + " taken"
+                        + (drainReason != null ? "; drained: " + drainReason : "") + ")";
+            }
             if (jobs.putIfAbsent(id, user) != null) {
-                return false;
+                return "job " + id + " is already registered on " + name();
             }
         }
         onChange.run();
-        return true;
+        return null;
     }
 
     /** Releases a job; false if it was not active. */

@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Applies a {@link SchedulingRequest} to a process on this machine: every thread (task) of it gets the
@@ -39,12 +38,24 @@ public final class ProcessScheduler {
      * @throws IOException with one sentence when the process is gone or the change was refused
      */
     public static void apply(long pid, SchedulingRequest request) throws IOException {
+        apply(pid, startTime(pid), request);
+    }
+
+    /**
+     * As {@link #apply(long, SchedulingRequest)}, for the process that started at {@code startTime}
+     * ({@link #startTime}): if {@code pid} now names another process (the one checked ended and its pid
+     * was reused), nothing is changed.
+     */
+    public static void apply(long pid, String startTime, SchedulingRequest request) throws IOException {
         // A JVM starts threads all the time early on; a thread started between listing the tasks and
         // changing them inherits the old setting from its creator. So: change, read back, repeat for
         // the threads that still differ, until none does.
         ThreadScheduling target = request.policy() == SchedulingPolicy.FIFO
                 ? new ThreadScheduling(1, -1, request.rtPriority()) : new ThreadScheduling(0, request.nice(), 0);
         for (int round = 1; ; round++) {
+            if (!startTime.equals(startTime(pid))) {
+                throw new IOException("process " + pid + " is no longer the one that was checked");
+            }
             List<String> stale = new ArrayList<>();
             for (String tid : tasks(pid)) {
                 try {
@@ -75,7 +86,7 @@ public final class ProcessScheduler {
         }
         // Back to the time-sharing policy first (a no-op when it already is), then the nice value per thread.
         run(List.of("chrt", "--all-tasks", "--other", "--pid", "0", Long.toString(pid)), true);
-        List<String> cmd = new ArrayList<>(List.of("renice", "-n", Integer.toString(request.nice()), "-p"));
+        List<String> cmd = new ArrayList<>(List.of("renice", "--priority", Integer.toString(request.nice()), "--pid"));
         cmd.addAll(tids);
         run(cmd, true);
     }
@@ -94,6 +105,16 @@ public final class ProcessScheduler {
             throw new IOException("process " + pid + " has no threads left");
         }
         return tids;
+    }
+
+    /** The start time of process {@code pid} (field 22 of /proc/PID/stat, in clock ticks since boot). */
+    public static String startTime(long pid) throws IOException {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+            return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ")[22 - 3];
+        } catch (NoSuchFileException e) {
+            throw new IOException("process " + pid + " does not exist");
+        }
     }
 
     /** Reads one thread's scheduling from {@code /proc/PID/task/TID/stat} (fields 19, 40 and 41). */
@@ -119,25 +140,13 @@ public final class ProcessScheduler {
 
     /** Runs a command; with {@code vanishingOk}, a thread that ended meanwhile ("No such process") is no error. */
     private static void run(List<String> command, boolean vanishingOk) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         try {
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException(command.get(0) + " did not finish in 10 s");
+            io.cohort.cluster.Commands.output(command);
+        } catch (IOException e) {
+            // The read-back loop checks the threads that are still there.
+            if (!(vanishingOk && e.getMessage().contains("No such process"))) {
+                throw e;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while running " + command.get(0));
-        }
-        if (p.exitValue() != 0 && vanishingOk && !out.isEmpty()
-                && out.lines().allMatch(l -> l.contains("No such process") || l.isBlank())) {
-            return; // the read-back loop checks the threads that are still there
-        }
-        if (p.exitValue() != 0) {
-            String first = out.isEmpty() ? "exit " + p.exitValue() : out.lines().findFirst().orElse("");
-            throw new IOException(command.get(0) + " refused: " + first);
         }
     }
 }

@@ -45,9 +45,27 @@ final class RequestServer implements AutoCloseable {
             onClose.add(action);
         }
 
-        /** No idle time-out any more: the connection lives as long as its peer keeps it. */
+        /** The job this connection registered (its JOB_REGISTER), or null; only this connection may act for it. */
+        String registeredJob;
+        /** The partition the registered job runs in. */
+        String registeredPartition;
+
+        /**
+         * No idle time-out any more: the connection lives as long as its peer keeps it. TCP keepalive
+         * (probes after 10 s idle, every 5 s, 3 unanswered end it) notices a peer whose host died or was
+         * cut off, which would otherwise never close the connection.
+         */
         void keepOpen() throws SocketException {
-            stream.socket().setSoTimeout(0);
+            Socket s = stream.socket();
+            s.setSoTimeout(0);
+            s.setKeepAlive(true);
+            try {
+                s.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE, 10);
+                s.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL, 5);
+                s.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT, 3);
+            } catch (UnsupportedOperationException | java.io.IOException e) {
+                // Not on this platform: the system's keepalive times apply.
+            }
         }
     }
 
@@ -145,6 +163,10 @@ final class RequestServer implements AutoCloseable {
                     answer = h.handle(m, c);
                 } catch (RequestRefusedException | MalformedMessageException e) {
                     stream.write(MessageType.ERROR, MessageBody.empty().put("message", e.getMessage()));
+                    continue;
+                } catch (RuntimeException e) { // a handler's bug or a limit: one ERROR line, never a dead thread
+                    log.info("request " + m.type() + " from '" + MessageAuthenticator.printable(m.sender()) + "' failed: " + e);
+                    stream.write(MessageType.ERROR, MessageBody.empty().put("message", m.type() + " failed on this daemon: " + e.getMessage()));
                     continue;
                 }
                 if (answer == RequestHandler.TAKEN) {

@@ -134,7 +134,7 @@ final class RingKeeper implements AutoCloseable {
                         log.info("ring: " + c.member() + " answers again; moving from " + link.member() + " to it");
                         return c;
                     }
-                    c.stream().close();
+                    bye(c.stream(), "moved"); // a plain close would look like this member's death to that one
                 }
                 long now = System.nanoTime();
                 if (now - nextBeat >= 0) {
@@ -184,7 +184,7 @@ final class RingKeeper implements AutoCloseable {
                 if (l != null) {
                     Link old = closer.getAndSet(l);
                     if (old != null) {
-                        old.stream().close();
+                        bye(old.stream(), "moved"); // not a close: the other side would report this member down
                     }
                     break;
                 }

@@ -51,13 +51,23 @@ final class UpdateSender implements AutoCloseable {
     private void run() {
         String lastFailure = null;
         while (running) {
-            byte[] frame = auth.seal(MessageType.UPDATE, member.update(LoadAverage.read()).toBody());
-            for (InetSocketAddress to : loadServers) {
+            byte[] frame;
+            try {
+                frame = auth.seal(MessageType.UPDATE, member.update(LoadAverage.read()).toBody());
+            } catch (RuntimeException e) { // e.g. an update too large for one datagram: say so, keep the thread
+                frame = null;
+                String f = "cannot build an update: " + e.getMessage();
+                if (!f.equals(lastFailure)) {
+                    log.info(f);
+                }
+                lastFailure = f;
+            }
+            for (InetSocketAddress to : frame == null ? List.<InetSocketAddress>of() : loadServers) {
                 try {
                     socket.send(new DatagramPacket(frame, frame.length, to));
                     sent++;
                     lastFailure = null;
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) { // RuntimeException: an address that did not resolve
                     String f = "cannot send an update to " + to + ": " + e.getMessage();
                     if (running && !f.equals(lastFailure)) {
                         log.info(f); // once per kind of failure, not every interval
