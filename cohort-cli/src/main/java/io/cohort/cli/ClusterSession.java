@@ -107,7 +107,7 @@ final class ClusterSession implements AutoCloseable {
         scheduler.execute(() -> {
             try {
                 String granted = r.schedule(pid, scheduling);
-                if (verbose) {
+                if (verbose && !granted.equals("exited")) {
                     log.println("cohort: rank " + rank + " (pid " + pid + " on " + member + ") scheduled at " + granted);
                 }
             } catch (IOException | RequestRefusedException | RuntimeException e) {

@@ -95,19 +95,45 @@ public final class DaemonClient {
         return reply.body();
     }
 
-    /** The cluster table from the first load server that answers, in the database's order. */
+    /**
+     * The cluster table from the first load server to answer. All of them are asked at once, so a load
+     * server that hangs (it accepts connections but never answers) costs nothing while another answers;
+     * only when none does is the result a failure naming each.
+     */
     public StatusTable status(ClusterDb db) throws ClusterUnreachableException {
-        List<String> failures = new ArrayList<>();
-        for (String server : db.loadServers()) {
-            try {
-                return StatusTable.fromBody(request(addressOf(db, server), MessageType.STATUS, MessageBody.empty()));
-            } catch (IOException | RequestRefusedException | MalformedMessageException e) {
-                failures.add(server + " (" + describe(e) + ")");
-            }
+        List<String> servers = db.loadServers();
+        if (servers.isEmpty()) {
+            throw new ClusterUnreachableException("no load server of cluster " + db.name() + " answered: the database names none");
         }
+        java.util.concurrent.BlockingQueue<Object> answers = new java.util.concurrent.LinkedBlockingQueue<>();
+        for (String server : servers) {
+            Thread t = new Thread(() -> {
+                try {
+                    answers.add(StatusTable.fromBody(request(addressOf(db, server), MessageType.STATUS, MessageBody.empty())));
+                } catch (IOException | RequestRefusedException | RuntimeException e) {
+                    answers.add(server + " (" + describe(e) + ")");
+                }
+            }, "cohort-status-" + server);
+            t.setDaemon(true);
+            t.start();
+        }
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < servers.size(); i++) {
+            Object a;
+            try {
+                a = answers.take(); // each thread answers within the connect and read time-outs
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ClusterUnreachableException("interrupted while asking the load servers of cluster " + db.name());
+            }
+            if (a instanceof StatusTable t) {
+                return t;
+            }
+            failures.add((String) a);
+        }
+        failures.sort(java.util.Comparator.comparingInt(f -> servers.indexOf(f.substring(0, f.indexOf(" (")))));
         throw new ClusterUnreachableException("no load server of cluster " + db.name() + " answered: "
-                + (failures.isEmpty() ? "the database names none" : String.join(", ", failures))
-                + "; check that their cohortd runs and has the same cluster key");
+                + String.join(", ", failures) + "; check that their cohortd runs and has the same cluster key");
     }
 
     /**

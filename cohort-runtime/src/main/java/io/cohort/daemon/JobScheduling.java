@@ -83,6 +83,9 @@ final class JobScheduling {
                     + " and a real-time priority from 1 to 99");
         }
         SchedulingRequest granted = asked.cappedBy(p);
+        if (exited(pid)) {
+            return MessageBody.empty().put("granted", "exited"); // a short job's peer may be gone already: nothing to do
+        }
         try {
             String started = checkProcess(pid, job, user);
             ProcessScheduler.apply(pid, started, granted);
@@ -92,6 +95,16 @@ final class JobScheduling {
         log.info("job " + job + " of " + user + ": process " + pid + " runs at " + granted
                 + (granted.equals(asked) ? "" : " (asked " + asked + ", partition " + p.name() + "'s maximum applies)"));
         return MessageBody.empty().put("granted", granted.toString());
+    }
+
+    /** Whether {@code pid} has ended (gone, or a zombie whose environment can no longer be read). */
+    private static boolean exited(long pid) {
+        try {
+            String status = Files.readString(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.US_ASCII);
+            return status.lines().anyMatch(l -> l.startsWith("State:") && (l.contains("Z (zombie)") || l.contains("X (dead)")));
+        } catch (IOException e) {
+            return !Files.exists(Path.of("/proc", Long.toString(pid)));
+        }
     }
 
     /**
