@@ -291,7 +291,7 @@ public final class FailureDetectionProbe {
         while (System.nanoTime() < deadline) {
             try {
                 StatusTable t = server == null ? client.status(db)
-                        : StatusTable.fromBody(client.request(DaemonClient.addressOf(db, server), MessageType.STATUS, MessageBody.empty()));
+                        : StatusTable.fromBody(client.request(db, server, MessageType.STATUS, MessageBody.empty()));
                 if (done.test(t)) {
                     return t;
                 }

@@ -14,7 +14,6 @@ import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,9 +54,8 @@ final class AdminCommand implements Callable<Integer> {
         int loadServersTook = 0;
         String refused = null;
         for (Map.Entry<String, String> t : targets.entrySet()) {
-            InetSocketAddress address = DaemonClient.addressOf(db, t.getKey());
             try {
-                client.request(address, type, body);
+                client.request(db, t.getKey(), type, body);
                 took.add(t.getValue());
                 if (db.loadServers().contains(t.getKey())) {
                     loadServersTook++;

@@ -59,7 +59,7 @@ final class ClusterSession implements AutoCloseable {
         for (String m : members) {
             pending.put(m, CompletableFuture.supplyAsync(() -> {
                 try {
-                    return client.registerJob(DaemonClient.addressOf(db, m), jobId, user, partition);
+                    return client.registerJob(db, m, jobId, user, partition);
                 } catch (IOException e) {
                     throw new CompletionException(new ClusterUnreachableException("cannot register job " + jobId + " with the daemon of "
                             + m + " (" + DaemonClient.describe(e) + "); see 'cohort status'"));

@@ -95,7 +95,7 @@ public final class Daemon implements AutoCloseable {
                 senderRef[0].poke();
             }
         });
-        this.sender = new UpdateSender(local, new ArrayList<>(lsAddresses.values()), udpOut, auth, log, s.updateInterval().toMillis());
+        this.sender = new UpdateSender(local, lsAddresses, udpOut, auth, log, s.updateInterval().toMillis());
         senderRef[0] = sender;
         this.receiver = loadServer ? new UpdateReceiver(udpIn, auth, refusals, table, log) : null;
         this.server = new RequestServer(tcp, auth, refusals, log);
@@ -197,8 +197,10 @@ public final class Daemon implements AutoCloseable {
     /** Stops: RING_BYE to the successor, then every socket and thread. Any thread; idempotent. */
     @Override
     public void close() {
-        ring.close();
+        // Updates stop before the ring says goodbye: an update sealed after the neighbours' down report
+        // would bring this member back up on the load servers.
         sender.close();
+        ring.close();
         if (receiver != null) {
             receiver.close();
         }

@@ -59,14 +59,20 @@ public final class DaemonClient {
      * Sends one request and returns the body of the OK. A daemon's ERROR is a {@link RequestRefusedException};
      * anything else that goes wrong is an {@link IOException} whose message {@link #describe} turns into words.
      */
-    public MessageBody request(InetSocketAddress to, MessageType type, MessageBody body) throws IOException, RequestRefusedException {
-        try (FrameStream s = open(to)) {
+    public MessageBody request(ClusterDb db, String member, MessageType type, MessageBody body) throws IOException, RequestRefusedException {
+        return request(member, addressOf(db, member), type, body);
+    }
+
+    /** As {@link #request(ClusterDb, String, MessageType, MessageBody)}, to {@code member}'s daemon at {@code to}. */
+    public MessageBody request(String member, InetSocketAddress to, MessageType type, MessageBody body) throws IOException, RequestRefusedException {
+        try (FrameStream s = open(member, to)) {
             s.write(type, body);
             return answer(s.read());
         }
     }
 
-    FrameStream open(InetSocketAddress to) throws IOException {
+    /** A connection to {@code member}'s daemon at {@code to}: what is sent is sealed for it, what comes back must be from it. */
+    FrameStream open(String member, InetSocketAddress to) throws IOException {
         if (to.isUnresolved()) {
             throw new UnknownHostException(to.getHostString());
         }
@@ -78,7 +84,7 @@ public final class DaemonClient {
             socket.connect(to, connectMillis);
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(readMillis);
-            return new FrameStream(socket, auth, refusals);
+            return new FrameStream(socket, auth, refusals, member);
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
@@ -95,63 +101,101 @@ public final class DaemonClient {
         return reply.body();
     }
 
+    /** How long an answer from a later load server waits for an earlier one that has not answered yet. */
+    static final long STATUS_GRACE_MILLIS = 250;
+
     /**
-     * The cluster table from the first load server to answer. All of them are asked at once, so a load
-     * server that hangs (it accepts connections but never answers) costs nothing while another answers;
-     * only when none does is the result a failure naming each.
+     * The cluster table from the load servers, asked all at once. The first load server in the database's
+     * order that answers is preferred (so the view is the same from call to call), but a load server that
+     * hangs (it accepts connections and never answers) costs only {@value #STATUS_GRACE_MILLIS} ms once a
+     * later one has answered, not its read time-out. Only when none answers is the result a failure
+     * naming each.
      */
     public StatusTable status(ClusterDb db) throws ClusterUnreachableException {
         List<String> servers = db.loadServers();
         if (servers.isEmpty()) {
             throw new ClusterUnreachableException("no load server of cluster " + db.name() + " answered: the database names none");
         }
-        java.util.concurrent.BlockingQueue<Object> answers = new java.util.concurrent.LinkedBlockingQueue<>();
-        for (String server : servers) {
+        int n = servers.size();
+        java.util.concurrent.BlockingQueue<Object[]> answers = new java.util.concurrent.LinkedBlockingQueue<>();
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            String server = servers.get(i);
             Thread t = new Thread(() -> {
+                Object a;
                 try {
-                    answers.add(StatusTable.fromBody(request(addressOf(db, server), MessageType.STATUS, MessageBody.empty())));
+                    a = StatusTable.fromBody(request(db, server, MessageType.STATUS, MessageBody.empty()));
                 } catch (IOException | RequestRefusedException | RuntimeException e) {
-                    answers.add(server + " (" + describe(e) + ")");
+                    a = server + " (" + describe(e) + ")";
                 }
+                answers.add(new Object[] {index, a});
             }, "cohort-status-" + server);
             t.setDaemon(true);
             t.start();
         }
-        List<String> failures = new ArrayList<>();
-        for (int i = 0; i < servers.size(); i++) {
-            Object a;
-            try {
-                a = answers.take(); // each thread answers within the connect and read time-outs
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ClusterUnreachableException("interrupted while asking the load servers of cluster " + db.name());
+        Object[] results = new Object[n];
+        long graceEnds = Long.MAX_VALUE;
+        try {
+            for (int received = 0; received < n; ) {
+                long wait = graceEnds == Long.MAX_VALUE ? Long.MAX_VALUE : graceEnds - System.nanoTime();
+                Object[] a = wait == Long.MAX_VALUE ? answers.take()
+                        : answers.poll(Math.max(0, wait), java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (a != null) {
+                    results[(int) a[0]] = a[1];
+                    received++;
+                    if (a[1] instanceof StatusTable && graceEnds == Long.MAX_VALUE) {
+                        graceEnds = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(STATUS_GRACE_MILLIS);
+                    }
+                }
+                StatusTable preferred = preferred(results, a == null);
+                if (preferred != null) {
+                    return preferred;
+                }
             }
-            if (a instanceof StatusTable t) {
-                return t;
-            }
-            failures.add((String) a);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterUnreachableException("interrupted while asking the load servers of cluster " + db.name());
         }
-        failures.sort(java.util.Comparator.comparingInt(f -> servers.indexOf(f.substring(0, f.indexOf(" (")))));
+        List<String> failures = new ArrayList<>();
+        for (Object r : results) {
+            failures.add((String) r);
+        }
         throw new ClusterUnreachableException("no load server of cluster " + db.name() + " answered: "
                 + String.join(", ", failures) + "; check that their cohortd runs and has the same cluster key");
+    }
+
+    /**
+     * The first answer in the database's order whose earlier servers all failed; after the grace period,
+     * the first answer there is at all.
+     */
+    private static StatusTable preferred(Object[] results, boolean graceOver) {
+        for (Object r : results) {
+            if (r instanceof StatusTable t) {
+                return t;
+            }
+            if (r == null && !graceOver) {
+                return null; // an earlier server may still answer
+            }
+        }
+        return null;
     }
 
     /**
      * Registers job {@code jobId} of {@code user} with a member's daemon: the job counts as active there
      * until the registration is closed (explicitly, or because this process died and its connection closed).
      */
-    public JobRegistration registerJob(InetSocketAddress daemon, String jobId, String user) throws IOException, RequestRefusedException {
-        return registerJob(daemon, jobId, user, null);
+    public JobRegistration registerJob(ClusterDb db, String member, String jobId, String user) throws IOException, RequestRefusedException {
+        return registerJob(db, member, jobId, user, null);
     }
 
     /**
-     * As {@link #registerJob(InetSocketAddress, String, String)}, for a job in {@code partition}: the daemon
+     * As {@link #registerJob(ClusterDb, String, String, String)}, for a job in {@code partition}: the daemon
      * checks the user against the partition's access list in its own database, and later SCHEDULE requests
      * on this registration get that partition's scheduling.
      */
-    public JobRegistration registerJob(InetSocketAddress daemon, String jobId, String user, String partition)
+    public JobRegistration registerJob(ClusterDb db, String member, String jobId, String user, String partition)
             throws IOException, RequestRefusedException {
-        FrameStream s = open(daemon);
+        FrameStream s = open(member, addressOf(db, member));
         try {
             MessageBody body = MessageBody.empty().put("job", jobId).put("user", user);
             if (partition != null) {

@@ -27,6 +27,17 @@ final class FrameStream implements AutoCloseable {
     private final MessageAuthenticator auth;
     private final RefusalLog refusals;
     private final SocketAddress remote;
+    /**
+     * Who is at the other end: given by the side that connects (the member it connected to), learned from
+     * the first message by the side that accepts. Messages are sealed for it, and a message from anyone
+     * else ends the connection.
+     */
+    private volatile String peer;
+
+    FrameStream(Socket socket, MessageAuthenticator auth, RefusalLog refusals, String peer) throws IOException {
+        this(socket, auth, refusals);
+        this.peer = peer;
+    }
 
     FrameStream(Socket socket, MessageAuthenticator auth, RefusalLog refusals) throws IOException {
         this.socket = socket;
@@ -47,7 +58,11 @@ final class FrameStream implements AutoCloseable {
 
     /** Seals and sends one message. */
     void write(MessageType type, MessageBody body) throws IOException {
-        byte[] frame = auth.seal(type, body);
+        String to = peer;
+        if (to == null) {
+            throw new IllegalStateException("nothing read on this connection yet: whom to seal for is unknown");
+        }
+        byte[] frame = auth.seal(type, body, to);
         synchronized (out) {
             out.write(frame);
             out.flush();
@@ -87,6 +102,14 @@ final class FrameStream implements AutoCloseable {
                     if (!o.ok()) {
                         refusals.refuse(o.refusal(), remote, o.detail());
                         throw new MalformedMessageException(o.refusal().description());
+                    }
+                    String from = o.message().sender();
+                    if (peer == null) {
+                        peer = from;
+                    } else if (!peer.equals(from)) {
+                        refusals.refuse(Refusal.MALFORMED, remote, "a message from '" + MessageAuthenticator.printable(from)
+                                + "' on a connection with '" + MessageAuthenticator.printable(peer) + "'");
+                        throw new MalformedMessageException("unexpected sender");
                     }
                     return o.message();
                 }

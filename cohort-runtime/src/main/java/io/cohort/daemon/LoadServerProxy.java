@@ -62,7 +62,7 @@ final class LoadServerProxy implements AutoCloseable {
             String failure = null;
             for (int attempt = 1; attempt <= ATTEMPTS && running; attempt++) {
                 try {
-                    client.request(address, MessageType.REPORT, b);
+                    client.request(name, address, MessageType.REPORT, b);
                     failure = null;
                     break;
                 } catch (IOException | RequestRefusedException | MalformedMessageException e) {

@@ -13,7 +13,9 @@ import java.time.Clock;
  * Seals outgoing daemon messages and opens incoming ones ({@link DaemonFrame} is the layout).
  *
  * <p>{@link #seal} stamps the sender's name, this clock's time and a random 64-bit nonce, then the
- * HMAC-SHA256 of all of it plus the body. {@link #open} checks, in this order: the lengths add up
+ * HMAC-SHA256 of all of it plus the body <em>and the recipient's name</em>, which is not sent: only the
+ * daemon (or client) the message was sealed for computes the same MAC, so a captured message cannot be
+ * replayed to another daemon, whose replay guard has never seen its nonce. {@link #open} checks, in this order: the lengths add up
  * ({@link Refusal#MALFORMED}), magic, version and type ({@link Refusal#FOREIGN}), the MAC
  * ({@link Refusal#BAD_MAC}; before anything is remembered, so forgeries cannot fill the replay guard),
  * the timestamp within {@code maxSkew} ({@link Refusal#STALE}), the nonce not seen before
@@ -75,13 +77,13 @@ public final class MessageAuthenticator {
         return clock;
     }
 
-    /** A complete frame of {@code type} with {@code body}, stamped now. */
-    public byte[] seal(MessageType type, MessageBody body) {
-        return seal(type, body, clock.millis(), random.nextLong());
+    /** A complete frame of {@code type} with {@code body} for {@code recipient} (its member or client name), stamped now. */
+    public byte[] seal(MessageType type, MessageBody body, String recipient) {
+        return seal(type, body, recipient, clock.millis(), random.nextLong());
     }
 
-    /** As {@link #seal(MessageType, MessageBody)} with a given time and nonce (tests forge with it). */
-    byte[] seal(MessageType type, MessageBody body, long timestamp, long nonce) {
+    /** As {@link #seal(MessageType, MessageBody, String)} with a given time and nonce (tests forge with it). */
+    byte[] seal(MessageType type, MessageBody body, String recipient, long timestamp, long nonce) {
         byte[] bodyBytes = body.encode();
         int length = DaemonFrame.lengthOf(sender.length, bodyBytes.length);
         if (length > DaemonFrame.MAX_LENGTH) {
@@ -93,6 +95,7 @@ public final class MessageAuthenticator {
         System.arraycopy(bodyBytes, 0, frame, f.bodyOffset(), bodyBytes.length);
         Mac mac = macs.get();
         mac.update(frame, 0, length - DaemonFrame.MAC_LENGTH);
+        mac.update(recipient.getBytes(StandardCharsets.UTF_8));
         try {
             mac.doFinal(frame, length - DaemonFrame.MAC_LENGTH);
         } catch (javax.crypto.ShortBufferException e) {
@@ -101,7 +104,10 @@ public final class MessageAuthenticator {
         return frame;
     }
 
-    /** Checks {@code length} bytes of {@code bytes} from {@code offset} as one frame. */
+    /**
+     * Checks {@code length} bytes of {@code bytes} from {@code offset} as one frame sealed for this
+     * authenticator's own name (a frame sealed for another daemon fails as {@link Refusal#BAD_MAC}).
+     */
     public Opened open(byte[] bytes, int offset, int length) {
         if (length < DaemonFrame.MIN_LENGTH || length > DaemonFrame.MAX_LENGTH) {
             return Opened.refused(Refusal.MALFORMED, length + " bytes");
@@ -118,7 +124,7 @@ public final class MessageAuthenticator {
         }
         Mac mac = macs.get();
         mac.update(bytes, offset, length - DaemonFrame.MAC_LENGTH);
-        byte[] expected = mac.doFinal();
+        byte[] expected = mac.doFinal(sender); // sealed for this name, or it does not verify
         byte[] actual = new byte[DaemonFrame.MAC_LENGTH];
         System.arraycopy(bytes, offset + f.macOffset(), actual, 0, actual.length);
         if (!MessageDigest.isEqual(expected, actual)) { // constant time

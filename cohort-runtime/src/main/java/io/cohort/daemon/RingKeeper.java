@@ -200,7 +200,7 @@ final class RingKeeper implements AutoCloseable {
             socket.connect(addresses.get(member), Math.min(timeoutMillis, 1000));
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(timeoutMillis);
-            FrameStream s = new FrameStream(socket, auth, refusals);
+            FrameStream s = new FrameStream(socket, auth, refusals, member);
             s.write(MessageType.RING_HELLO, MessageBody.empty().put("to", member));
             DaemonMessage m = s.read();
             if (m.type() != MessageType.RING_HELLO || !m.sender().equals(member)) {

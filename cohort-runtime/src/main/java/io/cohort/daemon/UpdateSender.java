@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class UpdateSender implements AutoCloseable {
     private final LocalMember member;
-    private final List<InetSocketAddress> loadServers;
+    private final java.util.Map<String, InetSocketAddress> loadServers; // by member name: each update is sealed for its load server
     private final DatagramSocket socket;
     private final MessageAuthenticator auth;
     private final DaemonLog log;
@@ -24,7 +24,7 @@ final class UpdateSender implements AutoCloseable {
     private long sent;
     private Thread thread;
 
-    UpdateSender(LocalMember member, List<InetSocketAddress> loadServers, DatagramSocket socket, MessageAuthenticator auth,
+    UpdateSender(LocalMember member, java.util.Map<String, InetSocketAddress> loadServers, DatagramSocket socket, MessageAuthenticator auth,
                  DaemonLog log, long intervalMillis) {
         this.member = member;
         this.loadServers = loadServers;
@@ -51,18 +51,20 @@ final class UpdateSender implements AutoCloseable {
     private void run() {
         String lastFailure = null;
         while (running) {
-            byte[] frame;
-            try {
-                frame = auth.seal(MessageType.UPDATE, member.update(LoadAverage.read()).toBody());
-            } catch (RuntimeException e) { // e.g. an update too large for one datagram: say so, keep the thread
-                frame = null;
-                String f = "cannot build an update: " + e.getMessage();
-                if (!f.equals(lastFailure)) {
-                    log.info(f);
+            LoadUpdate update = member.update(LoadAverage.read());
+            for (java.util.Map.Entry<String, InetSocketAddress> server : loadServers.entrySet()) {
+                InetSocketAddress to = server.getValue();
+                byte[] frame;
+                try {
+                    frame = auth.seal(MessageType.UPDATE, update.toBody(), server.getKey());
+                } catch (RuntimeException e) { // e.g. an update too large for one datagram: say so, keep the thread
+                    String f = "cannot build an update: " + e.getMessage();
+                    if (!f.equals(lastFailure)) {
+                        log.info(f);
+                    }
+                    lastFailure = f;
+                    break;
                 }
-                lastFailure = f;
-            }
-            for (InetSocketAddress to : frame == null ? List.<InetSocketAddress>of() : loadServers) {
                 try {
                     socket.send(new DatagramPacket(frame, frame.length, to));
                     sent++;

@@ -111,20 +111,20 @@ class DaemonLoopbackTest {
 
     @Test
     void drainResumeAndSlotsReachTheMemberAndTheLoadServers() throws Exception {
-        InetSocketAddress m3 = DaemonClient.addressOf(db, "m3");
-        InetSocketAddress ls = DaemonClient.addressOf(db, "m1");
+        String m3 = "m3";
+        String ls = "m1";
         MessageBody drain = MessageBody.empty().put("member", "m3").put("reason", "new disk");
-        assertEquals("member", client.request(m3, MessageType.DRAIN, drain).get("applied"));
-        assertEquals("table", client.request(ls, MessageType.DRAIN, drain).get("applied"));
+        assertEquals("member", client.request(db, m3, MessageType.DRAIN, drain).get("applied"));
+        assertEquals("table", client.request(db, ls, MessageType.DRAIN, drain).get("applied"));
         MemberStatus s = client.status(db).member("m3");
         assertEquals(MemberState.DRAINED, s.state());
         assertEquals("new disk", s.reason());
         assertEquals(0, s.slots());
         MessageBody resume = MessageBody.empty().put("member", "m3");
-        client.request(m3, MessageType.RESUME, resume);
-        client.request(ls, MessageType.RESUME, resume);
+        client.request(db, m3, MessageType.RESUME, resume);
+        client.request(db, ls, MessageType.RESUME, resume);
         assertEquals(MemberState.UP, client.status(db).member("m3").state());
-        client.request(m3, MessageType.SLOTS, MessageBody.empty().put("member", "m3").put("slots", 9));
+        client.request(db, m3, MessageType.SLOTS, MessageBody.empty().put("member", "m3").put("slots", 9));
         await(() -> {
             try {
                 return client.status(db).member("m3").slots() == 9;
@@ -133,14 +133,14 @@ class DaemonLoopbackTest {
             }
         }, Duration.ofSeconds(10), () -> "slots not pushed");
         RequestRefusedException bad = assertThrows(RequestRefusedException.class,
-                () -> client.request(ls, MessageType.SLOTS, MessageBody.empty().put("member", "nobody").put("slots", 1)));
+                () -> client.request(db, ls, MessageType.SLOTS, MessageBody.empty().put("member", "nobody").put("slots", 1)));
         assertTrue(bad.getMessage().contains("no member 'nobody'"), bad.getMessage());
     }
 
     @Test
     void aJobCountsWhileItsConnectionLivesAndIsReleasedWhenItCloses() throws Exception {
-        InetSocketAddress m4 = DaemonClient.addressOf(db, "m4");
-        DaemonClient.JobRegistration r = client.registerJob(m4, "job-1", "alice");
+        String m4 = "m4";
+        DaemonClient.JobRegistration r = client.registerJob(db, m4, "job-1", "alice");
         assertEquals(List.of("job-1"), daemons.get(3).activeJobs());
         await(() -> {
             try {
@@ -149,11 +149,11 @@ class DaemonLoopbackTest {
                 return false;
             }
         }, Duration.ofSeconds(10), () -> "job not pushed");
-        assertThrows(RequestRefusedException.class, () -> client.registerJob(m4, "job-1", "alice"));
+        assertThrows(RequestRefusedException.class, () -> client.registerJob(db, m4, "job-1", "alice"));
         r.close();
         await(() -> daemons.get(3).activeJobs().isEmpty(), Duration.ofSeconds(10), () -> "job not released");
         // A connection that simply dies (a crashed io-manager) releases its job too.
-        FrameStream raw = client.open(m4);
+        FrameStream raw = client.open(m4, DaemonClient.addressOf(db, m4));
         raw.write(MessageType.JOB_REGISTER, MessageBody.empty().put("job", "job-2").put("user", "bob"));
         raw.read();
         assertEquals(List.of("job-2"), daemons.get(3).activeJobs());
@@ -165,19 +165,19 @@ class DaemonLoopbackTest {
     @Test
     void forgedAndReplayedMessagesAreRefusedCountedAndLogged() throws Exception {
         DaemonClient forger = new DaemonClient(TestClusters.OTHER_KEY, "mallory", db);
-        InetSocketAddress ls = DaemonClient.addressOf(db, "m1");
-        assertThrows(java.io.IOException.class, () -> forger.request(ls, MessageType.DRAIN,
+        String ls = "m1";
+        assertThrows(java.io.IOException.class, () -> forger.request(db, ls, MessageType.DRAIN,
                 MessageBody.empty().put("member", "m2").put("reason", "forged")));
         assertEquals(MemberState.UP, client.status(db).member("m2").state());
         assertTrue(daemons.get(0).refusals().count(Refusal.BAD_MAC) >= 1);
         // A captured, authentic update replayed to the load server.
         MessageAuthenticator m4 = new MessageAuthenticator(TestClusters.KEY, "m4", Clock.systemUTC(), 30_000, new ReplayGuard(30_000, 10));
-        byte[] update = m4.seal(MessageType.UPDATE, new LoadUpdate(0, 0, 0, 2, 4, List.of(), null).toBody());
+        byte[] update = m4.seal(MessageType.UPDATE, new LoadUpdate(0, 0, 0, 2, 4, List.of(), null).toBody(), "m1");
         try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.4", 0))) {
-            s.send(new DatagramPacket(update, update.length, ls));
-            s.send(new DatagramPacket(update, update.length, ls));
+            s.send(new DatagramPacket(update, update.length, DaemonClient.addressOf(db, ls)));
+            s.send(new DatagramPacket(update, update.length, DaemonClient.addressOf(db, ls)));
             byte[] junk = "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-            s.send(new DatagramPacket(junk, junk.length, ls));
+            s.send(new DatagramPacket(junk, junk.length, DaemonClient.addressOf(db, ls)));
         }
         await(() -> daemons.get(0).refusals().count(Refusal.REPLAYED) >= 1 && daemons.get(0).refusals().count(Refusal.MALFORMED) >= 1,
                 Duration.ofSeconds(10), () -> "replay not refused: " + daemons.get(0).refusals().counts());

@@ -62,7 +62,7 @@ class JobSchedulingTest {
     }
 
     private DaemonClient.JobRegistration register(String job, String partition) throws Exception {
-        DaemonClient.JobRegistration r = client.registerJob(DaemonClient.addressOf(db, "m1"), job, System.getProperty("user.name"),
+        DaemonClient.JobRegistration r = client.registerJob(db, "m1", job, System.getProperty("user.name"),
                 partition);
         registrations.add(r);
         return r;
@@ -99,11 +99,11 @@ class JobSchedulingTest {
         // Another connection naming j1 (say, another user who read the job id from cohort status):
         Process peer = peerOf("j1");
         RequestRefusedException foreign = assertThrows(RequestRefusedException.class, () -> client.request(
-                DaemonClient.addressOf(db, "m1"), MessageType.SCHEDULE, MessageBody.empty().put("job", "j1").put("pid", peer.pid())
+                db, "m1", MessageType.SCHEDULE, MessageBody.empty().put("job", "j1").put("pid", peer.pid())
                         .put("policy", "normal").put("nice", -20).put("rt", 1)));
         assertEquals("job j1 was not registered with a partition on this connection", foreign.getMessage());
         RequestRefusedException release = assertThrows(RequestRefusedException.class, () -> client.request(
-                DaemonClient.addressOf(db, "m1"), MessageType.JOB_RELEASE, MessageBody.empty().put("job", "j1")));
+                db, "m1", MessageType.JOB_RELEASE, MessageBody.empty().put("job", "j1")));
         assertEquals("job j1 was not registered on this connection", release.getMessage());
     }
 

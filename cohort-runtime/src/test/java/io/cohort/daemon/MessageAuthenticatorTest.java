@@ -27,7 +27,7 @@ class MessageAuthenticatorTest {
 
     @Test
     void aSealedMessageOpensWithItsFields() {
-        byte[] f = sender.seal(MessageType.DRAIN, MessageBody.empty().put("member", "m3").put("reason", "disk\nfailing \\ now"));
+        byte[] f = sender.seal(MessageType.DRAIN, MessageBody.empty().put("member", "m3").put("reason", "disk\nfailing \\ now"), "m2");
         MessageAuthenticator.Opened o = open(f);
         assertTrue(o.ok(), String.valueOf(o));
         assertEquals(MessageType.DRAIN, o.message().type());
@@ -38,13 +38,13 @@ class MessageAuthenticatorTest {
 
     @Test
     void anotherClustersKeyIsABadMac() {
-        byte[] f = auth(TestClusters.OTHER_KEY, "m1").seal(MessageType.STATUS, MessageBody.empty());
+        byte[] f = auth(TestClusters.OTHER_KEY, "m1").seal(MessageType.STATUS, MessageBody.empty(), "m2");
         assertEquals(Refusal.BAD_MAC, open(f).refusal());
     }
 
     @Test
     void anyChangedByteIsABadMacOrRefused() {
-        byte[] f = sender.seal(MessageType.SLOTS, MessageBody.empty().put("member", "m1").put("slots", 4));
+        byte[] f = sender.seal(MessageType.SLOTS, MessageBody.empty().put("member", "m1").put("slots", 4), "m2");
         for (int i = DaemonFrame.TIMESTAMP_OFFSET; i < f.length; i++) {
             byte[] g = f.clone();
             g[i] ^= 0x01;
@@ -55,23 +55,23 @@ class MessageAuthenticatorTest {
 
     @Test
     void aMessageOlderOrNewerThanMaxSkewIsStale() {
-        byte[] f = sender.seal(MessageType.STATUS, MessageBody.empty());
+        byte[] f = sender.seal(MessageType.STATUS, MessageBody.empty(), "m2");
         clock.advance(30_001);
         assertEquals(Refusal.STALE, open(f).refusal());
-        byte[] future = sender.seal(MessageType.STATUS, MessageBody.empty(), clock.millis() + 30_001, 42);
+        byte[] future = sender.seal(MessageType.STATUS, MessageBody.empty(), "m2", clock.millis() + 30_001, 42);
         assertEquals(Refusal.STALE, open(future).refusal());
     }
 
     @Test
     void aReplayedMessageIsRefused() {
-        byte[] f = sender.seal(MessageType.STATUS, MessageBody.empty());
+        byte[] f = sender.seal(MessageType.STATUS, MessageBody.empty(), "m2");
         assertTrue(open(f).ok());
         assertEquals(Refusal.REPLAYED, open(f).refusal());
     }
 
     @Test
     void garbageAndTruncatedFramesAreMalformedNotExceptions() {
-        byte[] f = sender.seal(MessageType.STATUS, MessageBody.empty().put("a", "b"));
+        byte[] f = sender.seal(MessageType.STATUS, MessageBody.empty().put("a", "b"), "m2");
         assertEquals(Refusal.MALFORMED, receiver.open(f, 0, f.length - 1).refusal());
         assertEquals(Refusal.MALFORMED, receiver.open(f, 0, 10).refusal());
         assertEquals(Refusal.MALFORMED, open(new byte[0]).refusal());
@@ -86,7 +86,7 @@ class MessageAuthenticatorTest {
     @Test
     void anAuthenticBodyThatIsNotKeyValueLinesIsMalformed() {
         // Seal a frame, then rewrite its body with a valid MAC: only a key holder could; still no exception.
-        byte[] good = sender.seal(MessageType.STATUS, MessageBody.empty().put("k", "v"));
+        byte[] good = sender.seal(MessageType.STATUS, MessageBody.empty().put("k", "v"), "m2");
         byte[] f = good.clone();
         DaemonFrame fr = new DaemonFrame().wrap(ByteBuffer.wrap(f), 0);
         f[fr.bodyOffset() + 1] = 'x'; // "kx" then "v\n": no '='
@@ -99,6 +99,7 @@ class MessageAuthenticatorTest {
             javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
             mac.init(new javax.crypto.spec.SecretKeySpec(TestClusters.KEY.bytes(), "HmacSHA256"));
             mac.update(f, 0, f.length - 32);
+            mac.update("m2".getBytes(java.nio.charset.StandardCharsets.UTF_8)); // the recipient, part of the MAC
             mac.doFinal(f, f.length - 32);
             return f;
         } catch (Exception e) {
@@ -112,10 +113,18 @@ class MessageAuthenticatorTest {
         MessageAuthenticator r = new MessageAuthenticator(TestClusters.KEY, "m2", clock, 30_000, guard);
         MessageAuthenticator forger = auth(TestClusters.OTHER_KEY, "m1");
         for (int i = 0; i < 50; i++) {
-            byte[] f = forger.seal(MessageType.STATUS, MessageBody.empty());
+            byte[] f = forger.seal(MessageType.STATUS, MessageBody.empty(), "m2");
             r.open(f, 0, f.length);
         }
         assertEquals(0, guard.size());
+    }
+
+    @Test
+    void aMessageSealedForAnotherDaemonIsABadMacThere() {
+        byte[] f = sender.seal(MessageType.DRAIN, MessageBody.empty().put("member", "m3").put("reason", "x"), "m3");
+        assertEquals(Refusal.BAD_MAC, open(f).refusal(), "sealed for m3, replayed to m2");
+        MessageAuthenticator m3 = auth(TestClusters.KEY, "m3");
+        assertTrue(m3.open(f, 0, f.length).ok());
     }
 
     @Test
@@ -129,7 +138,7 @@ class MessageAuthenticatorTest {
         assertEquals(24, DaemonFrame.SENDER_LENGTH_OFFSET);
         assertEquals(25, DaemonFrame.SENDER_OFFSET);
         assertEquals(58, DaemonFrame.MIN_LENGTH);
-        byte[] f = sender.seal(MessageType.UPDATE, MessageBody.empty().put("a", "1"));
+        byte[] f = sender.seal(MessageType.UPDATE, MessageBody.empty().put("a", "1"), "m2");
         assertEquals(25 + 2 + 4 + 32, f.length);
         assertEquals(f.length, ByteBuffer.wrap(f).getInt(0));
         assertEquals(0x4344, ByteBuffer.wrap(f).getShort(4));

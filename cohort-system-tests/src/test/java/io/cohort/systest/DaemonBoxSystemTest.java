@@ -183,10 +183,13 @@ class DaemonBoxSystemTest {
         assertTrue(daemons.daemon(1).awaitErr(l -> l.contains("refused a message from /" + BOX.box().bridgeAddress())
                 && l.contains("bad MAC"), 1), logs());
         // A captured, authentic request sent again: the daemon refuses the second copy.
-        byte[] captured = ReplayProbe.sealedStatusRequest(ClusterKey.load(key), cluster);
+        byte[] captured = ReplayProbe.sealedStatusRequest(ClusterKey.load(key), cluster, name(1));
         ReplayProbe.send(DaemonClient.addressOf(cluster, name(1)), captured);
         ReplayProbe.send(DaemonClient.addressOf(cluster, name(1)), captured);
         assertTrue(daemons.daemon(1).awaitErr(l -> l.contains("replayed nonce"), 1), logs());
+        // The same capture replayed to another daemon, whose replay guard never saw it: sealed for host 1 only.
+        ReplayProbe.send(DaemonClient.addressOf(cluster, name(2)), captured);
+        assertTrue(daemons.daemon(2).awaitErr(l -> l.contains("bad MAC"), 1), logs());
         StatusTable t = client.status(cluster);
         assertTrue(t.counters().get("refused.bad_mac") >= 1 && t.counters().get("refused.replayed") >= 1, t.counters().toString());
         assertTrue(all(t, MemberState.UP), "nothing crashed: " + t);

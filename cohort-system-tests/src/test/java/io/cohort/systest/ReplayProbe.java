@@ -18,10 +18,11 @@ final class ReplayProbe {
     private ReplayProbe() {
     }
 
-    static byte[] sealedStatusRequest(ClusterKey key, ClusterDb db) {
+    /** An authentic STATUS request from "captured", sealed for {@code recipient}'s daemon. */
+    static byte[] sealedStatusRequest(ClusterKey key, ClusterDb db, String recipient) {
         MessageAuthenticator a = new MessageAuthenticator(key, "captured", Clock.systemUTC(), db.daemon().maxSkew().toMillis(),
                 new ReplayGuard(db.daemon().maxSkew().toMillis(), 10));
-        return a.seal(MessageType.STATUS, MessageBody.empty());
+        return a.seal(MessageType.STATUS, MessageBody.empty(), recipient);
     }
 
     /** Sends the bytes on a fresh connection and reads until the daemon answers or closes. */
