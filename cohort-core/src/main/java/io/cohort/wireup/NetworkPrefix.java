@@ -31,13 +31,27 @@ public final class NetworkPrefix {
      * @throws IllegalArgumentException with one sentence
      */
     public static NetworkPrefix parse(String cidr) {
+        NetworkPrefix p = parseAllowingHostBits(cidr);
+        if (p.hasHostBits()) {
+            throw new IllegalArgumentException("'" + p.text + "' is not a network: its address has host bits set");
+        }
+        return p;
+    }
+
+    /**
+     * Parses {@code ADDRESS/BITS} (an IP literal, never a name to look up) without judging the bits after
+     * the prefix; {@link #hasHostBits} tells. For callers with their own wording of that mistake.
+     *
+     * @throws IllegalArgumentException with one sentence when it is not of that form
+     */
+    public static NetworkPrefix parseAllowingHostBits(String cidr) {
         String s = cidr == null ? "" : cidr.trim();
         int slash = s.indexOf('/');
         if (slash < 0) {
             throw new IllegalArgumentException("'" + s + "' is not a network; write it as ADDRESS/BITS, like 10.1.0.0/24");
         }
         String addr = s.substring(0, slash);
-        if (!addr.matches("[0-9.]+|[0-9A-Fa-f:]+")) {
+        if (!addr.matches("\\d{1,3}(\\.\\d{1,3}){3}|[0-9A-Fa-f:]+")) { // dotted quad or IPv6: no legacy "10.1" forms
             throw new IllegalArgumentException("'" + s + "' is not a network: '" + addr + "' is not an IP address");
         }
         byte[] bytes;
@@ -46,21 +60,27 @@ public final class NetworkPrefix {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("'" + s + "' is not a network: '" + addr + "' is not an IP address");
         }
-        int bits;
-        try {
-            bits = Integer.parseInt(s.substring(slash + 1));
-        } catch (NumberFormatException e) {
-            bits = -1;
-        }
+        String bitsText = s.substring(slash + 1);
+        int bits = bitsText.matches("\\d{1,3}") ? Integer.parseInt(bitsText) : -1;
         if (bits < 0 || bits > bytes.length * 8) {
             throw new IllegalArgumentException("'" + s + "' is not a network: the prefix length must be from 0 to " + bytes.length * 8);
         }
-        for (int i = bits; i < bytes.length * 8; i++) {
-            if ((bytes[i >> 3] & (0x80 >> (i & 7))) != 0) {
-                throw new IllegalArgumentException("'" + s + "' is not a network: its address has host bits set");
+        return new NetworkPrefix(bytes, bits, s);
+    }
+
+    /** Whether the address has bits set after the prefix length ({@code 10.1.0.5/24}). */
+    public boolean hasHostBits() {
+        for (int i = bits; i < network.length * 8; i++) {
+            if ((network[i >> 3] & (0x80 >> (i & 7))) != 0) {
+                return true;
             }
         }
-        return new NetworkPrefix(bytes, bits, s);
+        return false;
+    }
+
+    /** The prefix length. */
+    public int bits() {
+        return bits;
     }
 
     public boolean contains(InetAddress a) {

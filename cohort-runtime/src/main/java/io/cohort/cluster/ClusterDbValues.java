@@ -123,22 +123,15 @@ final class ClusterDbValues {
 
     /** A CIDR prefix, IPv4 or IPv6, with no bits set after the prefix length. */
     static String cidr(String value) {
-        int slash = value.indexOf('/');
-        String usage = "the network must be a CIDR prefix like 10.1.0.0/24 or fd00::/64";
-        if (slash < 0 || !value.substring(slash + 1).matches("\\d{1,3}")) {
-            throw new IllegalArgumentException(usage);
+        io.cohort.wireup.NetworkPrefix p;
+        try {
+            p = io.cohort.wireup.NetworkPrefix.parseAllowingHostBits(value); // the form peers parse it in
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the network must be a CIDR prefix like 10.1.0.0/24 or fd00::/64");
         }
-        String host = value.substring(0, slash);
-        int bits = Integer.parseInt(value.substring(slash + 1));
-        byte[] addr = host.indexOf(':') >= 0 ? ipv6(host) : ipv4(host);
-        if (addr == null || bits > addr.length * 8) {
-            throw new IllegalArgumentException(usage);
-        }
-        for (int i = bits; i < addr.length * 8; i++) {
-            if ((addr[i / 8] & (0x80 >> (i % 8))) != 0) {
-                throw new IllegalArgumentException("'" + value + "' has bits set after the first " + bits
-                        + "; the network is written with them 0");
-            }
+        if (p.hasHostBits()) {
+            throw new IllegalArgumentException("'" + value + "' has bits set after the first " + p.bits()
+                    + "; the network is written with them 0");
         }
         return value;
     }

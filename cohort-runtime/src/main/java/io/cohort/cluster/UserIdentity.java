@@ -18,16 +18,21 @@ public record UserIdentity(String user, Set<String> groups) {
     /** The user this JVM runs as, with the groups {@code id -Gn} lists (no groups if {@code id} cannot run). */
     public static UserIdentity current() {
         String user = System.getProperty("user.name");
-        return new UserIdentity(user, groupsOf());
+        try {
+            return of(user);
+        } catch (IOException e) {
+            return new UserIdentity(user, Set.of());
+        }
     }
 
-    private static Set<String> groupsOf() {
-        try {
-            String out = Commands.output(java.util.List.of("id", "-Gn"));
-            return out.isEmpty() ? Set.of() : Set.of(out.split("\\s+"));
-        } catch (IOException e) {
-            return Set.of();
-        }
+    /**
+     * {@code user} with the groups {@code id -Gn USER} lists on this machine.
+     *
+     * @throws IOException when this machine does not know the user (or {@code id} cannot run)
+     */
+    public static UserIdentity of(String user) throws IOException {
+        String out = Commands.output(java.util.List.of("id", "-Gn", "--", user));
+        return new UserIdentity(user, out.isEmpty() ? Set.of() : Set.of(out.split("\\s+")));
     }
 
     /**

@@ -49,13 +49,13 @@ final class JobScheduling {
         if (!p.members().contains(local.name())) {
             throw new RequestRefusedException("partition " + p.name() + " does not hold " + local.name());
         }
-        java.util.Set<String> groups;
+        io.cohort.cluster.UserIdentity who;
         try {
-            groups = java.util.Set.of(Commands.output(java.util.List.of("id", "-Gn", "--", user)).split("\\s+"));
+            who = io.cohort.cluster.UserIdentity.of(user);
         } catch (IOException e) {
             throw new RequestRefusedException("user " + user + " is unknown on " + local.name());
         }
-        if (!p.allows(user, groups)) {
+        if (!p.allows(user, who.groups())) {
             throw new RequestRefusedException("user " + user + " may not run jobs in partition " + p.name());
         }
     }

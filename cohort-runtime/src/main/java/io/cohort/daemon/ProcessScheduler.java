@@ -110,8 +110,7 @@ public final class ProcessScheduler {
     /** The start time of process {@code pid} (field 22 of /proc/PID/stat, in clock ticks since boot). */
     public static String startTime(long pid) throws IOException {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-            return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ")[22 - 3];
+            return statField(Path.of("/proc", Long.toString(pid), "stat"), 22);
         } catch (NoSuchFileException e) {
             throw new IOException("process " + pid + " does not exist");
         }
@@ -119,10 +118,19 @@ public final class ProcessScheduler {
 
     /** Reads one thread's scheduling from {@code /proc/PID/task/TID/stat} (fields 19, 40 and 41). */
     public static ThreadScheduling read(long pid, String tid) throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "task", tid, "stat"), StandardCharsets.US_ASCII);
-        // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        String[] f = statFields(Path.of("/proc", Long.toString(pid), "task", tid, "stat"));
         return new ThreadScheduling(Integer.parseInt(f[41 - 3]), Integer.parseInt(f[19 - 3]), Integer.parseInt(f[40 - 3]));
+    }
+
+    private static String statField(Path stat, int field) throws IOException {
+        return statFields(stat)[field - 3];
+    }
+
+    /** The fields of a {@code stat} file from field 3 on (index 0 is field 3). */
+    private static String[] statFields(Path stat) throws IOException {
+        String s = Files.readString(stat, StandardCharsets.US_ASCII);
+        // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
+        return s.substring(s.lastIndexOf(')') + 2).trim().split(" ");
     }
 
     /** Every thread's scheduling of {@code pid}. */
