@@ -57,17 +57,31 @@ class PartitionBoxSystemTest {
         Files.writeString(loadFile(host), String.format(java.util.Locale.ROOT, "%.2f %.2f %.2f 1/100 1%n", value, value, value));
     }
 
+    /** A second network on the box's hosts, for partition "datanet"'s preferred network for data traffic. */
+    private static String dataNet;
+
+    private static String dataAddress(int host) {
+        return dataNet.substring(0, dataNet.lastIndexOf('.') + 1) + host;
+    }
+
     @BeforeAll
     static void startDaemons() throws Exception {
         for (int i = 1; i <= 4; i++) {
             load(i, 0);
+        }
+        // 10.251.X.0/24, X from the box's random name: a second subnet on the same bridge.
+        dataNet = "10.251." + Math.floorMod(BOX.box().host(1).name().hashCode(), 250) + ".0";
+        for (int i = 1; i <= 4; i++) {
+            ClusterInABox.Result r = BOX.box().exec(BOX.box().host(i), "ip", "addr", "add", dataAddress(i) + "/24", "dev", "eth0");
+            assertEquals(0, r.code(), r.toString());
         }
         daemons = new BoxDaemons(BOX.box(), dir, 1, 4,
                 List.of("daemon.port = " + PORT, "daemon.update_interval = 300ms", "daemon.ttl = 3s", "daemon.heartbeat = 250ms",
                         "daemon.ring_timeout = 1s"),
                 List.of("partition.closed.members = " + BOX.box().hostList(4), "partition.closed.users = somebody-else",
                         "partition.closed.groups = no-such-group", "partition.niced.members = " + name(1) + ", " + name(2),
-                        "partition.niced.nice = 5", "partition.niced.min_nice = 5"),
+                        "partition.niced.nice = 5", "partition.niced.min_nice = 5",
+                        "partition.datanet.members = " + name(3) + ", " + name(4), "partition.datanet.network = " + dataNet + "/24"),
                 List.of("--loadavg", dir.resolve("loadavg-%d").toString()));
         awaitTable(t -> t.members().size() == 4 && t.members().stream().allMatch(m -> m.state() == MemberState.UP),
                 "every member up");
@@ -100,7 +114,7 @@ class PartitionBoxSystemTest {
             if (x.matches()) {
                 String host = x.group(2);
                 String address = BOX.box().hosts().stream().filter(h -> h.name().equals(host)).findFirst().orElseThrow().address();
-                assertEquals(address, x.group(3), "rank " + x.group(1) + " runs where it was placed: " + l);
+                assertTrue(List.of(x.group(3).split(",")).contains(address), "rank " + x.group(1) + " runs where it was placed: " + l);
                 m.put(Integer.parseInt(x.group(1)), host);
             }
         }
@@ -205,6 +219,30 @@ class PartitionBoxSystemTest {
             }
             assertTrue(daemons.daemon(1).err().stream().anyMatch(l -> l.contains("runs at nice 5"))
                     || daemons.daemon(2).err().stream().anyMatch(l -> l.contains("runs at nice 5")), daemons.logs());
+            p.process().destroy();
+            p.waitFor();
+        }
+        assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(15)), "peers left");
+    }
+
+    @Test
+    @Timeout(120)
+    void peersBindTheirDataEndpointsInThePartitionsPreferredNetwork() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", daemons.db().toString(), "--key", daemons.key().toString(),
+                "--launch-agent", "netns", "--transport", "tcp", "-n", "2", "--partition", "datanet", "-cp", CohortProcess.TEST_CLASSES,
+                Sleeper.class.getName(), "init", marker));
+        try (CohortProcess p = CohortProcess.start(a.toArray(new String[0]))) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 2), p.toString());
+            for (int h = 3; h <= 4; h++) {
+                int host = h;
+                // The peers' TCP connection runs between their data-network addresses, not the addresses the
+                // launcher reached them at.
+                ClusterInABox.Result ss = BOX.box().exec(BOX.box().host(host), "ss", "-Htn", "state", "established");
+                int other = 7 - host;
+                assertTrue(ss.out().lines().anyMatch(l -> l.contains(" " + dataAddress(host) + ":") && l.contains(" " + dataAddress(other) + ":")),
+                        "no connection between " + dataAddress(host) + " and " + dataAddress(other) + ": " + ss + "\n" + p);
+            }
             p.process().destroy();
             p.waitFor();
         }
