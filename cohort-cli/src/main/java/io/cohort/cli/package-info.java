@@ -3,6 +3,7 @@
  * io.cohort.cli.RunCommand}, {@link io.cohort.cli.ExamplesCommand}, {@code cohort db} and its
  * {@code Db*Command}s over the cluster database), and one place that turns
  * exceptions into the documented exit codes and one-sentence messages ({@link io.cohort.cli.ExitCodeMapper}).
- * May depend on picocli, {@code io.cohort.launch} and {@code io.cohort.cluster} (cohort-runtime) and cohort-core; nothing depends on it.
+ * May depend on picocli, {@code io.cohort.launch} and {@code io.cohort.cluster} (cohort-runtime), {@code io.cohort.tools}
+ * (cohort-tools) and cohort-core; nothing depends on it.
  */
 package io.cohort.cli;
