@@ -8,8 +8,10 @@ package io.cohort.wireup;
  * <pre>
  *  controller ◄──── IOM_HELLO, STARTED, START_FAILED, OUTPUT, EXITED ───── io-manager
  *             ────► LAUNCH, STDIN, STDIN_CLOSE, STOP ──────────────────►
- *  controller ◄──── PEER_HELLO, PEER_FAILURE, PEER_FINALIZED ───────────── peer
- *             ────► PEER_TABLE, PEER_GONE, ABORT, REJECTED ────────────►
+ *  controller ◄──── PEER_HELLO, PEER_FAILURE, PEER_FINALIZED, STACKS ───── peer
+ *             ────► PEER_TABLE, PEER_GONE, ABORT, REJECTED, STACKS_REQUEST ►
+ *  controller ◄──── STACKS_QUERY (first frame of its connection) ───────── cohort stacks, same user
+ *             ────► STACKS_JOB, size × STACKS_RANK, or REJECTED ─────────►
  * </pre>
  */
 public final class ControlMessageType {
@@ -28,13 +30,24 @@ public final class ControlMessageType {
     public static final int PEER_FINALIZED = 4;
     /** ctl→peer: reason str. The job is being stopped; the peer exits at once. */
     public static final int ABORT = 5;
-    /** ctl→peer: reason str. The hello was refused (wrong key, duplicate or unknown rank). */
+    /** ctl→peer: reason str. The hello was refused (wrong key, duplicate or unknown rank); also ctl→query for a refused stacks query. */
     public static final int REJECTED = 6;
     /**
      * ctl→peer: rank int, status int, reason str. That peer's process has ended (also cleanly). Peers
      * whose transport cannot see a death by itself (shared memory) act on it.
      */
     public static final int PEER_GONE = 7;
+    /**
+     * ctl→peer: requestId int. Asks for the stacks of every thread; the peer answers with
+     * {@link #STACKS} from a short-lived thread of its own, whatever its program's threads are doing.
+     * Also answered during wire-up, while the peer waits for the table.
+     */
+    public static final int STACKS_REQUEST = 8;
+    /**
+     * peer→ctl: requestId int, stacks bytes block ({@link io.cohort.stacks.StacksCodec}'s peer stacks,
+     * at most {@link io.cohort.stacks.PeerStacks#MAX_BYTES}).
+     */
+    public static final int STACKS = 9;
 
     // ---- io-manager <-> controller ---------------------------------------------------------------
 
@@ -57,6 +70,19 @@ public final class ControlMessageType {
     /** ctl→iom: graceMillis int; TERM every peer, KILL those left after the grace period. */
     public static final int STOP = 24;
 
+    // ---- stacks query <-> controller -------------------------------------------------------------
+
+    /**
+     * query→ctl, the first frame of a connection to the rendezvous port: token str (the job's stacks
+     * token from its registry file), timeoutMillis int (how long the peers have to answer). A wrong
+     * token is answered with {@link #REJECTED} and the connection is closed.
+     */
+    public static final int STACKS_QUERY = 32;
+    /** ctl→query: jobId str, size int, application str; then size × {@link #STACKS_RANK} in rank order. */
+    public static final int STACKS_JOB = 33;
+    /** ctl→query: one rank, laid out by {@link io.cohort.stacks.StacksCodec} (rank, answer, detail, host, pid, stacks). */
+    public static final int STACKS_RANK = 34;
+
     public static String name(int type) {
         switch (type) {
             case PEER_HELLO: return "PEER_HELLO";
@@ -66,6 +92,8 @@ public final class ControlMessageType {
             case ABORT: return "ABORT";
             case REJECTED: return "REJECTED";
             case PEER_GONE: return "PEER_GONE";
+            case STACKS_REQUEST: return "STACKS_REQUEST";
+            case STACKS: return "STACKS";
             case IOM_HELLO: return "IOM_HELLO";
             case LAUNCH: return "LAUNCH";
             case STARTED: return "STARTED";
@@ -75,6 +103,9 @@ public final class ControlMessageType {
             case STDIN: return "STDIN";
             case STDIN_CLOSE: return "STDIN_CLOSE";
             case STOP: return "STOP";
+            case STACKS_QUERY: return "STACKS_QUERY";
+            case STACKS_JOB: return "STACKS_JOB";
+            case STACKS_RANK: return "STACKS_RANK";
             default: return "UNKNOWN(" + type + ")";
         }
     }

@@ -17,7 +17,9 @@ import java.util.concurrent.locks.LockSupport;
  * The peer's control connection to the controlling process: publish our endpoints, receive the
  * table of everyone's, report peers we saw fail, say we finished. While the job runs the progress
  * agent calls {@link #pollControl}, whose wait is the agent's sleep: an ABORT from the controller,
- * or the controller's disappearance, ends this process within one agent period.
+ * or the controller's disappearance, ends this process within one agent period. A
+ * {@link ControlMessageType#STACKS_REQUEST}, during wire-up or later, is handed to a
+ * {@link StacksResponder}, whose own thread answers it.
  */
 public final class WireupClient implements AutoCloseable {
     private final JobEnvironment env;
@@ -26,6 +28,8 @@ public final class WireupClient implements AutoCloseable {
     private ByteBuffer in = ByteBuffer.allocate(4096);
     private volatile boolean finished;
     private volatile PeerGoneListener goneListener;
+    /** Made on the first stacks request: a job nobody inspects never loads its classes. */
+    private StacksResponder stacks;
 
     /** Told of every {@link ControlMessageType#PEER_GONE}: a rank and a sentence naming it and its status. */
     @FunctionalInterface
@@ -87,6 +91,9 @@ public final class WireupClient implements AutoCloseable {
                 case ControlMessageType.REJECTED:
                 case ControlMessageType.ABORT:
                     throw new IOException("the launcher refused this peer: " + f.reader().getString());
+                case ControlMessageType.STACKS_REQUEST:
+                    stacksRequested(f); // a hang in wire-up is worth a look too
+                    break;
                 default:
                     // Nothing else is expected before the table; skip it.
             }
@@ -135,12 +142,33 @@ public final class WireupClient implements AutoCloseable {
                 if (l != null) {
                     l.peerGone(rank, reason);
                 }
+            } else if (f.type() == ControlMessageType.STACKS_REQUEST) {
+                stacksRequested(f);
             }
             f = nextFrame();
         }
         if (!open && !finished) {
             exitNow("cohort: rank " + env.rank() + " lost its launcher (the controlling process is gone); exiting", 143);
         }
+    }
+
+    /** Called by the connection's one reader thread (exchange, then the agent's pollControl). */
+    private void stacksRequested(ControlFrame f) {
+        int requestId;
+        try {
+            requestId = f.reader().getInt();
+        } catch (IOException e) {
+            return; // malformed: dropped, like any frame we cannot read
+        }
+        if (stacks == null) {
+            stacks = new StacksResponder(new StacksResponder.Sender() {
+                @Override
+                public void send(ControlFrame answer) {
+                    trySend(answer);
+                }
+            });
+        }
+        stacks.request(requestId);
     }
 
     private static void exitNow(String line, int status) {
