@@ -1,5 +1,9 @@
 package io.cohort.launch;
 
+import io.cohort.stacks.JobStacks;
+import io.cohort.stacks.PeerStacks;
+import io.cohort.stacks.RankStacks;
+import io.cohort.stacks.StacksCodec;
 import io.cohort.wireup.ControlFrame;
 import io.cohort.wireup.ControlMessageType;
 import io.cohort.wireup.JobEnvironment;
@@ -10,19 +14,29 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The controlling process of one job (PSE's "controlling process"): the rendezvous point of the
@@ -46,6 +60,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Connection threads only parse frames, write output, and post events; one thread (the caller of
  * {@link #run}) owns all job state, so ordering questions reduce to the order of the event queue.
+ *
+ * <p>Stacks ({@link #collectStacks}, or a {@code STACKS_QUERY} with the job's stacks token on the
+ * rendezvous port): the event thread sends {@code STACKS_REQUEST} to every connected peer and
+ * completes the collection when all have answered, or at its deadline, or when the job ends; ranks
+ * that are not connected, have exited, left or stay silent are reported as such. A query's
+ * connection thread waits for the collection and writes the answer itself, so a slow reader never
+ * holds the event thread.
  */
 public final class Controller {
     /**
@@ -68,6 +89,9 @@ public final class Controller {
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(3);
     /** After STOP, how much longer than the grace period to wait for exits before giving up on an io-manager. */
     static final long STOP_SLACK_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** The shortest and longest time the peers may be given to answer a stacks query. */
+    public static final Duration STACKS_TIMEOUT_MIN = Duration.ofMillis(50);
+    public static final Duration STACKS_TIMEOUT_MAX = Duration.ofSeconds(60);
     /** At the end, how long to wait for the agent processes of written-off io-managers to die. */
     private static final long REAP_MILLIS = 2000;
     private static final long TICK_MILLIS = 100;
@@ -81,9 +105,15 @@ public final class Controller {
     private final PrintStream log;
     private final String jobId;
     private final String jobKey;
+    /** Lets a {@code STACKS_QUERY} in; unlike the job key it cannot make anyone a peer. */
+    private final String stacksToken;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean done;
+    /** Guards {@link #ended}: a stacks collection is either queued before the end or answered at once. */
+    private final Object endLock = new Object();
+    private boolean ended;
+    private volatile JobRegistry registry;
 
     // ---- state owned by the event thread ----
     private ExitTracker tracker;
@@ -107,6 +137,10 @@ public final class Controller {
     private String ioManagerLost;
     private boolean timedOut;
     private boolean interrupted;
+    /** Ranks whose control connection has closed. */
+    private final boolean[] peerLeft;
+    private final Map<Integer, StacksCollection> collections = new HashMap<>();
+    private int nextStacksRequest;
 
     /** One io-manager: the host it serves, its ranks, its agent process and its connection. */
     private static final class IoManagerLink {
@@ -150,8 +184,12 @@ public final class Controller {
         random.nextBytes(id);
         byte[] key = new byte[16];
         random.nextBytes(key);
+        byte[] token = new byte[16];
+        random.nextBytes(token);
         this.jobId = HexFormat.of().formatHex(id);
         this.jobKey = HexFormat.of().formatHex(key);
+        this.stacksToken = HexFormat.of().formatHex(token);
+        this.peerLeft = new boolean[spec.size()];
         this.peerConnections = new ControlConnection[spec.size()];
         this.records = new PeerRecord[spec.size()];
         for (int h = 0; h < placement.hosts().size(); h++) {
@@ -174,6 +212,52 @@ public final class Controller {
     /** Sets the listener for started peers (the cluster's scheduling); call before {@link #run}. */
     public void onPeerStarted(PeerStartListener listener) {
         this.peerStarted = listener;
+    }
+
+    /**
+     * Registers the job in {@code registry} once its rendezvous port is open, and removes it at the
+     * end, so that {@code cohort stacks} finds it; call before {@link #run}. A registry that cannot
+     * be written costs one line on the log, never the job.
+     */
+    public void register(JobRegistry registry) {
+        this.registry = registry;
+    }
+
+    /**
+     * Collects the stacks of every peer: each connected peer is asked, and has {@code timeout}
+     * (clamped to {@link #STACKS_TIMEOUT_MIN}..{@link #STACKS_TIMEOUT_MAX}) to answer; the others are
+     * reported as not joined, left, exited or silent. Any thread may call this, also before {@link #run}
+     * or after the job ended (every rank then counts as gone).
+     *
+     * <p>The future completes on the controller's event thread: wait for it with {@code get}, or
+     * attach only quick, non-blocking stages.
+     */
+    public CompletableFuture<JobStacks> collectStacks(Duration timeout) {
+        CompletableFuture<JobStacks> f = new CompletableFuture<>();
+        long millis = Math.max(STACKS_TIMEOUT_MIN.toMillis(), Math.min(STACKS_TIMEOUT_MAX.toMillis(), timeout.toMillis()));
+        synchronized (endLock) {
+            if (!ended) {
+                events.add(new CollectStacks(millis, f));
+                return f;
+            }
+        }
+        // The event thread is gone and its state final (published by endLock).
+        startStacks(new CollectStacks(millis, f));
+        return f;
+    }
+
+    /**
+     * Writes a block of the launcher's own lines to its stderr between the peers' lines (the merged
+     * stacks on SIGQUIT); before the job's output is set up, or after it is closed, straight to the log.
+     */
+    public void printOnStderr(String block) {
+        OutputRouter r = outputRouter;
+        if (r != null && !done) {
+            r.writeLauncherBlock(block.getBytes(StandardCharsets.UTF_8));
+        } else {
+            log.print(block);
+            log.flush();
+        }
     }
 
     /** Asks a running job to stop (SIGINT/SIGTERM to the launcher); a no-op once it has finished. */
@@ -207,6 +291,8 @@ public final class Controller {
             }
             port = server.getLocalPort();
             router = new OutputRouter(spec.size(), spec.tagOutput(), spec.outputPattern(), jobId, stdout, stderr);
+            outputRouter = router;
+            registerJob(server);
             Thread acceptor = new Thread(() -> accept(server), "cohort-accept");
             acceptor.setDaemon(true);
             acceptor.start();
@@ -221,6 +307,11 @@ public final class Controller {
             return outcome;
         } finally {
             done = true;
+            JobRegistry r = registry;
+            if (r != null) {
+                r.remove(jobId);
+            }
+            endStacks();
             try {
                 server.close();
             } catch (IOException ignored) {
@@ -239,6 +330,24 @@ public final class Controller {
             }
             reapWrittenOff();
             finished.countDown();
+        }
+    }
+
+    private volatile OutputRouter outputRouter;
+
+    /** The registry entry: the rendezvous as this machine reaches it (loopback for a wildcard bind). */
+    private void registerJob(ServerSocket server) {
+        JobRegistry r = registry;
+        if (r == null) {
+            return;
+        }
+        InetAddress bound = server.getInetAddress();
+        String address = (bound == null || bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bound).getHostAddress();
+        try {
+            r.register(new JobRegistry.Entry(jobId, ProcessHandle.current().pid(), JobRegistry.currentProcessStartMillis(),
+                    address, port, stacksToken, spec.size(), spec.mainClass(), System.currentTimeMillis()));
+        } catch (IOException | RuntimeException e) {
+            log.println("cohort: job " + jobId + " is not registered for 'cohort stacks': " + e.getMessage());
         }
     }
 
@@ -302,7 +411,7 @@ public final class Controller {
         for (;;) {
             Event e;
             try {
-                e = events.poll(TICK_MILLIS, TimeUnit.MILLISECONDS);
+                e = events.poll(pollNanos(), TimeUnit.NANOSECONDS);
             } catch (InterruptedException ie) {
                 e = new Interrupt();
             }
@@ -361,6 +470,36 @@ public final class Controller {
     private record Interrupt() implements Event {
     }
 
+    private record CollectStacks(long timeoutMillis, CompletableFuture<JobStacks> future) implements Event {
+    }
+
+    /** A rank's answer: its stacks, or why they could not be read (stacks null). */
+    private record StacksAnswer(ControlConnection conn, int requestId, PeerStacks stacks, String malformed)
+            implements Event {
+    }
+
+    /** A stacks query identified itself: its connection is no longer pending. */
+    private record StacksQueryOpened() implements Event {
+    }
+
+    /** One stacks collection in progress: a slot per rank, filled by answers, silences or the deadline. */
+    private static final class StacksCollection {
+        final int requestId;
+        final long timeoutMillis;
+        final long deadlineNanos;
+        final RankStacks[] ranks;
+        final CompletableFuture<JobStacks> future;
+        int outstanding;
+
+        StacksCollection(int requestId, long timeoutMillis, int size, CompletableFuture<JobStacks> future) {
+            this.requestId = requestId;
+            this.timeoutMillis = timeoutMillis;
+            this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            this.ranks = new RankStacks[size];
+            this.future = future;
+        }
+    }
+
     private void handle(Event e) {
         if (e instanceof Accepted) {
             pendingConnections++;
@@ -411,6 +550,7 @@ public final class Controller {
                 if (tracker.exited(x.rank(), x.status(), x.stoppedByManager())) {
                     stopJob();
                 }
+                stacksSilenced(x.rank());
             }
         } else if (e instanceof PeerHello h) {
             pendingConnections--;
@@ -424,12 +564,149 @@ public final class Controller {
             Integer rank = peerRanks.get(c.conn());
             if (rank != null) {
                 tracker.controlClosed(rank);
+                peerLeft[rank] = true;
+                stacksSilenced(rank);
             }
             c.conn().close();
         } else if (e instanceof Interrupt) {
             if (!interrupted) {
                 interrupted = true;
                 stopJob();
+            }
+        } else if (e instanceof CollectStacks c) {
+            startStacks(c);
+        } else if (e instanceof StacksAnswer a) {
+            stacksAnswered(a);
+        } else if (e instanceof StacksQueryOpened) {
+            pendingConnections--;
+        }
+    }
+
+    // ---- stacks (event thread, or any thread once the job has ended) ----------------------------
+
+    private void startStacks(CollectStacks c) {
+        StacksCollection col = new StacksCollection(++nextStacksRequest, c.timeoutMillis(), spec.size(), c.future());
+        ControlFrame request = ControlFrame.build(ControlMessageType.STACKS_REQUEST).putInt(col.requestId).frame();
+        for (int r = 0; r < spec.size(); r++) {
+            RankStacks silent = silence(r);
+            if (silent == null && !done && peerConnections[r].trySend(request)) {
+                col.outstanding++;
+            } else {
+                col.ranks[r] = silent != null ? silent : RankStacks.silent(r, placement.hostOf(r), pidOf(r),
+                        RankStacks.Answer.LEFT, "lost its control connection");
+            }
+        }
+        if (col.outstanding == 0) {
+            complete(col);
+        } else {
+            collections.put(col.requestId, col);
+        }
+    }
+
+    /** Why {@code rank} cannot be asked for its stacks, or null if it can. */
+    private RankStacks silence(int rank) {
+        String host = placement.hostOf(rank);
+        Integer status = tracker == null ? null : tracker.exitStatus(rank);
+        if (status != null) {
+            return RankStacks.silent(rank, host, pidOf(rank), RankStacks.Answer.EXITED, ExitTracker.describeStatus(status));
+        }
+        if (peerConnections[rank] == null) {
+            return RankStacks.silent(rank, host, -1, RankStacks.Answer.NOT_JOINED, done
+                    ? "never joined the job"
+                    : "has not joined the job: not in Cohort.init() yet, or not calling it");
+        }
+        if (peerLeft[rank] || done) {
+            return RankStacks.silent(rank, host, pidOf(rank), RankStacks.Answer.LEFT, done
+                    ? "was still running when the job ended"
+                    : "has closed its control connection (finished with Cohort) and still runs");
+        }
+        return null;
+    }
+
+    private long pidOf(int rank) {
+        return records[rank] == null ? -1 : records[rank].pid();
+    }
+
+    private void stacksAnswered(StacksAnswer a) {
+        Integer rank = peerRanks.get(a.conn());
+        StacksCollection col = collections.get(a.requestId());
+        if (rank == null || col == null || col.ranks[rank] != null) {
+            return; // late (after the deadline), or not ours
+        }
+        col.ranks[rank] = a.stacks() != null ? RankStacks.answered(rank, placement.hostOf(rank), pidOf(rank), a.stacks())
+                : RankStacks.silent(rank, placement.hostOf(rank), pidOf(rank), RankStacks.Answer.NO_ANSWER,
+                        "sent a malformed answer (" + a.malformed() + ")");
+        if (--col.outstanding == 0) {
+            collections.remove(col.requestId);
+            complete(col);
+        }
+    }
+
+    /** {@code rank} exited or closed its connection: collections waiting for it need not wait longer. */
+    private void stacksSilenced(int rank) {
+        for (Iterator<StacksCollection> it = collections.values().iterator(); it.hasNext(); ) {
+            StacksCollection col = it.next();
+            if (col.ranks[rank] == null) {
+                col.ranks[rank] = silence(rank);
+                if (--col.outstanding == 0) {
+                    it.remove();
+                    complete(col);
+                }
+            }
+        }
+    }
+
+    private void checkStacksDeadlines() {
+        long now = System.nanoTime();
+        for (Iterator<StacksCollection> it = collections.values().iterator(); it.hasNext(); ) {
+            StacksCollection col = it.next();
+            if (now - col.deadlineNanos >= 0) {
+                for (int r = 0; r < col.ranks.length; r++) {
+                    if (col.ranks[r] == null) {
+                        col.ranks[r] = RankStacks.silent(r, placement.hostOf(r), pidOf(r), RankStacks.Answer.NO_ANSWER,
+                                "did not answer within " + col.timeoutMillis + " ms");
+                    }
+                }
+                it.remove();
+                complete(col);
+            }
+        }
+    }
+
+    /** How long the loop may wait for an event: a tick, or less if a stacks collection falls due sooner. */
+    private long pollNanos() {
+        long wait = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
+        long now = System.nanoTime();
+        for (StacksCollection col : collections.values()) {
+            wait = Math.min(wait, Math.max(0, col.deadlineNanos - now));
+        }
+        return wait;
+    }
+
+    private void complete(StacksCollection col) {
+        col.future.complete(new JobStacks(jobId, spec.size(), spec.mainClass(), Arrays.asList(col.ranks)));
+    }
+
+    /**
+     * At the end of {@link #run}: collections still waiting, and those queued behind the end, are
+     * answered with what is known; later ones are answered at once by {@link #collectStacks}.
+     */
+    private void endStacks() {
+        synchronized (endLock) {
+            ended = true;
+        }
+        for (StacksCollection col : collections.values()) {
+            for (int r = 0; r < col.ranks.length; r++) {
+                if (col.ranks[r] == null) {
+                    col.ranks[r] = silence(r);
+                }
+            }
+            complete(col);
+        }
+        collections.clear();
+        for (Event e : events) {
+            if (e instanceof CollectStacks c) {
+                startStacks(c);
             }
         }
     }
@@ -668,6 +945,7 @@ public final class Controller {
     }
 
     private void checkDeadlines() {
+        checkStacksDeadlines();
         long now = System.nanoTime();
         long wireup = TimeUnit.SECONDS.toNanos(spec.wireupTimeoutSeconds());
         for (IoManagerLink link : links) {
@@ -812,6 +1090,9 @@ public final class Controller {
             } else if (first.type() == ControlMessageType.PEER_HELLO) {
                 events.add(new PeerHello(conn, PeerRecord.parseHello(first)));
                 servePeer(conn);
+            } else if (first.type() == ControlMessageType.STACKS_QUERY) {
+                events.add(new StacksQueryOpened());
+                serveStacksQuery(conn, first);
             } else {
                 events.add(new Unidentified(conn));
             }
@@ -868,6 +1149,8 @@ public final class Controller {
                 if (f.type() == ControlMessageType.PEER_FAILURE) {
                     ControlFrame.BodyReader r = f.reader();
                     events.add(new PeerFailure(conn, r.getInt(), r.getString()));
+                } else if (f.type() == ControlMessageType.STACKS) {
+                    stacksFrame(conn, f);
                 }
                 // PEER_FINALIZED needs no action: a clean exit says the same.
             }
@@ -875,5 +1158,48 @@ public final class Controller {
             // A broken connection ends like a closed one.
         }
         events.add(new PeerClosed(conn));
+    }
+
+    /** Parsed here, on the peer's connection thread; a malformed answer counts as one that says why. */
+    private void stacksFrame(ControlConnection conn, ControlFrame f) throws IOException {
+        ControlFrame.BodyReader r = f.reader();
+        int requestId = r.getInt();
+        try {
+            events.add(new StacksAnswer(conn, requestId, StacksCodec.decode(r.getBytes()), null));
+        } catch (IOException e) {
+            events.add(new StacksAnswer(conn, requestId, null, e.getMessage()));
+        }
+    }
+
+    /**
+     * A {@code STACKS_QUERY} connection: the token is checked here (it never changes), the
+     * collection runs on the event thread, and the answer is written by this thread: STACKS_JOB,
+     * then one STACKS_RANK per rank, then the connection is closed.
+     */
+    private void serveStacksQuery(ControlConnection conn, ControlFrame first) {
+        try {
+            ControlFrame.BodyReader r = first.reader();
+            byte[] token = r.getString().getBytes(StandardCharsets.UTF_8);
+            int timeoutMillis = r.getInt();
+            if (!MessageDigest.isEqual(token, stacksToken.getBytes(StandardCharsets.UTF_8))) {
+                conn.trySend(ControlFrame.build(ControlMessageType.REJECTED)
+                        .putString("wrong stacks token for job " + jobId).frame());
+                return;
+            }
+            Duration timeout = Duration.ofMillis(Math.max(0, timeoutMillis));
+            JobStacks stacks = collectStacks(timeout).get(STACKS_TIMEOUT_MAX.toMillis() + TimeUnit.NANOSECONDS.toMillis(
+                    STOP_SLACK_NANOS), TimeUnit.MILLISECONDS);
+            conn.send(ControlFrame.build(ControlMessageType.STACKS_JOB).putString(stacks.jobId()).putInt(stacks.size())
+                    .putString(stacks.application()).frame());
+            for (RankStacks rank : stacks.ranks()) {
+                conn.send(new ControlFrame(ControlMessageType.STACKS_RANK, StacksCodec.encode(rank)));
+            }
+        } catch (IOException | ExecutionException | TimeoutException e) {
+            // A malformed query, or a reader that went away: nothing to tell anyone.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            conn.close();
+        }
     }
 }

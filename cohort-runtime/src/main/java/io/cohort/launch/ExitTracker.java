@@ -86,6 +86,11 @@ public final class ExitTracker {
         return status[rank] != null;
     }
 
+    /** The exit status reported for {@code rank}, or null while it runs. */
+    public Integer exitStatus(int rank) {
+        return status[rank];
+    }
+
     public boolean allExited() {
         return exitOrder.size() == hosts.length;
     }
@@ -178,13 +183,17 @@ public final class ExitTracker {
 
     /** "rank 2 on node7 exited with status 3" or "rank 1 on node7 was killed by signal 9 (SIGKILL)". */
     public String describeExit(int rank, int exitStatus) {
-        String who = "rank " + rank + " on " + hosts[rank];
+        return "rank " + rank + " on " + hosts[rank] + " " + describeStatus(exitStatus);
+    }
+
+    /** "exited with status 3" or "was killed by signal 9 (SIGKILL)". */
+    public static String describeStatus(int exitStatus) {
         if (exitStatus > 128 && exitStatus <= 128 + 64) {
             int sig = exitStatus - 128;
             String name = signalName(sig);
-            return who + " was killed by signal " + sig + (name == null ? "" : " (" + name + ")");
+            return "was killed by signal " + sig + (name == null ? "" : " (" + name + ")");
         }
-        return who + " exited with status " + exitStatus;
+        return "exited with status " + exitStatus;
     }
 
     static String signalName(int sig) {

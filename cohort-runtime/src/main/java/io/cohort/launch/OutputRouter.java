@@ -134,6 +134,24 @@ public final class OutputRouter implements Closeable {
         }
     }
 
+    /**
+     * A block of the launcher's own lines for its stderr (the merged stacks on SIGQUIT), written with
+     * one call between the peers' lines, so that no peer's line lands inside it.
+     */
+    public void writeLauncherBlock(byte[] block) {
+        synchronized (err) {
+            try {
+                if (midLine.remove(err) != null) {
+                    err.write('\n');
+                }
+                err.write(block);
+                err.flush();
+            } catch (IOException e) {
+                // The reader went away (closed pipe); the job goes on.
+            }
+        }
+    }
+
     public void flush() {
         flush(out);
         flush(err);

@@ -7,10 +7,15 @@
  * <pre>
  *  cohort run ──► Controller ──(LaunchAgent: setsid / ssh / ip netns exec)──► IoManager ──setsid──► peers
  *                     ▲   control frames: IOM_HELLO, LAUNCH, OUTPUT, EXITED, STOP ...  │
- *                     └──────────────── PEER_HELLO, PEER_TABLE, PEER_FAILURE ◄──────────┘
+ *                     └──────────────── PEER_HELLO, PEER_TABLE, PEER_FAILURE, STACKS ◄──┘
+ *  cohort stacks ── JobRegistry file ──► STACKS_QUERY on the rendezvous port ──► STACKS_REQUEST to every peer
  * </pre>
  *
- * May depend on the JDK and on {@code io.cohort.wireup} (the control protocol) in cohort-core, nothing
- * else; the command line ({@code io.cohort.cli}) depends on this package, never the other way.
+ * The {@link io.cohort.launch.JobRegistry} lists the user's running jobs on this machine, and
+ * {@link io.cohort.launch.StacksQuery} asks one of them for its stacks (see docs/stacks.md).
+ *
+ * May depend on the JDK and on {@code io.cohort.wireup} (the control protocol) and
+ * {@code io.cohort.stacks} in cohort-core, nothing else; the command line ({@code io.cohort.cli})
+ * depends on this package, never the other way.
  */
 package io.cohort.launch;
