@@ -5,7 +5,9 @@ import io.cohort.daemon.ClusterConfigException;
 import io.cohort.daemon.ClusterUnreachableException;
 import io.cohort.daemon.RequestRefusedException;
 import io.cohort.launch.ExitCodes;
+import io.cohort.launch.JobRegistry;
 import io.cohort.launch.LaunchException;
+import io.cohort.launch.StacksQuery;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -60,6 +62,22 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.REQUEST_REFUSED;
         }
+        if (ex instanceof NoJobException || ex instanceof StacksQuery.JobEndedException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.NO_JOB;
+        }
+        if (ex instanceof StacksQuery.RefusedException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.ACCESS_DENIED;
+        }
+        if (ex instanceof StacksQuery.NoAnswerException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.CLUSTER_UNAVAILABLE;
+        }
+        if (ex instanceof JobRegistry.UnsafeRegistryException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.CLUSTER_CONFIG;
+        }
         if (ex instanceof LaunchException) {
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.LAUNCH_FAILURE;
@@ -73,6 +91,9 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
         Object o = cmd.getCommand();
         if (o instanceof RunCommand r) {
             return r.verbose;
+        }
+        if (o instanceof StacksCommand s) {
+            return s.verbose;
         }
         if (o instanceof DbSubcommand d) {
             return d.verbose;

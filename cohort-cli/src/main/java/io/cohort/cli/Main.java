@@ -75,6 +75,9 @@ public final class Main {
                 if (made instanceof RunCommand) {
                     ((RunCommand) made).environment = env;
                 }
+                if (made instanceof StacksCommand) {
+                    ((StacksCommand) made).environment = env;
+                }
                 return made;
             }
         };

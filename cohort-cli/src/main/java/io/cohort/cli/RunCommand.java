@@ -15,12 +15,17 @@ import io.cohort.launch.CohortHome;
 import io.cohort.launch.Controller;
 import io.cohort.launch.HostPlan;
 import io.cohort.launch.JobOutcome;
+import io.cohort.launch.JobRegistry;
 import io.cohort.launch.JobSpec;
 import io.cohort.launch.LaunchAgent;
 import io.cohort.launch.LaunchAgents;
 import io.cohort.launch.LaunchException;
 import io.cohort.launch.Placement;
 import io.cohort.launch.StdinTarget;
+import io.cohort.stacks.JobStacks;
+import io.cohort.tools.stacks.StackTree;
+import io.cohort.tools.stacks.StackTreeFormatter;
+import io.cohort.tools.stacks.ThreadFilter;
 import io.cohort.transport.bcast.DomainFactory;
 import io.cohort.transport.fault.FaultPlan;
 import io.cohort.transport.udp.UdpSettings;
@@ -38,6 +43,7 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +54,9 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code cohort run}: validates the command line into a {@link JobSpec}, then runs the job in this
- * JVM as its controller. SIGINT/SIGTERM reach a shutdown hook that stops the job in order.
+ * JVM as its controller. SIGINT/SIGTERM reach a shutdown hook that stops the job in order. The job is
+ * registered for {@code cohort stacks} ({@link JobRegistry}), and SIGUSR1 ({@link StacksSignal}; the
+ * {@code ./cohort} script turns SIGQUIT into it) prints its merged stacks on stderr while it goes on.
  */
 @Command(name = "run", sortOptions = false,
         description = "Run a program as N cooperating peer processes.",
@@ -212,6 +220,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private Integer runController(JobSpec job, Controller controller) throws LaunchException, IOException {
+        controller.register(JobRegistry.forCurrentUser(environment));
+        StacksSignal.install(new StacksOnSignal(controller));
         Thread hook = new Thread(() -> {
             // SIGINT/SIGTERM: stop the peers in order; the JVM then exits with 130/143 by itself.
             controller.interrupt();
@@ -224,6 +234,34 @@ final class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         JobOutcome outcome = controller.run();
         return outcome.exitCode();
+    }
+
+    /** SIGUSR1: the merged stacks of the job on the launcher's stderr, one dump at a time; the job goes on. */
+    static final class StacksOnSignal implements Runnable {
+        private final Controller controller;
+        private final java.util.concurrent.atomic.AtomicBoolean busy = new java.util.concurrent.atomic.AtomicBoolean();
+
+        StacksOnSignal(Controller controller) {
+            this.controller = controller;
+        }
+
+        @Override
+        public void run() {
+            if (!busy.compareAndSet(false, true)) {
+                return; // a dump is on its way; a second one right behind it would say the same
+            }
+            try {
+                Duration timeout = Duration.ofMillis(Math.round(StacksCommand.TIMEOUT_SECONDS_DEFAULT * 1000));
+                JobStacks stacks = controller.collectStacks(timeout).get();
+                controller.printOnStderr(StackTreeFormatter.format(stacks, StackTree.merge(stacks, ThreadFilter.PROGRAM)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException | RuntimeException e) {
+                controller.printOnStderr("cohort: the stacks could not be collected: " + e + "\n");
+            } finally {
+                busy.set(false);
+            }
+        }
     }
 
     /** Checks every option and builds the job; throws {@link UsageException} / {@link ProgramNotFoundException}. */

@@ -17,6 +17,8 @@ public final class ExitCodes {
      * answer, or {@code cohort db} could not write it (it never writes an invalid one).
      */
     public static final int CLUSTER_DB = 5;
+    /** {@code cohort stacks}: no running job of this user on this machine (or not the one named), or it just ended. */
+    public static final int NO_JOB = 6;
     /** No daemon that could answer did: every load server unreachable, or the member's daemon (EX_UNAVAILABLE). */
     public static final int CLUSTER_UNAVAILABLE = 69;
     /** Internal error of the launcher (EX_SOFTWARE). */

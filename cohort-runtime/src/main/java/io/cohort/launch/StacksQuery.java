@@ -37,6 +37,15 @@ public final class StacksQuery {
         }
     }
 
+    /** The controller did not answer in time, or not in a form we can read. */
+    public static final class NoAnswerException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NoAnswerException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** Nobody listens on the job's port any more: the job ended after its registry file was read. */
     public static final class JobEndedException extends IOException {
         private static final long serialVersionUID = 1L;
@@ -50,9 +59,20 @@ public final class StacksQuery {
      * @param timeout how long the peers have to answer; ranks that do not are reported as silent
      * @throws JobEndedException if the job's port is closed
      * @throws RefusedException  if the controller refused the token
-     * @throws IOException       if the controller did not answer in time or the answer was malformed
+     * @throws NoAnswerException if the controller did not answer in time or the answer was malformed
      */
     public static JobStacks ask(JobRegistry.Entry job, Duration timeout) throws IOException {
+        try {
+            return exchange(job, timeout);
+        } catch (RefusedException | JobEndedException | NoAnswerException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new NoAnswerException("the launcher of job " + job.jobId() + " (pid " + job.pid() + ") did not answer: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static JobStacks exchange(JobRegistry.Entry job, Duration timeout) throws IOException {
         try (Socket s = new Socket()) {
             try {
                 s.connect(new InetSocketAddress(job.address(), job.port()), CONNECT_MILLIS);
@@ -66,7 +86,7 @@ public final class StacksQuery {
             try {
                 return read(job, conn);
             } catch (SocketTimeoutException e) {
-                throw new IOException("the launcher of job " + job.jobId() + " (pid " + job.pid() + ") did not answer within "
+                throw new NoAnswerException("the launcher of job " + job.jobId() + " (pid " + job.pid() + ") did not answer within "
                         + timeout.plus(SLACK).toMillis() + " ms", e);
             }
         }
