@@ -10,14 +10,19 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Captures every live thread of this JVM: name, daemon flag, state, the lock it waits on and its
- * owner, and all frames. Uses {@code ThreadMXBean.dumpAllThreads(false, false)}: one safepoint for a
- * consistent picture, with lock names and owners; it does not ask for the synchronizers each thread
- * holds, which would walk the whole heap. Where {@code java.management} is missing (a trimmed
- * runtime) it falls back to {@link Thread#getAllStackTraces()} and {@link LockSupport#getBlocker},
- * which know what a parked thread waits on but not who holds a monitor.
+ * owner, and all frames.
  *
- * <p>The first capture in a JVM loads the management classes (some tens of milliseconds); later
- * ones take about a millisecond for a few dozen threads. Any thread may call it.
+ * <p>First {@link Thread#getAllStackTraces()} (one safepoint for all stacks, well under a
+ * millisecond) with each thread's state and, for a parked thread, {@link LockSupport#getBlocker}:
+ * that covers the waits of a message-passing program (receives, barriers, latches, sleeps). Only if
+ * some thread is blocked on a monitor or waits in {@code Object.wait}, whose lock only the VM knows,
+ * is the capture taken again with {@code ThreadMXBean.dumpAllThreads(false, false)}, which names the
+ * lock and its owner. That bean costs a peer some tens of milliseconds the first time (its classes
+ * load and initialise) and needs {@code java.management}; where that module is missing the first
+ * capture stands. Neither asks for the synchronizers a thread holds, which would walk the heap.
+ *
+ * <p>No lambdas: a peer may never have linked one, and the first costs more than this whole capture.
+ * Any thread may call it.
  */
 public final class StackCapture {
     private static volatile boolean managementMissing;
@@ -28,19 +33,41 @@ public final class StackCapture {
     /** Every live thread but {@code exclude} (the capturing thread, or null): main first, then non-daemon, then daemon threads, each by id. */
     public static List<ThreadStack> threads(Thread exclude) {
         long skip = exclude == null ? -1 : exclude.getId();
-        List<ThreadStack> threads = null;
-        if (!managementMissing) {
+        List<ThreadStack> threads = plain(skip);
+        if (needsMonitors(threads) && !managementMissing) {
             try {
                 threads = Management.threads(skip);
             } catch (LinkageError | UnsupportedOperationException | SecurityException e) {
                 managementMissing = true;
             }
         }
-        if (threads == null) {
-            threads = plain(skip);
-        }
         threads.sort(ORDER);
         return threads;
+    }
+
+    /**
+     * Some thread waits for a monitor: only the VM can say which, and who holds it. The JDK's own
+     * reference-queue threads (Finalizer, cleaners) wait in {@code Object.wait} on Java 17 all the
+     * time; they alone are no reason to load the management classes.
+     */
+    private static boolean needsMonitors(List<ThreadStack> threads) {
+        for (ThreadStack t : threads) {
+            if (t.state() == Thread.State.BLOCKED) {
+                return true;
+            }
+            if (t.state() == Thread.State.WAITING || t.state() == Thread.State.TIMED_WAITING) {
+                List<StackTraceElement> f = t.frames();
+                int i = 0;
+                while (i < f.size() && f.get(i).getClassName().equals("java.lang.Object")) {
+                    i++; // Object.wait, and wait0 below it on newer JDKs
+                }
+                if (i > 0 && f.get(0).getMethodName().startsWith("wait")
+                        && !(i < f.size() && f.get(i).getClassName().equals("java.lang.ref.ReferenceQueue"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A capture encoded for the wire, within {@link PeerStacks#MAX_BYTES}. */
@@ -48,9 +75,20 @@ public final class StackCapture {
         return StacksCodec.encode(threads(exclude), 0, PeerStacks.MAX_BYTES);
     }
 
-    private static final Comparator<ThreadStack> ORDER = Comparator
-            .comparingInt((ThreadStack t) -> !t.daemon() && t.name().equals("main") ? 0 : t.daemon() ? 2 : 1)
-            .thenComparingLong(ThreadStack::id);
+    private static final Comparator<ThreadStack> ORDER = new Order();
+
+    /** Main first, then other non-daemon threads, then daemon threads; by id within each. */
+    private static final class Order implements Comparator<ThreadStack> {
+        @Override
+        public int compare(ThreadStack a, ThreadStack b) {
+            int c = Integer.compare(group(a), group(b));
+            return c != 0 ? c : Long.compare(a.id(), b.id());
+        }
+
+        private static int group(ThreadStack t) {
+            return t.daemon() ? 2 : t.name().equals("main") ? 0 : 1;
+        }
+    }
 
     /** In a class of its own, so that a runtime without java.management fails here, and only once. */
     private static final class Management {
@@ -72,7 +110,7 @@ public final class StackCapture {
         List<ThreadStack> out = new ArrayList<>();
         for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
             Thread t = e.getKey();
-            if (t.getId() == skip) {
+            if (t.getId() == skip || !t.isAlive()) {
                 continue;
             }
             Object blocker = LockSupport.getBlocker(t);

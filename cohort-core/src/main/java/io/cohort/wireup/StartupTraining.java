@@ -35,6 +35,9 @@ public final class StartupTraining {
         TransportPlan.of("auto", 0, table).matrix(table);
         JobEnvironment.from(Map.of(JobEnvironment.JOB_ID, "j", JobEnvironment.RANK, "0", JobEnvironment.SIZE, "1",
                 JobEnvironment.CONTROLLER, "127.0.0.1:1", JobEnvironment.JOB_KEY, "k")).transportKey();
+        // What a stacks request runs (cohort stacks): the capture, its wire form and the responder.
+        io.cohort.stacks.StacksCodec.decode(io.cohort.stacks.StackCapture.encoded(null));
+        Class.forName(StacksResponder.class.getName());
         Class.forName(PeerMain.class.getName());
         Class.forName(WireupClient.class.getName());
         Class.forName(PeerRuntime.class.getName());

@@ -54,6 +54,32 @@ class StackCaptureTest {
     }
 
     @Test
+    void aThreadBlockedOnAMonitorNamesTheLockAndItsOwner() throws Exception {
+        Object monitor = new Object();
+        CountDownLatch started = new CountDownLatch(1);
+        Thread t;
+        synchronized (monitor) {
+            t = new Thread(() -> {
+                started.countDown();
+                synchronized (monitor) {
+                    monitor.hashCode();
+                }
+            }, "stack-capture-test-blocked");
+            t.setDaemon(true);
+            t.start();
+            started.await();
+            ThreadStack b = null;
+            while (b == null || b.state() != Thread.State.BLOCKED) {
+                b = StackCapture.threads(null).stream()
+                        .filter(s -> s.name().equals("stack-capture-test-blocked")).findFirst().orElseThrow();
+            }
+            assertEquals("java.lang.Object@" + Integer.toHexString(System.identityHashCode(monitor)), b.lockName());
+            assertEquals(Thread.currentThread().getName(), b.lockOwner());
+        }
+        t.join();
+    }
+
+    @Test
     void encodedCaptureDecodes() throws Exception {
         PeerStacks p = StacksCodec.decode(StackCapture.encoded(null));
         assertTrue(p.threads().stream().anyMatch(s -> s.id() == Thread.currentThread().getId()), "the caller is in");

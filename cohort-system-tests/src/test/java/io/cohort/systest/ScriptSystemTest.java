@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -35,6 +36,76 @@ class ScriptSystemTest {
         assertEquals(0, p.waitFor(), lines.toString());
         assertEquals(1, lines.size(), lines.toString());
         assertTrue(lines.get(0).startsWith("[0] pi = 3.14"), lines.toString());
+    }
+
+    /**
+     * SIGQUIT to the script prints the job's merged stacks on its stderr (the script turns it into
+     * SIGUSR1 for the launcher) and the job goes on; SIGTERM then stops it with 143, as before.
+     */
+    @Test
+    @Timeout(60)
+    void sigquitShowsTheMergedStacksAndSigtermStillExits143(@TempDir Path runtime) throws Exception {
+        Assumptions.assumeTrue(distUpToDate(), "sources are newer than the built distribution, and this test must not "
+                + "start a nested build; run 'mvn package' first");
+        CohortProcess script = hungJob(runtime);
+        try {
+            signal("QUIT", script);
+            assertTrue(script.awaitErr(l -> l.contains("io.cohort.systest.programs.Hang.stuck("), 1), script.toString());
+            assertTrue(script.awaitErr(l -> l.startsWith("      RUNNABLE"), 1), script.toString());
+            StackBlocks tree = StackBlocks.parse(script.err());
+            assertTrue(tree.find("[1]", "io.cohort.engine.EngineCommunicator.recv(") != null
+                    && tree.find("[0]", "io.cohort.systest.programs.Hang.stuck(") != null, script.toString());
+            assertTrue(script.err().stream().noneMatch(l -> l.contains("Full thread dump")), "no HotSpot dump of the launcher: " + script);
+            assertTrue(script.process().isAlive(), "the job goes on after SIGQUIT");
+            signal("TERM", script);
+            assertEquals(143, script.waitFor(), script.toString());
+            assertTrue(script.err().stream().anyMatch(l -> l.matches("cohort: job [0-9a-f]{8} was interrupted.*")), script.toString());
+        } finally {
+            stopLeftovers(script);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void sigintThroughTheScriptStillExits130(@TempDir Path runtime) throws Exception {
+        Assumptions.assumeTrue(distUpToDate(), "sources are newer than the built distribution; run 'mvn package' first");
+        Assumptions.assumeFalse(SignalSystemTest.sigintIgnored(), "SIGINT is ignored in this process tree (started in the "
+                + "background), so the script and its JVM cannot receive it; skipping the SIGINT test");
+        CohortProcess script = hungJob(runtime);
+        try {
+            signal("INT", script);
+            assertEquals(130, script.waitFor(), script.toString());
+            assertTrue(script.err().stream().anyMatch(l -> l.matches("cohort: job [0-9a-f]{8} was interrupted.*")), script.toString());
+        } finally {
+            stopLeftovers(script);
+        }
+    }
+
+    /** After a failure: killing the script would end only bash; its launcher (SIGTERM) stops its job. */
+    private static void stopLeftovers(CohortProcess script) {
+        script.process().children().forEach(ProcessHandle::destroy);
+        script.close();
+    }
+
+    /**
+     * A 2-peer Hang through ./cohort, with its own job registry; returns once both ranks are in place.
+     * A process started by a JVM inherits SIGQUIT blocked (HotSpot blocks it in all its threads but
+     * one), and bash cannot unblock it, so the script is started through perl with an empty signal
+     * mask, as a shell at a terminal would start it.
+     */
+    private static CohortProcess hungJob(Path runtime) throws Exception {
+        Assumptions.assumeTrue(new ProcessBuilder("perl", "-MPOSIX", "-e", "1").start().waitFor() == 0,
+                "perl with POSIX is needed to start the script with SIGQUIT unblocked");
+        CohortProcess script = CohortProcess.startCommand(List.of("perl", "-MPOSIX", "-e",
+                "sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die \"sigprocmask: $!\"; exec { $ARGV[0] } @ARGV or die \"exec: $!\"",
+                CohortProcess.ROOT.resolve("cohort").toString(), "run", "-n", "2",
+                "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.Hang"), Map.of("XDG_RUNTIME_DIR", runtime.toString()));
+        assertTrue(script.awaitOut(l -> l.endsWith(" ready"), 2), script.toString());
+        return script;
+    }
+
+    private static void signal(String name, CohortProcess p) throws Exception {
+        new ProcessBuilder("kill", "-" + name, Long.toString(p.process().pid())).start().waitFor();
     }
 
     private static boolean distUpToDate() throws IOException {

@@ -70,7 +70,7 @@ class SignalSystemTest {
     }
 
     /** A JVM started with SIGINT ignored keeps ignoring it; children inherit that. */
-    private static boolean sigintIgnored() throws IOException {
+    static boolean sigintIgnored() throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("SigIgn:")) {
                 return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 1)) != 0;
