@@ -3,7 +3,9 @@ package io.cohort.stacks;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
@@ -13,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * owner, and all frames.
  *
  * <p>First {@link Thread#getAllStackTraces()} (one safepoint for all stacks, well under a
- * millisecond) with each thread's state and, for a parked thread, {@link LockSupport#getBlocker}:
+ * millisecond; taken twice, see {@link #plain}) with each thread's state and, for a parked thread,
+ * {@link LockSupport#getBlocker}:
  * that covers the waits of a message-passing program (receives, barriers, latches, sleeps). Only if
  * some thread is blocked on a monitor or waits in {@code Object.wait}, whose lock only the VM knows,
  * is the capture taken again with {@code ThreadMXBean.dumpAllThreads(false, false)}, which names the
@@ -106,17 +109,35 @@ public final class StackCapture {
         }
     }
 
+    /**
+     * A thread's state is read apart from its stack, so the stacks are taken twice around it: a
+     * thread whose stack did not change in between was in that state at those frames; one that moved
+     * is shown as RUNNABLE at its second stack, whatever state it has reached meanwhile.
+     */
     private static List<ThreadStack> plain(long skip) {
-        List<ThreadStack> out = new ArrayList<>();
-        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
-            Thread t = e.getKey();
-            if (t.getId() == skip || !t.isAlive()) {
-                continue;
-            }
+        Map<Thread, StackTraceElement[]> before = Thread.getAllStackTraces();
+        Map<Thread, Thread.State> states = new HashMap<>();
+        Map<Thread, Object> blockers = new HashMap<>();
+        for (Thread t : before.keySet()) {
+            states.put(t, t.getState());
             Object blocker = LockSupport.getBlocker(t);
+            if (blocker != null) {
+                blockers.put(t, blocker);
+            }
+        }
+        Map<Thread, StackTraceElement[]> after = Thread.getAllStackTraces();
+        List<ThreadStack> out = new ArrayList<>();
+        for (Map.Entry<Thread, StackTraceElement[]> e : after.entrySet()) {
+            Thread t = e.getKey();
+            Thread.State state = states.get(t);
+            if (t.getId() == skip || state == null || state == Thread.State.TERMINATED) {
+                continue; // the capturing thread, or one that started or ended during the capture
+            }
+            boolean still = Arrays.equals(before.get(t), e.getValue());
+            Object blocker = still ? blockers.get(t) : null;
             String lock = blocker == null ? null
                     : blocker.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(blocker));
-            out.add(new ThreadStack(t.getName(), t.getId(), t.isDaemon(), t.getState(), lock, null,
+            out.add(new ThreadStack(t.getName(), t.getId(), t.isDaemon(), still ? state : Thread.State.RUNNABLE, lock, null,
                     plainFrames(e.getValue())));
         }
         return out;
