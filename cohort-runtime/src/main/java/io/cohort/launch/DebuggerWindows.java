@@ -96,9 +96,10 @@ final class DebuggerWindows implements AutoCloseable {
             return;
         }
         if (tmux == null) {
-            say.accept("cohort: " + (addresses.size() == 1 ? "the peer waits" : addresses.size() + " peers wait")
-                    + " suspended until a debugger lets them go: run the jdb commands above, or attach an IDE's remote"
-                    + " JVM debugger (socket attach) to those addresses");
+            say.accept("cohort: " + (addresses.size() == 1 ? "the peer waits suspended until a debugger lets it go"
+                    : addresses.size() + " peers wait suspended until a debugger lets them go")
+                    + ": run the jdb commands above, or attach an IDE's remote JVM debugger (socket attach) to "
+                    + (addresses.size() == 1 ? "that address" : "those addresses"));
             return;
         }
         Path jdb = findJdb();
