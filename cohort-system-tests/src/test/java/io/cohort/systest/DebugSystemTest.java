@@ -4,11 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,11 +26,6 @@ class DebugSystemTest {
     private static final Pattern SESSION = Pattern.compile("tmux attach -t (cohort-[0-9a-f]{8})");
     /** How long the test waits for jdb to attach (it starts a JVM of its own) before it gives up. */
     private static final long ATTACH_MILLIS = 30_000;
-
-    private static Path jdb() {
-        Path own = Path.of(System.getProperty("java.home"), "bin", "jdb");
-        return Files.isExecutable(own) ? own : Path.of("jdb");
-    }
 
     private static boolean tmuxInstalled() {
         try {
@@ -103,63 +94,6 @@ class DebugSystemTest {
         }
     }
 
-    /** jdb as a plain child process: reads its output as it comes, types commands on its stdin. */
-    private static final class Jdb implements AutoCloseable {
-        private final Process process;
-        private final StringBuilder screen = new StringBuilder();
-
-        Jdb(String address) throws IOException {
-            process = new ProcessBuilder(jdb().toString(), "-attach", address).redirectErrorStream(true).start();
-            Thread reader = new Thread(() -> {
-                byte[] buf = new byte[4096];
-                try (InputStream in = process.getInputStream()) {
-                    int n;
-                    while ((n = in.read(buf)) > 0) {
-                        synchronized (screen) {
-                            screen.append(new String(buf, 0, n, StandardCharsets.UTF_8));
-                            screen.notifyAll();
-                        }
-                    }
-                } catch (IOException ignored) {
-                    // jdb ended.
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        /** Waits for jdb to print {@code text}; false if it ended first. */
-        boolean await(String text) throws InterruptedException {
-            synchronized (screen) {
-                while (!screen.toString().contains(text)) {
-                    if (!process.isAlive()) {
-                        return screen.toString().contains(text);
-                    }
-                    screen.wait(100); // woken by each read; the timeout only notices jdb's end
-                }
-                return true;
-            }
-        }
-
-        void type(String line) throws IOException {
-            OutputStream in = process.getOutputStream();
-            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-            in.flush();
-        }
-
-        @Override
-        public void close() {
-            process.destroyForcibly();
-        }
-
-        @Override
-        public String toString() {
-            synchronized (screen) {
-                return screen.toString();
-            }
-        }
-    }
-
     @Test
     @Timeout(90)
     void withoutTmuxTheAttachCommandsArePrintedAndJdbReleasesTheChosenRank() throws Exception {
@@ -174,7 +108,7 @@ class DebugSystemTest {
             assertEquals("1", attach.get(0).group(1));
             assertTrue(attach.get(0).group(2).startsWith("127.0.0.1:"), p.toString());
             assertTrue(p.err().stream().noneMatch(l -> l.contains("tmux")), p.toString());
-            try (Jdb jdb = new Jdb(attach.get(0).group(2))) {
+            try (JdbProcess jdb = new JdbProcess(attach.get(0).group(2))) {
                 assertTrue(jdb.await("main[1]"), jdb.toString()); // the prompt comes after the VM start event is handled
                 jdb.type("cont");
                 assertEquals(0, p.waitFor(), p + "\njdb: " + jdb);
