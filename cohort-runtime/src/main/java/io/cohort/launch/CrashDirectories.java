@@ -3,7 +3,6 @@ package io.cohort.launch;
 import io.cohort.wireup.JobEnvironment;
 
 import java.io.IOException;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -109,9 +108,7 @@ public final class CrashDirectories {
         try {
             Files.deleteIfExists(dir);
             return true;
-        } catch (DirectoryNotEmptyException e) {
-            return false;
-        } catch (IOException e) {
+        } catch (IOException e) { // DirectoryNotEmptyException above all: some peer left files
             return false;
         }
     }

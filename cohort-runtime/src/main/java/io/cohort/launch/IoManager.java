@@ -181,6 +181,9 @@ public final class IoManager implements PeerProcess.Listener {
                     }
                 });
             } catch (IOException | RuntimeException e) {
+                if (crashDir != null) {
+                    CrashDirectories.collect(crashDir); // removes it: a peer that never ran left nothing
+                }
                 reportStartFailure(spec.rank(), "cannot start " + spec.command().get(0) + ": " + e.getMessage(), latch);
             }
         }
