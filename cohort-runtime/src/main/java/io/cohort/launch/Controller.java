@@ -10,8 +10,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,10 +25,15 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The controlling process of one job (PSE's "controlling process"): the rendezvous point of the
@@ -90,8 +101,8 @@ public final class Controller {
      */
     static final int DEBUG_WIREUP_TIMEOUT_SECONDS = 86_400;
     /** The JDWP agent's line on a peer's stdout, with the port it listens on. */
-    private static final java.util.regex.Pattern JDWP_LISTENING =
-            java.util.regex.Pattern.compile("Listening for transport dt_socket at address: (?:.*:)?(\\d+)\\s*");
+    private static final Pattern JDWP_LISTENING =
+            Pattern.compile("Listening for transport dt_socket at address: (?:.*:)?(\\d+)\\s*");
 
     private final JobSpec spec;
     private final HostPlan plan;
@@ -129,10 +140,11 @@ public final class Controller {
     private boolean timedOut;
     private boolean interrupted;
     /** Per debugged rank, the port its JDWP agent reported (0: not yet); written by connection threads. */
-    private final java.util.concurrent.atomic.AtomicIntegerArray debugPorts;
-    /** Per debugged rank, the address its agent binds (set at LAUNCH) and, once known, HOST:PORT. */
+    private final AtomicIntegerArray debugPorts;
+    /** Per debugged rank, the address its agent binds (set at LAUNCH). */
     private final String[] debugHosts;
-    private final java.util.TreeMap<Integer, String> debugAddresses = new java.util.TreeMap<>();
+    /** Debugged ranks whose agent listens, and its HOST:PORT. */
+    private final TreeMap<Integer, String> debugAddresses = new TreeMap<>();
     private DebuggerWindows debugWindows;
 
     /** One io-manager: the host it serves, its ranks, its agent process and its connection. */
@@ -181,7 +193,7 @@ public final class Controller {
         this.jobKey = HexFormat.of().formatHex(key);
         this.peerConnections = new ControlConnection[spec.size()];
         this.records = new PeerRecord[spec.size()];
-        this.debugPorts = new java.util.concurrent.atomic.AtomicIntegerArray(spec.size());
+        this.debugPorts = new AtomicIntegerArray(spec.size());
         this.debugHosts = new String[spec.size()];
         for (int h = 0; h < placement.hosts().size(); h++) {
             links.add(new IoManagerLink(placement.hosts().get(h), placement.ranksOn(h)));
@@ -581,21 +593,21 @@ public final class Controller {
      * on this machine, else the address its host reached us from, which is also where jdb reaches it.
      */
     private static String debugBindAddress(ControlConnection conn) {
-        java.net.InetAddress a = conn.remoteAddress();
+        InetAddress a = conn.remoteAddress();
         boolean here;
         try {
-            here = a == null || a.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(a) != null;
-        } catch (java.net.SocketException e) {
+            here = a == null || a.isLoopbackAddress() || NetworkInterface.getByInetAddress(a) != null;
+        } catch (SocketException e) {
             here = false;
         }
         if (here) {
             return "127.0.0.1";
         }
-        return a instanceof java.net.Inet6Address ? "[" + a.getHostAddress() + "]" : a.getHostAddress();
+        return a instanceof Inet6Address ? "[" + a.getHostAddress() + "]" : a.getHostAddress();
     }
 
     /** The crash-file directory of one rank, or null without --core-dir. */
-    private java.nio.file.Path crashDirectory(int rank) {
+    private Path crashDirectory(int rank) {
         if (spec.crashRoot() == null) {
             return null;
         }
@@ -612,9 +624,9 @@ public final class Controller {
         launcherLine("cohort: rank " + rank + " on " + placement.hostOf(rank) + " waits for a debugger: "
                 + DebuggerWindows.attachCommand(where));
         if (debugAddresses.size() == spec.debug().ranks().size() && !stopping) {
-            java.nio.file.Path tmux = spec.debug().tmux() ? DebuggerWindows.findTmux() : null;
+            Path tmux = spec.debug().tmux() ? DebuggerWindows.findTmux() : null;
             debugWindows = new DebuggerWindows(jobId, tmux, spec.workingDirectory(), this::launcherLine);
-            java.util.SortedMap<Integer, String> addresses = new java.util.TreeMap<>(debugAddresses);
+            SortedMap<Integer, String> addresses = new TreeMap<>(debugAddresses);
             DebuggerWindows windows = debugWindows;
             Thread t = new Thread(() -> windows.open(addresses), "cohort-debugger-windows");
             t.setDaemon(true);
@@ -640,7 +652,7 @@ public final class Controller {
             // Port 0: the agent picks a free one and prints it; suspend=y holds main until a debugger resumes it.
             c.add("-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=" + debugHosts[rank] + ":0");
         }
-        java.nio.file.Path crashDir = crashDirectory(rank);
+        Path crashDir = crashDirectory(rank);
         if (crashDir != null) {
             c.addAll(CrashDirectories.jvmFlags(crashDir)); // before the user's options, which may override them
         }
@@ -669,7 +681,7 @@ public final class Controller {
         env.put(JobEnvironment.JOB_KEY, jobKey);
         env.put(JobEnvironment.WIREUP_TIMEOUT, Integer.toString(spec.debug() != null ? DEBUG_WIREUP_TIMEOUT_SECONDS
                 : spec.wireupTimeoutSeconds()));
-        java.nio.file.Path crashDir = crashDirectory(rank);
+        Path crashDir = crashDirectory(rank);
         if (crashDir != null) {
             env.put(JobEnvironment.CRASH_DIR, crashDir.toString());
         }
@@ -986,7 +998,7 @@ public final class Controller {
                 || debugPorts.get(rank) != 0 || line.length > 200) {
             return false;
         }
-        java.util.regex.Matcher m = JDWP_LISTENING.matcher(new String(line, java.nio.charset.StandardCharsets.UTF_8));
+        Matcher m = JDWP_LISTENING.matcher(new String(line, StandardCharsets.UTF_8));
         if (!m.matches()) {
             return false;
         }

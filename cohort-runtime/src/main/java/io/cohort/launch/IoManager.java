@@ -7,6 +7,8 @@ import io.cohort.wireup.ControlMessageType;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -42,7 +44,7 @@ public final class IoManager implements PeerProcess.Listener {
     private final java.util.concurrent.atomic.AtomicInteger reported = new java.util.concurrent.atomic.AtomicInteger();
     private volatile int launched = -1;
     /** Each peer's crash-file directory, for the peers that have one. */
-    private final Map<Integer, java.nio.file.Path> crashDirs = new ConcurrentHashMap<>();
+    private final Map<Integer, Path> crashDirs = new ConcurrentHashMap<>();
 
     IoManager(ControlConnection controller, PrintStream log) {
         this.controller = controller;
@@ -69,7 +71,7 @@ public final class IoManager implements PeerProcess.Listener {
         // Segment files are unlinked once both ends map them; a peer killed before that leaves one.
         removeSegmentFiles(ShmSegmentFile.defaultDirectory(), jobId, peers.keySet());
         // The job's directory goes too if no peer (of any host sharing it) left anything.
-        crashDirs.values().stream().map(java.nio.file.Path::getParent).distinct().forEach(CrashDirectories::removeIfEmpty);
+        crashDirs.values().stream().map(Path::getParent).distinct().forEach(CrashDirectories::removeIfEmpty);
         controller.close();
         return 0;
     }
@@ -152,7 +154,7 @@ public final class IoManager implements PeerProcess.Listener {
                 reportStartFailure(spec.rank(), "the job was stopped before this peer started", latch);
                 continue;
             }
-            java.nio.file.Path crashDir = CrashDirectories.ofPeer(spec.environment());
+            Path crashDir = CrashDirectories.ofPeer(spec.environment());
             if (crashDir != null) {
                 try {
                     CrashDirectories.create(crashDir);
@@ -208,8 +210,8 @@ public final class IoManager implements PeerProcess.Listener {
     @Override
     public void exited(int rank, int status, boolean stoppedByManager) {
         // The JVM wrote its hs_err log and heap dump before it exited, so the list is complete now.
-        java.nio.file.Path crashDir = crashDirs.get(rank);
-        java.util.List<String> files = crashDir == null ? java.util.List.of() : CrashDirectories.collect(crashDir);
+        Path crashDir = crashDirs.get(rank);
+        List<String> files = crashDir == null ? List.of() : CrashDirectories.collect(crashDir);
         reported.incrementAndGet();
         controller.trySend(new ExitReport(rank, status, stoppedByManager, files).frame());
     }
