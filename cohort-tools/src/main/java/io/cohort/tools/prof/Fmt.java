@@ -21,8 +21,9 @@ final class Fmt {
         return String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 
+    /** Seconds to the microsecond: a short job's communication is often well below a millisecond. */
     static String seconds(double nanos) {
-        return fixed(nanos / 1e9, 3);
+        return fixed(nanos / 1e9, 6);
     }
 
     static String millis(double nanos) {

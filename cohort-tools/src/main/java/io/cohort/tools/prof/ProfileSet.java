@@ -41,7 +41,7 @@ public final class ProfileSet {
      * @throws ProfileInputException the directory is missing, not a directory, without recordings, or
      *                               none of them can be read
      */
-    public static ProfileSet load(Path directory, Consumer<String> warnings) throws ProfileInputException, IOException {
+    public static ProfileSet load(Path directory, Consumer<String> warnings) throws ProfileInputException {
         String hint = "give the directory that 'cohort run --profile=DIR' wrote";
         if (!Files.exists(directory)) {
             throw new ProfileInputException(directory + " does not exist; " + hint);
@@ -57,6 +57,8 @@ public final class ProfileSet {
                         return n == null ? Integer.MAX_VALUE : n.rank();
                     }).thenComparing(Path::toString))
                     .toList();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new ProfileInputException("cannot list " + directory + " (" + e.getMessage() + "); check its permissions");
         }
         if (files.isEmpty()) {
             throw new ProfileInputException(directory + " holds no recordings (*.jfr); run the job with 'cohort run --profile="

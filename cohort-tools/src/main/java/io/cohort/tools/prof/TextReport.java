@@ -49,7 +49,7 @@ public final class TextReport {
         }
         lines.add(new String[] {"Hosts", String.join(", ", hosts)});
         Instant start = Instant.ofEpochSecond(0, set.firstNanos()).truncatedTo(ChronoUnit.MILLIS);
-        lines.add(new String[] {"Recorded", start + " for " + Fmt.seconds(set.lastNanos() - set.firstNanos()) + " s"});
+        lines.add(new String[] {"Recorded", start + " for " + Fmt.fixed((set.lastNanos() - set.firstNanos()) / 1e9, 3) + " s"});
         lines.add(new String[] {"Scope", a.scope().description()});
         lines.add(new String[] {"Directory", set.directory().toString()});
         List<Integer> open = set.peers().stream().filter(p -> !p.jobClosed()).map(PeerProfile::rank).toList();
