@@ -46,7 +46,7 @@ public final class RingProgram {
         return s;
     }
 
-    static double crunch(int n) {
+    public static double crunch(int n) {
         double s = 0;
         for (int i = 1; i < n; i++) {
             s += Math.sqrt(i) / (i + 1.0);

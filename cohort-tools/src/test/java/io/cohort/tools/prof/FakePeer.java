@@ -40,21 +40,26 @@ public final class FakePeer {
     }
 
     /** Options of one simulated peer's recording. */
-    public record Options(String application, String host, boolean closeJob, boolean sampleMethods, boolean peerInfo) {
+    public record Options(String application, String host, boolean closeJob, boolean sampleMethods, boolean peerInfo, String jobId) {
         public static Options of(String application, String host) {
-            return new Options(application, host, true, false, true);
+            return new Options(application, host, true, false, true, JOB_ID);
         }
 
+        /** The peer never reaches the end of the job (no {@code io.cohort.Job} event), as if it crashed. */
         public Options crashed() {
-            return new Options(application, host, false, sampleMethods, peerInfo);
+            return new Options(application, host, false, sampleMethods, peerInfo, jobId);
         }
 
         public Options sampled() {
-            return new Options(application, host, closeJob, true, peerInfo);
+            return new Options(application, host, closeJob, true, peerInfo, jobId);
         }
 
         public Options withoutPeerInfo() {
-            return new Options(application, host, closeJob, sampleMethods, false);
+            return new Options(application, host, closeJob, sampleMethods, false, jobId);
+        }
+
+        public Options job(String id) {
+            return new Options(application, host, closeJob, sampleMethods, peerInfo, id);
         }
     }
 
@@ -76,7 +81,7 @@ public final class FakePeer {
                 FixtureEvents.PeerInfo info = new FixtureEvents.PeerInfo();
                 info.rank = rank;
                 info.size = size;
-                info.jobId = JOB_ID;
+                info.jobId = o.jobId();
                 info.host = o.host();
                 info.application = o.application();
                 info.pid = ProcessHandle.current().pid();
