@@ -66,6 +66,9 @@ final class ProfCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Print the stack trace of an error.")
     boolean verbose;
 
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
+    boolean help;
+
     @Override
     public Integer call() throws ProfileInputException, IOException {
         checkOptions();
