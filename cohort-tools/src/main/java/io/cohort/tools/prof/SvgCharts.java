@@ -276,7 +276,7 @@ final class SvgCharts {
             double w = Math.max(1, plotW * r.samples() / max);
             String share = Fmt.fixed(100.0 * r.samples() / Math.max(1, totalSamples), 1) + "%";
             s.append("<g><title>").append(Html.escape(r.method() + ": " + share + " of the samples")).append("</title>");
-            s.append(rect(left, y, w, barH, i == 0 ? COMM_COLOUR : COMPUTE_COLOUR, null));
+            s.append(rect(left, y, w, barH, COMPUTE_COLOUR, null));
             s.append("</g>");
             s.append(text(left - 8, y + barH / 2.0 + 4, shortMethod(r.method(), 34), "label", "end"));
             s.append(text(left + w + 6, y + barH / 2.0 + 4, share, "value", "start"));

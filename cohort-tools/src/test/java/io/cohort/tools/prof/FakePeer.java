@@ -102,28 +102,37 @@ public final class FakePeer {
     }
 
     public void send(int to, int tag, long bytes) {
+        send(to, tag, bytes, "send", 20);
+    }
+
+    /** A send named {@code operation} (e.g. {@code isend}) that lasts about {@code micros}. */
+    public void send(int to, int tag, long bytes, String operation, long micros) {
         FixtureEvents.Send e = new FixtureEvents.Send();
         e.begin();
-        spin(20);
+        spin(micros);
         e.peer = to;
         e.tag = tag;
         e.bytes = bytes;
         e.sequence = sent[to]++;
-        e.operation = "send";
+        e.operation = operation;
         e.end();
         e.commit();
     }
 
     /** A receive from {@code from}: FIFO per pair, so the k-th message from a peer has its sequence k. */
     public void recv(int from, int tag, long bytes) {
+        recv(from, tag, bytes, "recv", 40);
+    }
+
+    public void recv(int from, int tag, long bytes, String operation, long micros) {
         FixtureEvents.Receive e = new FixtureEvents.Receive();
         e.begin();
-        spin(40);
+        spin(micros);
         e.peer = from;
         e.tag = tag;
         e.bytes = bytes;
         e.sequence = received[from]++;
-        e.operation = "recv";
+        e.operation = operation;
         e.end();
         e.commit();
     }
@@ -140,9 +149,13 @@ public final class FakePeer {
     }
 
     public void waitAll(int requests) {
+        waitAll(requests, 10);
+    }
+
+    public void waitAll(int requests, long micros) {
         FixtureEvents.Wait e = new FixtureEvents.Wait();
         e.begin();
-        spin(10);
+        spin(micros);
         e.operation = "waitAll";
         e.requests = requests;
         e.end();
@@ -150,9 +163,13 @@ public final class FakePeer {
     }
 
     public void collective(String operation, long bytes) {
+        collective(operation, bytes, 60);
+    }
+
+    public void collective(String operation, long bytes, long micros) {
         FixtureEvents.Collective e = new FixtureEvents.Collective();
         e.begin();
-        spin(60);
+        spin(micros);
         e.operation = operation;
         e.algorithm = "recursive-doubling";
         e.root = -1;
