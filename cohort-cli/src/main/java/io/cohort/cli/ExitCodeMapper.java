@@ -8,6 +8,7 @@ import io.cohort.launch.ExitCodes;
 import io.cohort.launch.JobRegistry;
 import io.cohort.launch.LaunchException;
 import io.cohort.launch.StacksQuery;
+import io.cohort.tools.prof.ProfileInputException;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -78,6 +79,14 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.CLUSTER_CONFIG;
         }
+        if (ex instanceof ProfileInputException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.NO_INPUT;
+        }
+        if (ex instanceof OutputFileException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.CANNOT_CREATE;
+        }
         if (ex instanceof LaunchException) {
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.LAUNCH_FAILURE;
@@ -97,6 +106,9 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
         }
         if (o instanceof DbSubcommand d) {
             return d.verbose;
+        }
+        if (o instanceof ProfCommand p) {
+            return p.verbose;
         }
         return cmd.getMixins().values().stream()
                 .anyMatch(m -> m instanceof ClusterOptions c && c.verbose);

@@ -30,7 +30,9 @@ import java.util.List;
  * </pre>
  *
  * Decoding checks every count and length against the bytes left, so a malformed body is an
- * {@link IOException}, never a huge allocation or a runtime exception.
+ * {@link IOException}, never a huge allocation or a runtime exception. As every control frame, both
+ * only grow at their end: a reader ignores bytes after the fields it knows; a change inside a
+ * thread's record takes a new version.
  */
 public final class StacksCodec {
     public static final int VERSION = 1;
@@ -132,9 +134,7 @@ public final class StacksCodec {
                 }
                 threads.add(new ThreadStack(name, id, daemon, STATES[state], lockName, lockOwner, f));
             }
-            if (in.hasRemaining()) {
-                throw new IOException("malformed stacks (" + in.remaining() + " bytes after the last thread)");
-            }
+            // Bytes after the last thread are a later version's additions: ignored (ControlMessageType).
             return new PeerStacks(threads, omitted);
         } catch (BufferUnderflowException e) {
             throw new IOException("malformed stacks (truncated)", e);
@@ -173,11 +173,9 @@ public final class StacksCodec {
             String host = readString(in);
             long pid = in.getLong();
             int length = count(in, 1);
-            if (length != in.remaining()) {
-                throw new IOException("malformed stacks answer (block of " + length + " bytes, " + in.remaining() + " left)");
-            }
             if (ANSWERS[answer] == RankStacks.Answer.ANSWERED) {
-                return RankStacks.answered(rank, host, pid, decode(in));
+                ByteBuffer block = in.slice(in.position(), length);
+                return RankStacks.answered(rank, host, pid, decode(block)); // bytes after the block: ignored
             }
             if (length != 0) {
                 throw new IOException("malformed stacks answer (stacks of a rank that did not answer)");

@@ -12,7 +12,9 @@ import java.util.Arrays;
  * What {@code cohort run} starts in every peer JVM: {@code PeerMain <MainClass> args...}. Like
  * PSE's initialization routine that ran before user code, it watches the io-manager (a peer never
  * outlives it), runs the program's {@code main}, closes the world communicator if the program left
- * it open, and turns an escaping exception into exit status 1 at once.
+ * it open, and turns an escaping exception into exit status 1 at once. With a crash-file directory
+ * ({@code cohort run --core-dir}) it also records the traces of uncaught exceptions there
+ * ({@link UncaughtExceptionRecorder}).
  */
 public final class PeerMain {
     /** Exit status when the main class cannot be found or has no {@code main}. */
@@ -27,6 +29,7 @@ public final class PeerMain {
             System.exit(EXIT_NO_MAIN);
         }
         watchParent();
+        UncaughtExceptionRecorder recorder = UncaughtExceptionRecorder.installIfWanted();
         Method main = findMain(args[0]);
         try {
             main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
@@ -42,6 +45,9 @@ public final class PeerMain {
                 t.printStackTrace();
             }
             System.err.flush();
+            if (recorder != null) {
+                recorder.record(Thread.currentThread(), t);
+            }
             System.exit(1);
         }
         Cohort.closeIfOpen();

@@ -13,6 +13,9 @@
  *
  * The {@link io.cohort.launch.JobRegistry} lists the user's running jobs on this machine, and
  * {@link io.cohort.launch.StacksQuery} asks one of them for its stacks (see docs/stacks.md).
+ * PSE's debugging aids are launcher work too: {@link io.cohort.launch.DebuggerWindows} (a jdb per
+ * peer in tmux windows, {@code --debug}) and {@link io.cohort.launch.CrashDirectories} (per-peer
+ * crash files, {@code --core-dir}).
  *
  * May depend on the JDK and on {@code io.cohort.wireup} (the control protocol) and
  * {@code io.cohort.stacks} in cohort-core, nothing else; the command line ({@code io.cohort.cli})
