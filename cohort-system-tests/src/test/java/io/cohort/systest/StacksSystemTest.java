@@ -65,9 +65,8 @@ class StacksSystemTest {
             System.out.printf("cohort stacks on a 4-peer job: %d ms (JVM start included)%n", (System.nanoTime() - started) / 1_000_000);
             assertTrue(tree.header().endsWith(": 4 of 4 ranks answered"), tree.header());
             assertTrue(tree.silent().isEmpty(), tree.silent().toString());
-            StackBlocks.Block recv = tree.find("[1-3]", RECV);
-            assertTrue(recv.lines().get(recv.lines().size() - 1).startsWith("TIMED_WAITING")
-                    || recv.lines().get(recv.lines().size() - 1).startsWith("WAITING"), recv.toString());
+            // Below the receive the ranks may part (the backoff idle strategy wakes now and then), so
+            // only rank 0's wait, a latch nobody counts down, has a fixed last line.
             assertEquals(1, tree.count(RECV), "one node for the receive path: " + tree);
             assertEquals(1, tree.count(STUCK), "one node for rank 0's method: " + tree);
             assertTrue(tree.find("[0]", STUCK).lines().get(tree.find("[0]", STUCK).lines().size() - 1)
