@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "stacks", sortOptions = false,
         description = "Show where every thread of a running job is: the stacks of all its peers, merged into one tree.",
-        customSynopsis = {"cohort stacks [--all-threads] [--raw] [--timeout SECONDS] [JOB]", "cohort stacks --list"})
+        customSynopsis = {"cohort stacks [--all-threads] [--raw] [--timeout SECONDS] [JOB]", "       cohort stacks --list"})
 final class StacksCommand implements Callable<Integer> {
     static final double TIMEOUT_SECONDS_DEFAULT = 1.5;
     private static final DateTimeFormatter STARTED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
