@@ -2,6 +2,7 @@ package io.cohort.engine;
 
 import io.cohort.Message;
 import io.cohort.Status;
+import io.cohort.profile.ReceiveEvent;
 
 import java.nio.ByteBuffer;
 
@@ -21,6 +22,13 @@ final class RecvRequest extends AbstractRequest {
     RecvRequest prev;
     RecvRequest next;
     boolean posted;
+    /**
+     * For the program's receives ({@link #userOperation} set): whether its message was handed over
+     * (its Receive event recorded, or no recording wanted it), and the event a wait on several
+     * requests began for it. Touched by the threads that wait on it.
+     */
+    private boolean handedOver;
+    private ReceiveEvent pending;
 
     RecvRequest(ProgressEngine engine) {
         super(engine);
@@ -73,10 +81,58 @@ final class RecvRequest extends AbstractRequest {
         if (userBuffer != null) {
             throw new IllegalStateException("this receive wrote into a user buffer; it carries no message");
         }
-        result();
+        Status s = result();
         if (message == null) {
             throw new IllegalStateException("receive still pending; await() it first");
         }
+        if (userOperation != null) {
+            handOver(null, s);
+        }
         return message;
+    }
+
+    // ---- the profiler ---------------------------------------------------------------------------
+
+    @Override
+    void handOver(ReceiveEvent started, Status s) {
+        if (handedOver) {
+            return;
+        }
+        handedOver = true;
+        ReceiveEvent e = started != null ? started : takePending();
+        if (e == null) {
+            e = ReceiveEvent.startIfEnabled(); // seen outside a wait (isDone, message): an instant
+        }
+        if (e != null) {
+            e.matched(s.source(), s.tag(), s.length(), sequence);
+            e.finish(context, userOperation);
+        }
+    }
+
+    @Override
+    void beginPendingReceive() {
+        if (!handedOver && pending == null) {
+            pending = ReceiveEvent.startIfEnabled();
+        }
+    }
+
+    @Override
+    void dropPendingReceive() {
+        pending = null;
+    }
+
+    @Override
+    ReceiveEvent receiveEventForCall() {
+        if (handedOver) {
+            return null;
+        }
+        ReceiveEvent e = takePending();
+        return e != null ? e : ReceiveEvent.startIfEnabled();
+    }
+
+    private ReceiveEvent takePending() {
+        ReceiveEvent e = pending;
+        pending = null;
+        return e;
     }
 }
