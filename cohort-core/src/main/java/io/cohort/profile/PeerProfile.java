@@ -36,9 +36,18 @@ public final class PeerProfile {
     private PeerProfile() {
     }
 
-    /** The program's main class, as {@code PeerMain} was given it (empty before). */
+    /**
+     * The program's main class, as {@code PeerMain} was given it; without {@code PeerMain} (a plain
+     * {@code java Main} run) the JVM's main class, or the empty string if unknown.
+     */
     public static String application() {
-        return application;
+        String a = application;
+        if (a.isEmpty()) {
+            String command = System.getProperty("sun.java.command", "").trim();
+            int space = command.indexOf(' ');
+            a = space < 0 ? command : command.substring(0, space);
+        }
+        return a;
     }
 
     public static void application(String mainClass) {

@@ -2,7 +2,10 @@ package io.cohort.wireup;
 
 import io.cohort.Cohort;
 import io.cohort.PeerFailedException;
+import io.cohort.profile.JobEvent;
+import io.cohort.profile.PeerProfile;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -13,6 +16,13 @@ import java.util.Arrays;
  * PSE's initialization routine that ran before user code, it watches the io-manager (a peer never
  * outlives it), runs the program's {@code main}, closes the world communicator if the program left
  * it open, and turns an escaping exception into exit status 1 at once.
+ *
+ * <p>With {@link JobEnvironment#PROFILE} set ({@code cohort run --profile}) it first starts this
+ * peer's Flight Recorder recording ({@link PeerProfile}), which the JVM writes when it exits however
+ * it exits (return, {@code System.exit}, an escaping exception, SIGTERM from the launcher; not
+ * SIGKILL). A programmatic recording rather than {@code -XX:StartFlightRecording}: the file name
+ * needs the rank and the program's name, the directory must exist first, and the settings travel
+ * inside cohort-core.jar; the JVM flag can do none of these on a remote host without help.
  */
 public final class PeerMain {
     /** Exit status when the main class cannot be found or has no {@code main}. */
@@ -28,6 +38,7 @@ public final class PeerMain {
         }
         watchParent();
         Method main = findMain(args[0]);
+        startProfile(args[0]);
         try {
             main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
         } catch (InvocationTargetException e) {
@@ -42,9 +53,32 @@ public final class PeerMain {
                 t.printStackTrace();
             }
             System.err.flush();
+            JobEvent.finishAll(); // the world stays open (closing it could wait on failed peers); the job's time ends here
             System.exit(1);
         }
         Cohort.closeIfOpen();
+    }
+
+    /**
+     * With {@code cohort run --profile}: starts this peer's recording before the program runs. A
+     * recording that cannot start costs one line, not the run.
+     */
+    private static void startProfile(String mainClass) {
+        PeerProfile.application(mainClass); // what io.cohort.PeerInfo names, whoever records
+        String spec = System.getenv(JobEnvironment.PROFILE);
+        if (spec == null || spec.isBlank()) {
+            return;
+        }
+        String rank = System.getenv(JobEnvironment.RANK);
+        String dir = spec;
+        try {
+            String jobId = System.getenv(JobEnvironment.JOB_ID);
+            dir = PeerProfile.directory(spec, jobId == null ? "unknown" : jobId);
+            PeerProfile.start(java.nio.file.Path.of(dir), mainClass, Integer.parseInt(rank));
+        } catch (IOException | RuntimeException e) {
+            System.err.println("cohort: rank " + rank + " cannot record a profile in " + dir + " (" + e.getMessage()
+                    + "); it runs without one");
+        }
     }
 
     /** " (at Main.java:42)": where the program was when the failure reached it. */

@@ -1,5 +1,6 @@
 package io.cohort.transport.eqa;
 
+import io.cohort.profile.NackEvent;
 import io.cohort.transport.fault.DatagramPort;
 
 import java.net.SocketAddress;
@@ -186,6 +187,10 @@ public final class EqaPeer implements AutoCloseable {
             AckFrameDescriptor.write(tx, ch.expected());
             port.send(tx.limit(AckFrameDescriptor.LENGTH).position(0), addresses[from]);
             counters.increment(gap ? GAP_ACKS_SENT : ACKS_SENT);
+            if (gap) {
+                // The gap ack is EQA's NACK: everything from the expected packet up to this one.
+                NackEvent.emit(EqaSender.TRANSPORT_NAME, from, DataFrameDescriptor.sequence(b) - ch.expected());
+            }
         }
     }
 

@@ -2,6 +2,9 @@ package io.cohort.transport.udp;
 
 import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
+import io.cohort.profile.FlowControlStallEvent;
+import io.cohort.profile.NackEvent;
+import io.cohort.profile.RetransmissionEvent;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.RttEstimator;
 import io.cohort.transport.SendCompletion;
@@ -71,6 +74,8 @@ final class UdpChannel {
     private String endReason;
     /** Written under the monitor, read without it by the close check and the owner's fast paths. */
     private volatile boolean ended;
+    /** The profiler's event while messages wait behind a full window (and a recording wants it). */
+    private FlowControlStallEvent stall;
 
     // ---- receive side: the progress owner only ----
     private final InboundSequencer inbound;
@@ -170,6 +175,28 @@ final class UdpChannel {
 
     /** Sends what is due again, then new frames while the window has room. Holds the monitor. */
     private void pump(long now) {
+        pumpFrames(now);
+        if (stall != null || (!overflow.isEmpty() && !sendWindow.hasRoom())) {
+            noteStall();
+        }
+    }
+
+    /**
+     * For the profiler: a stall begins when messages wait and the window has no room, and ends
+     * when it lets the next frame go (or nothing waits any more). Holds the monitor.
+     */
+    private void noteStall() {
+        boolean stalled = !overflow.isEmpty() && !sendWindow.hasRoom() && !ended;
+        if (stalled && stall == null) {
+            stall = FlowControlStallEvent.startIfEnabled(UdpTransport.NAME, peer);
+        } else if (!stalled && stall != null) {
+            FlowControlStallEvent e = stall;
+            stall = null;
+            e.finish();
+        }
+    }
+
+    private void pumpFrames(long now) {
         if (sendWindow.dueCount() > 0) {
             for (int s = sendWindow.base(); s != sendWindow.next() && sendWindow.dueCount() > 0; s++) {
                 if (sendWindow.isDue(s) && !transmit(s, now)) {
@@ -211,6 +238,7 @@ final class UdpChannel {
             b.position(p + length);
         }
         b.flip();
+        int datagram = b.remaining();
         if (!port.send(b, address)) {
             transport.armTimer(now); // socket buffer full: the owner tries again on its next poll
             return false;
@@ -219,6 +247,7 @@ final class UdpChannel {
             counters.framesSent.incrementAndGet();
         } else {
             counters.retransmissions.incrementAndGet();
+            RetransmissionEvent.emit(UdpTransport.NAME, peer, Integer.toUnsignedLong(seq), datagram);
         }
         sendWindow.sent(seq, now);
         ackTracker.sent(); // every frame carries the current acknowledgement
@@ -347,6 +376,10 @@ final class UdpChannel {
             }
             if (ackTracker.isUrgent()) {
                 sendAck(now);
+                int missing = inbound.missing();
+                if (missing > 0) {
+                    NackEvent.emit(UdpTransport.NAME, peer, missing); // its selective map names the gaps
+                }
             }
             due = ackTracker.dueAt(now);
             if (lingerDue == NONE && finishing()) {
