@@ -7,9 +7,10 @@ import java.util.List;
 
 /**
  * Waiting on several requests at once, for {@link Request#awaitAll}, {@link Request#awaitAny} and
- * {@link Request#testAll}. Each records one Wait event for the profiler (the awaits and tests it
- * makes on the way record none), and the Receive events of the messages it hands over begin when
- * the call does.
+ * {@link Request#testAll}. A call on the program's requests records one Wait event for the
+ * profiler (the awaits and tests it makes on the way record none), and the Receive events of the
+ * messages it hands over begin when the call does; the collectives call the same methods on the
+ * library's own requests, and those record nothing.
  */
 public final class RequestWaiter {
     private RequestWaiter() {
@@ -17,10 +18,7 @@ public final class RequestWaiter {
 
     /** Waits for all requests; the first failure is thrown after all have completed. */
     public static void awaitAll(List<? extends Request> requests) {
-        WaitEvent wait = WaitEvent.startEnclosingIfEnabled();
-        if (wait != null) {
-            beginReceives(requests);
-        }
+        WaitEvent wait = start(requests);
         RuntimeException first = null;
         try {
             for (Request r : requests) {
@@ -45,10 +43,7 @@ public final class RequestWaiter {
 
     /** Waits until at least one request has completed. */
     public static void awaitAny(List<? extends Request> requests) {
-        WaitEvent wait = WaitEvent.startEnclosingIfEnabled();
-        if (wait != null) {
-            beginReceives(requests);
-        }
+        WaitEvent wait = start(requests);
         try {
             for (Request r : requests) {
                 if (r.isDone()) {
@@ -70,10 +65,7 @@ public final class RequestWaiter {
 
     /** Tests every request once; true if all have completed. */
     public static boolean testAll(List<? extends Request> requests) {
-        WaitEvent wait = WaitEvent.startEnclosingIfEnabled();
-        if (wait != null) {
-            beginReceives(requests);
-        }
+        WaitEvent wait = start(requests);
         try {
             boolean all = true;
             for (Request r : requests) {
@@ -86,6 +78,29 @@ public final class RequestWaiter {
                 wait.finish("testAll", requests.size());
             }
         }
+    }
+
+    /** A Wait event, begun with the Receive events of the program's receives, if recorded and some request is the program's. */
+    private static WaitEvent start(List<? extends Request> requests) {
+        if (!WaitEvent.enabled() || !anyOfTheProgram(requests)) {
+            return null;
+        }
+        WaitEvent wait = WaitEvent.startEnclosingIfEnabled();
+        if (wait != null) {
+            beginReceives(requests);
+        }
+        return wait;
+    }
+
+    /** Requests the engine made for the library carry no user operation; any other kind is the program's (a nonblocking collective's). */
+    private static boolean anyOfTheProgram(List<? extends Request> requests) {
+        for (Request r : requests) {
+            AbstractRequest a = engineRequest(r);
+            if (a == null || a.userOperation != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The engine's request under {@code r} (a communicator's translation unwrapped), or null. */

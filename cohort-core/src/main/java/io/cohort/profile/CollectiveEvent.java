@@ -3,6 +3,7 @@ package io.cohort.profile;
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -18,6 +19,7 @@ import jdk.jfr.Name;
 @Name(CollectiveEvent.NAME)
 @Label("Collective")
 @Category({"Cohort", "Collectives"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("A collective operation of the program and the algorithm that ran it")
 public final class CollectiveEvent extends Event {
     public static final String NAME = "io.cohort.Collective";

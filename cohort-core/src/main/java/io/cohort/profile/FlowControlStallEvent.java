@@ -2,6 +2,7 @@ package io.cohort.profile;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -16,6 +17,7 @@ import jdk.jfr.StackTrace;
 @Name(FlowControlStallEvent.NAME)
 @Label("Flow Control Stall")
 @Category({"Cohort", "Protocol"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("A sender held back by a full window, from the moment it closed until it opened")
 @StackTrace(false)
 public final class FlowControlStallEvent extends Event {

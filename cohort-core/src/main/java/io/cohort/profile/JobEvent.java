@@ -2,6 +2,7 @@ package io.cohort.profile;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 @Name(JobEvent.NAME)
 @Label("Job")
 @Category({"Cohort", "Job"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("From the world communicator's creation until the program closed it")
 @StackTrace(false)
 public final class JobEvent extends Event {

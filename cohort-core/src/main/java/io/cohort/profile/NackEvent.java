@@ -2,6 +2,7 @@ package io.cohort.profile;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -14,6 +15,7 @@ import jdk.jfr.StackTrace;
 @Name(NackEvent.NAME)
 @Label("NACK")
 @Category({"Cohort", "Protocol"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("A request for missing data: PCODE NACK, EQA gap ack, udp ack announcing a gap")
 @StackTrace(false)
 public final class NackEvent extends Event {

@@ -2,6 +2,7 @@ package io.cohort.profile;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -11,6 +12,7 @@ import jdk.jfr.StackTrace;
 @Name(PeerInfoEvent.NAME)
 @Label("Peer Info")
 @Category({"Cohort", "Job"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("The peer that recorded this file: rank, job, host, program")
 @StackTrace(false)
 public final class PeerInfoEvent extends Event {

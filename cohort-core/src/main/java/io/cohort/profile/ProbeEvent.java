@@ -2,6 +2,7 @@ package io.cohort.profile;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -10,6 +11,7 @@ import jdk.jfr.Name;
 @Name(ProbeEvent.NAME)
 @Label("Probe")
 @Category({"Cohort", "Messages"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("A probe or iprobe by the program; lasts as long as the call")
 public final class ProbeEvent extends Event {
     public static final String NAME = "io.cohort.Probe";

@@ -3,6 +3,7 @@ package io.cohort.profile;
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -17,6 +18,7 @@ import jdk.jfr.Name;
 @Name(ReceiveEvent.NAME)
 @Label("Receive")
 @Category({"Cohort", "Messages"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("A message handed to the program by a receive, or by the wait or test that completed a nonblocking one")
 public final class ReceiveEvent extends Event {
     public static final String NAME = "io.cohort.Receive";

@@ -3,6 +3,7 @@ package io.cohort.profile;
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -12,6 +13,7 @@ import jdk.jfr.StackTrace;
 @Name(RetransmissionEvent.NAME)
 @Label("Retransmission")
 @Category({"Cohort", "Protocol"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("A frame sent again, after a NACK, a gap ack or a time-out")
 @StackTrace(false)
 public final class RetransmissionEvent extends Event {

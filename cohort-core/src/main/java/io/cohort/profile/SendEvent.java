@@ -3,6 +3,7 @@ package io.cohort.profile;
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -16,6 +17,7 @@ import jdk.jfr.Name;
 @Name(SendEvent.NAME)
 @Label("Send")
 @Category({"Cohort", "Messages"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("A point-to-point send by the program; lasts as long as the call")
 public final class SendEvent extends Event {
     public static final String NAME = "io.cohort.Send";

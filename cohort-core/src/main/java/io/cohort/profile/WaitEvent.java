@@ -2,6 +2,7 @@ package io.cohort.profile;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -15,6 +16,7 @@ import jdk.jfr.Name;
 @Name(WaitEvent.NAME)
 @Label("Wait")
 @Category({"Cohort", "Messages"})
+@Enabled(false) // on only where a recording asks (cohort.jfc): an unrelated recording pays nothing
 @Description("The program waiting on or testing its requests; lasts as long as the call")
 public final class WaitEvent extends Event {
     public static final String NAME = "io.cohort.Wait";
@@ -39,6 +41,11 @@ public final class WaitEvent extends Event {
     public int requests;
 
     private transient int[] enclosing;
+
+    /** Whether a recording wants waits; cheap, allocates nothing. */
+    public static boolean enabled() {
+        return PROBE.isEnabled();
+    }
 
     /**
      * A begun event if a recording wants waits and this thread is not inside a recorded wait
