@@ -1,5 +1,6 @@
 package io.cohort;
 
+import io.cohort.profile.Profiling;
 import io.cohort.profile.RegionEvent;
 
 /**
@@ -42,7 +43,7 @@ public final class Profile {
         if (name == null) {
             throw new IllegalArgumentException("a profile region needs a name, not null");
         }
-        RegionEvent e = RegionEvent.startIfEnabled();
+        RegionEvent e = Profiling.startRegion();
         return e == null ? OFF : new Recorded(e, name);
     }
 

@@ -5,6 +5,7 @@ import io.cohort.Request;
 import io.cohort.Status;
 import io.cohort.engine.Payloads;
 import io.cohort.profile.CollectiveEvent;
+import io.cohort.profile.Profiling;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -105,7 +106,7 @@ public final class Collectives implements AutoCloseable {
      * (this peer's send size) are for its profiler event only.
      */
     private void blocking(String operation, int root, long bytes, Body body) {
-        CollectiveEvent event = CollectiveEvent.startIfEnabled();
+        CollectiveEvent event = Profiling.startCollective();
         runner.drain();
         Exchange x = next();
         running.lock();
@@ -123,7 +124,7 @@ public final class Collectives implements AutoCloseable {
 
     /** As {@link #blocking}, on the collectives' thread; the event runs from this call to the end of the run. */
     private Request nonblocking(String operation, int root, long bytes, Body body) {
-        CollectiveEvent event = CollectiveEvent.startIfEnabled();
+        CollectiveEvent event = Profiling.startCollective();
         Exchange x = next();
         return runner.submit(() -> {
             running.lock();

@@ -4,6 +4,7 @@ import io.cohort.CohortException;
 import io.cohort.Message;
 import io.cohort.Request;
 import io.cohort.Status;
+import io.cohort.profile.Profiling;
 import io.cohort.profile.WaitEvent;
 
 import java.time.Duration;
@@ -118,7 +119,7 @@ final class NonblockingRunner implements AutoCloseable {
 
         @Override
         public Status await() {
-            WaitEvent wait = WaitEvent.startIfEnabled();
+            WaitEvent wait = Profiling.startWait();
             try {
                 future.join();
             } catch (CompletionException e) {
@@ -133,7 +134,7 @@ final class NonblockingRunner implements AutoCloseable {
 
         @Override
         public Status await(Duration timeout) throws TimeoutException {
-            WaitEvent wait = WaitEvent.startIfEnabled();
+            WaitEvent wait = Profiling.startWait();
             try {
                 future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             } catch (ExecutionException e) {
@@ -151,7 +152,7 @@ final class NonblockingRunner implements AutoCloseable {
 
         @Override
         public boolean test() {
-            WaitEvent wait = WaitEvent.startIfEnabled();
+            WaitEvent wait = Profiling.startWait();
             boolean done = future.isDone();
             if (wait != null) {
                 wait.finish("test", 1);

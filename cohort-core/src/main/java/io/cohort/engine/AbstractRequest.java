@@ -6,6 +6,7 @@ import io.cohort.MessageTruncatedException;
 import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.Status;
+import io.cohort.profile.Profiling;
 import io.cohort.profile.ReceiveEvent;
 import io.cohort.profile.WaitEvent;
 
@@ -206,7 +207,7 @@ public abstract class AbstractRequest implements Request {
      * Wait event, and the Receive event of a message it hands over. Returns null on time-out.
      */
     private Status awaitRecorded(long deadlineNanos) {
-        WaitEvent wait = WaitEvent.startIfEnabled();
+        WaitEvent wait = Profiling.startWait();
         ReceiveEvent receive = receiveEventForCall();
         try {
             if (!isComplete()) {
@@ -242,7 +243,7 @@ public abstract class AbstractRequest implements Request {
     }
 
     private boolean testRecorded() {
-        WaitEvent wait = WaitEvent.startIfEnabled();
+        WaitEvent wait = Profiling.startWait();
         ReceiveEvent receive = receiveEventForCall();
         try {
             if (!isComplete()) {

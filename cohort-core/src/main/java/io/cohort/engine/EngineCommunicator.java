@@ -13,8 +13,8 @@ import io.cohort.collective.EngineChannel;
 import io.cohort.Request;
 import io.cohort.Status;
 import io.cohort.profile.JobEvent;
-import io.cohort.profile.PeerInfoEvent;
 import io.cohort.profile.ProbeEvent;
+import io.cohort.profile.Profiling;
 import io.cohort.profile.ReceiveEvent;
 import io.cohort.profile.SendEvent;
 import io.cohort.transport.bcast.DomainFactory;
@@ -87,8 +87,9 @@ public class EngineCommunicator implements Communicator {
      * {@code io.cohort.Job} event, if a recording wants them. Called once on the world, at init.
      */
     public void recordJobStart(String jobId, String host) {
-        PeerInfoEvent.emit(engine.rank(), engine.size(), jobId, host);
-        job = JobEvent.startIfEnabled(engine.rank());
+        Profiling.refresh(); // a recording started before init (a test's, -XX:StartFlightRecording) counts from here
+        Profiling.peerInfo(engine.rank(), engine.size(), jobId, host);
+        job = Profiling.startJob(engine.rank());
     }
 
     /** A communicator made from {@code parent}: contexts {@code context} and {@code context + 1}, members {@code worldRanks}. */
@@ -232,7 +233,7 @@ public class EngineCommunicator implements Communicator {
 
     private Status receiveInto(int source, int tag, ByteBuffer buffer) {
         checkRecvTag(tag);
-        ReceiveEvent e = ReceiveEvent.startIfEnabled();
+        ReceiveEvent e = Profiling.startReceive();
         Status s = engine.receiveInto(context, toEngine(source), tag, buffer, e);
         if (e != null) {
             e.finish(context, "recv");
@@ -250,91 +251,91 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public void send(int dest, int tag, byte[] data) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(data), SendEvent.startIfEnabled(), "send");
+        sendAndWait(dest, tag, ByteBuffer.wrap(data), Profiling.startSend(), "send");
     }
 
     @Override
     public void send(int dest, int tag, byte[] data, int offset, int length) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(data, offset, length), SendEvent.startIfEnabled(), "send");
+        sendAndWait(dest, tag, ByteBuffer.wrap(data, offset, length), Profiling.startSend(), "send");
     }
 
     @Override
     public void send(int dest, int tag, ByteBuffer data) {
-        sendAndWait(dest, tag, data, SendEvent.startIfEnabled(), "send");
+        sendAndWait(dest, tag, data, Profiling.startSend(), "send");
     }
 
     @Override
     public void send(int dest, int tag, int[] data) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, long[] data) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, double[] data) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, float[] data) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, short[] data) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, char[] data) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void sendObject(int dest, int tag, Object object) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.ofObject(object)), e, "sendObject");
     }
 
     @Override
     public Request isend(int dest, int tag, byte[] data) {
-        return post(dest, tag, ByteBuffer.wrap(data), SendEvent.startIfEnabled());
+        return post(dest, tag, ByteBuffer.wrap(data), Profiling.startSend());
     }
 
     @Override
     public Request isend(int dest, int tag, byte[] data, int offset, int length) {
-        return post(dest, tag, ByteBuffer.wrap(data, offset, length), SendEvent.startIfEnabled());
+        return post(dest, tag, ByteBuffer.wrap(data, offset, length), Profiling.startSend());
     }
 
     @Override
     public Request isend(int dest, int tag, ByteBuffer data) {
-        return post(dest, tag, data, SendEvent.startIfEnabled());
+        return post(dest, tag, data, Profiling.startSend());
     }
 
     @Override
     public Request isend(int dest, int tag, int[] data) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
     }
 
     @Override
     public Request isend(int dest, int tag, long[] data) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
     }
 
     @Override
     public Request isend(int dest, int tag, double[] data) {
-        SendEvent e = SendEvent.startIfEnabled();
+        SendEvent e = Profiling.startSend();
         return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
     }
 
@@ -342,7 +343,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Message recv(int source, int tag) {
-        ReceiveEvent e = ReceiveEvent.startIfEnabled();
+        ReceiveEvent e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         if (e != null) {
             e.finish(context, "recv");
@@ -362,7 +363,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, int[] buffer) {
-        ReceiveEvent e = ReceiveEvent.startIfEnabled();
+        ReceiveEvent e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Integer.BYTES, buffer.length, "int");
         if (e != null) {
@@ -373,7 +374,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, long[] buffer) {
-        ReceiveEvent e = ReceiveEvent.startIfEnabled();
+        ReceiveEvent e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Long.BYTES, buffer.length, "long");
         if (e != null) {
@@ -384,7 +385,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, double[] buffer) {
-        ReceiveEvent e = ReceiveEvent.startIfEnabled();
+        ReceiveEvent e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Double.BYTES, buffer.length, "double");
         if (e != null) {
@@ -395,7 +396,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public <T> T recvObject(int source, int tag) {
-        ReceiveEvent e = ReceiveEvent.startIfEnabled();
+        ReceiveEvent e = Profiling.startReceive();
         T object = receiveMessage(source, tag, e).asObject();
         if (e != null) {
             e.finish(context, "recvObject");
@@ -416,7 +417,7 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Status probe(int source, int tag) {
         checkRecvTag(tag);
-        ProbeEvent e = ProbeEvent.startIfEnabled();
+        ProbeEvent e = Profiling.startProbe();
         int peer = toEngine(source); // ANY_SOURCE stays -1, as the event wants it
         Status s = fromEngine(engine.probe(context, peer, tag, true).orElseThrow());
         if (e != null) {
@@ -428,7 +429,7 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Optional<Status> iprobe(int source, int tag) {
         checkRecvTag(tag);
-        ProbeEvent e = ProbeEvent.startIfEnabled();
+        ProbeEvent e = Profiling.startProbe();
         int peer = toEngine(source);
         Optional<Status> s = engine.probe(context, peer, tag, false);
         if (e != null) {

@@ -2,6 +2,7 @@ package io.cohort.engine;
 
 import io.cohort.Message;
 import io.cohort.Status;
+import io.cohort.profile.Profiling;
 import io.cohort.profile.ReceiveEvent;
 
 import java.nio.ByteBuffer;
@@ -101,7 +102,7 @@ final class RecvRequest extends AbstractRequest {
         handedOver = true;
         ReceiveEvent e = started != null ? started : takePending();
         if (e == null) {
-            e = ReceiveEvent.startIfEnabled(); // seen outside a wait (isDone, message): an instant
+            e = Profiling.startReceive(); // seen outside a wait (isDone, message): an instant
         }
         if (e != null) {
             e.matched(s.source(), s.tag(), s.length(), sequence);
@@ -112,7 +113,7 @@ final class RecvRequest extends AbstractRequest {
     @Override
     void beginPendingReceive() {
         if (!handedOver && pending == null) {
-            pending = ReceiveEvent.startIfEnabled();
+            pending = Profiling.startReceive();
         }
     }
 
@@ -127,7 +128,7 @@ final class RecvRequest extends AbstractRequest {
             return null;
         }
         ReceiveEvent e = takePending();
-        return e != null ? e : ReceiveEvent.startIfEnabled();
+        return e != null ? e : Profiling.startReceive();
     }
 
     private ReceiveEvent takePending() {

@@ -1,6 +1,7 @@
 package io.cohort.engine;
 
 import io.cohort.Request;
+import io.cohort.profile.Profiling;
 import io.cohort.profile.WaitEvent;
 
 import java.util.List;
@@ -82,10 +83,10 @@ public final class RequestWaiter {
 
     /** A Wait event, begun with the Receive events of the program's receives, if recorded and some request is the program's. */
     private static WaitEvent start(List<? extends Request> requests) {
-        if (!WaitEvent.enabled() || !anyOfTheProgram(requests)) {
+        if (!Profiling.waitsRecorded() || !anyOfTheProgram(requests)) {
             return null;
         }
-        WaitEvent wait = WaitEvent.startEnclosingIfEnabled();
+        WaitEvent wait = Profiling.startEnclosingWait();
         if (wait != null) {
             beginReceives(requests);
         }

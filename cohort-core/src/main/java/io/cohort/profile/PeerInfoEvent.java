@@ -49,7 +49,7 @@ public final class PeerInfoEvent extends Event {
             e.size = size;
             e.jobId = jobId;
             e.host = host;
-            e.application = PeerProfile.application();
+            e.application = Profiling.application();
             e.pid = ProcessHandle.current().pid();
             e.commit();
         }

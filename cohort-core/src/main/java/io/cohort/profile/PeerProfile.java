@@ -13,8 +13,7 @@ import java.nio.file.Path;
 import java.text.ParseException;
 
 /**
- * This peer's profile: the Flight Recorder recording {@code cohort run --profile} asks for, and the
- * program name the {@link PeerInfoEvent} reports.
+ * This peer's profile: the Flight Recorder recording {@code cohort run --profile} asks for.
  *
  * <p>Files are named after PSE's profiler, uniquely by application, kind of data and rank:
  * {@code DIR/<App>.prof.<rank>.jfr}, {@code App} the main class's simple name. The recording uses
@@ -31,27 +30,7 @@ public final class PeerProfile {
     /** The directory when {@code --profile} has no value; {@code %j} is the job id. */
     public static final String DEFAULT_DIRECTORY = "cohort-prof-%j";
 
-    private static volatile String application = "";
-
     private PeerProfile() {
-    }
-
-    /**
-     * The program's main class, as {@code PeerMain} was given it; without {@code PeerMain} (a plain
-     * {@code java Main} run) the JVM's main class, or the empty string if unknown.
-     */
-    public static String application() {
-        String a = application;
-        if (a.isEmpty()) {
-            String command = System.getProperty("sun.java.command", "").trim();
-            int space = command.indexOf(' ');
-            a = space < 0 ? command : command.substring(0, space);
-        }
-        return a;
-    }
-
-    public static void application(String mainClass) {
-        application = mainClass == null ? "" : mainClass;
     }
 
     /** {@code com.x.Solver} and rank 3: {@code Solver.prof.3.jfr}. */
@@ -105,8 +84,9 @@ public final class PeerProfile {
         r.setToDisk(true); // a long job's events outgrow the in-memory buffers; the repository holds them
         r.setDumpOnExit(true);
         r.setDestination(file);
-        application(mainClass);
+        Profiling.application(mainClass);
         r.start();
+        Profiling.recorderStarted();
         return file;
     }
 

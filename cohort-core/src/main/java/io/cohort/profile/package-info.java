@@ -17,11 +17,15 @@
  *       {@link io.cohort.profile.FlowControlStallEvent}: the datagram protocols (udp, pcode, eqa)</td></tr>
  * </table>
  *
- * <p>Cost when nothing records: every event class has a static {@code startIfEnabled()} (or
- * {@code emit}) that asks a shared, never-committed instance {@code isEnabled()} and returns null
- * (does nothing) when no recording wants the event, so the hot paths allocate nothing and read
- * no thread-local. Emitting only at the public API (and the protocol's own places) is what keeps
- * the library's internal traffic (collectives, DECK) out of the message events.
+ * <p>Cost when nothing records: the library never names an event class directly but goes through
+ * {@link io.cohort.profile.Profiling}, whose methods return null (do nothing) after one volatile
+ * read while no Flight Recorder exists in the JVM: loading an event class would start JFR's
+ * registration machinery, up to a third of a second of a peer's start-up. Once a recorder exists, each
+ * event's {@code isEnabled()} (asked of a shared, never-committed instance) decides, so the hot
+ * paths allocate nothing and read no thread-local unless a recording wants the event. The events
+ * are {@code @Enabled(false)} by default: only a recording that asks for them ({@code cohort.jfc})
+ * gets them. Emitting only at the public API (and the protocols' own places) is what keeps the
+ * library's internal traffic (collectives, DECK) out of the message events.
  *
  * <p>Threads: events are begun and finished by the thread making the call, except a nonblocking
  * collective's (finished by the thread that ran it) and a udp flow-control stall's (finished by

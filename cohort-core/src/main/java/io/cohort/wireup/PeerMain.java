@@ -2,8 +2,8 @@ package io.cohort.wireup;
 
 import io.cohort.Cohort;
 import io.cohort.PeerFailedException;
-import io.cohort.profile.JobEvent;
 import io.cohort.profile.PeerProfile;
+import io.cohort.profile.Profiling;
 
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -53,7 +53,7 @@ public final class PeerMain {
                 t.printStackTrace();
             }
             System.err.flush();
-            JobEvent.finishAll(); // the world stays open (closing it could wait on failed peers); the job's time ends here
+            Profiling.finishJobs(); // the world stays open (closing it could wait on failed peers); the job's time ends here
             System.exit(1);
         }
         Cohort.closeIfOpen();
@@ -64,7 +64,7 @@ public final class PeerMain {
      * recording that cannot start costs one line, not the run.
      */
     private static void startProfile(String mainClass) {
-        PeerProfile.application(mainClass); // what io.cohort.PeerInfo names, whoever records
+        Profiling.application(mainClass); // what io.cohort.PeerInfo names, whoever records
         String spec = System.getenv(JobEnvironment.PROFILE);
         if (spec == null || spec.isBlank()) {
             return;

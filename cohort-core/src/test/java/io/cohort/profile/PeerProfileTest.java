@@ -67,7 +67,7 @@ class PeerProfileTest {
             r.stop(); // what the JVM's exit does: the file appears at its destination
         } finally {
             r.close();
-            PeerProfile.application(null);
+            Profiling.application(null);
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(file);
         assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals(RegionEvent.NAME)

@@ -3,6 +3,7 @@ package io.cohort.transport.bcast;
 import io.cohort.GlobalProgramException;
 import io.cohort.BroadcastDomain;
 import io.cohort.profile.FlowControlStallEvent;
+import io.cohort.profile.Profiling;
 import io.cohort.transport.fault.DatagramPort;
 
 import java.nio.ByteBuffer;
@@ -214,7 +215,7 @@ public final class PcodeDomain implements BroadcastDomain {
                     if (!stalled) {
                         stalled = true;
                         counters.increment(room ? FLOW_STALLS : BUFFER_STALLS);
-                        stall = FlowControlStallEvent.startIfEnabled(TRANSPORT_NAME, p2p ? dest : -1);
+                        stall = Profiling.startStall(TRANSPORT_NAME, p2p ? dest : -1);
                     }
                     timers.stalled(true, now); // ask the others for STATUS / PROGRESS now and then
                     if (now - start - ctx.callTimeoutNanos >= 0) {

@@ -1,7 +1,6 @@
 package io.cohort.transport.bcast;
 
-import io.cohort.profile.NackEvent;
-import io.cohort.profile.RetransmissionEvent;
+import io.cohort.profile.Profiling;
 
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -99,7 +98,7 @@ final class PcodeSender {
             ByteBuffer copy = ByteBuffer.wrap(f.bytes.clone()).order(ByteOrder.LITTLE_ENDIAN);
             flags(copy, flags(copy) | FLAG_RESEND);
             d.endpoints.unicast.send(copy, to);
-            RetransmissionEvent.emit(PcodeDomain.TRANSPORT_NAME, from, f.personalCount, f.bytes.length);
+            Profiling.retransmission(PcodeDomain.TRANSPORT_NAME, from, f.personalCount, f.bytes.length);
             sent++;
         }
         d.counters.add(RETRANSMISSIONS, sent);
@@ -112,7 +111,7 @@ final class PcodeSender {
         send(NackFrameDescriptor.LENGTH, d.endpoints.peers[about]);
         d.counters.increment(kind == NackFrameDescriptor.KIND_REQUEST ? REQUEST_NACKS_SENT : PERSONAL_NACKS_SENT);
         // A request with nothing early asks for "whatever comes next": one frame, at least.
-        NackEvent.emit(PcodeDomain.TRANSPORT_NAME, about, upTo == Long.MAX_VALUE ? 1 : Math.max(1, upTo - lastReceived));
+        Profiling.nack(PcodeDomain.TRANSPORT_NAME, about, upTo == Long.MAX_VALUE ? 1 : Math.max(1, upTo - lastReceived));
     }
 
     /** A GLOBAL_GAP NACK, broadcast: whoever stamped a missing counter resends (5.3). */
@@ -125,7 +124,7 @@ final class PcodeSender {
         }
         send(NackFrameDescriptor.length(NackFrameDescriptor.KIND_GLOBAL_GAP, d.size), d.endpoints.broadcastTarget);
         d.counters.increment(GLOBAL_NACKS_SENT);
-        NackEvent.emit(PcodeDomain.TRANSPORT_NAME, -1, to - from + 1);
+        Profiling.nack(PcodeDomain.TRANSPORT_NAME, -1, to - from + 1);
     }
 
     /** The augmented STATUS (5.5): what we handled, and our counter as PROGRESS; broadcast. */

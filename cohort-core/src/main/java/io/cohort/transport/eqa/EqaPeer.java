@@ -1,6 +1,6 @@
 package io.cohort.transport.eqa;
 
-import io.cohort.profile.NackEvent;
+import io.cohort.profile.Profiling;
 import io.cohort.transport.fault.DatagramPort;
 
 import java.net.SocketAddress;
@@ -72,6 +72,7 @@ public final class EqaPeer implements AutoCloseable {
         if (rank < 0 || rank >= n) {
             throw new IllegalArgumentException("rank " + rank + " is not in a group of " + n + " members.");
         }
+        Profiling.refresh(); // a recording started before this member records its NACKs and resends
         this.key = key;
         this.rank = rank;
         this.size = n;
@@ -189,7 +190,7 @@ public final class EqaPeer implements AutoCloseable {
             counters.increment(gap ? GAP_ACKS_SENT : ACKS_SENT);
             if (gap) {
                 // The gap ack is EQA's NACK: everything from the expected packet up to this one.
-                NackEvent.emit(EqaSender.TRANSPORT_NAME, from, DataFrameDescriptor.sequence(b) - ch.expected());
+                Profiling.nack(EqaSender.TRANSPORT_NAME, from, DataFrameDescriptor.sequence(b) - ch.expected());
             }
         }
     }

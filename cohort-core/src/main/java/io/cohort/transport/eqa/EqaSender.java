@@ -1,7 +1,7 @@
 package io.cohort.transport.eqa;
 
 import io.cohort.profile.FlowControlStallEvent;
-import io.cohort.profile.RetransmissionEvent;
+import io.cohort.profile.Profiling;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -129,7 +129,7 @@ final class EqaSender {
                 if (!stalled) {
                     stalled = true;
                     counters.increment(WINDOW_STALLS);
-                    stall = FlowControlStallEvent.startIfEnabled(TRANSPORT_NAME, -1);
+                    stall = Profiling.startStall(TRANSPORT_NAME, -1);
                 }
                 break;
             }
@@ -230,7 +230,7 @@ final class EqaSender {
                 EqaHeaderDescriptor.flags(resend, EqaHeaderDescriptor.flags(resend) | FLAG_RESEND);
                 out.sendTo(designated, resend, length);
                 counters.increment(PULL_NUDGES);
-                RetransmissionEvent.emit(TRANSPORT_NAME, designated, pushEndSeq, length);
+                Profiling.retransmission(TRANSPORT_NAME, designated, pushEndSeq, length);
                 work++;
             }
         }
@@ -256,7 +256,7 @@ final class EqaSender {
                 counters.increment(SENDS_REFUSED);
             }
             counters.increment(PACKETS_RESENT);
-            RetransmissionEvent.emit(TRANSPORT_NAME, receiverRanks[slot], s, length);
+            Profiling.retransmission(TRANSPORT_NAME, receiverRanks[slot], s, length);
             sent++;
         }
         lastProgressAt[slot] = now; // the next timeout counts from this resend

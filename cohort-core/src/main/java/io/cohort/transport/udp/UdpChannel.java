@@ -3,8 +3,7 @@ package io.cohort.transport.udp;
 import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
 import io.cohort.profile.FlowControlStallEvent;
-import io.cohort.profile.NackEvent;
-import io.cohort.profile.RetransmissionEvent;
+import io.cohort.profile.Profiling;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.RttEstimator;
 import io.cohort.transport.SendCompletion;
@@ -188,7 +187,7 @@ final class UdpChannel {
     private void noteStall() {
         boolean stalled = !overflow.isEmpty() && !sendWindow.hasRoom() && !ended;
         if (stalled && stall == null) {
-            stall = FlowControlStallEvent.startIfEnabled(UdpTransport.NAME, peer);
+            stall = Profiling.startStall(UdpTransport.NAME, peer);
         } else if (!stalled && stall != null) {
             FlowControlStallEvent e = stall;
             stall = null;
@@ -247,7 +246,7 @@ final class UdpChannel {
             counters.framesSent.incrementAndGet();
         } else {
             counters.retransmissions.incrementAndGet();
-            RetransmissionEvent.emit(UdpTransport.NAME, peer, Integer.toUnsignedLong(seq), datagram);
+            Profiling.retransmission(UdpTransport.NAME, peer, Integer.toUnsignedLong(seq), datagram);
         }
         sendWindow.sent(seq, now);
         ackTracker.sent(); // every frame carries the current acknowledgement
@@ -378,7 +377,7 @@ final class UdpChannel {
                 sendAck(now);
                 int missing = inbound.missing();
                 if (missing > 0) {
-                    NackEvent.emit(UdpTransport.NAME, peer, missing); // its selective map names the gaps
+                    Profiling.nack(UdpTransport.NAME, peer, missing); // its selective map names the gaps
                 }
             }
             due = ackTracker.dueAt(now);
