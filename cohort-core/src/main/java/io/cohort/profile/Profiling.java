@@ -18,6 +18,8 @@ import jdk.jfr.FlightRecorder;
  */
 public final class Profiling {
     private static volatile boolean active;
+    /** Set if this runtime has no {@code jdk.jfr} module (a trimmed jlink image): nothing can record. */
+    private static volatile boolean unavailable;
     private static volatile String application = "";
 
     private Profiling() {
@@ -30,8 +32,14 @@ public final class Profiling {
 
     /** Looks again whether a Flight Recorder has started; cheap after the first look. Returns {@link #active()}. */
     public static boolean refresh() {
-        if (!active && FlightRecorder.isInitialized()) {
-            active = true;
+        if (!active && !unavailable) {
+            try {
+                if (FlightRecorder.isInitialized()) {
+                    active = true;
+                }
+            } catch (LinkageError e) {
+                unavailable = true; // no jdk.jfr in this runtime: the program runs, unprofiled
+            }
         }
         return active;
     }

@@ -75,10 +75,26 @@ public final class PeerMain {
             String jobId = System.getenv(JobEnvironment.JOB_ID);
             dir = PeerProfile.directory(spec, jobId == null ? "unknown" : jobId);
             PeerProfile.start(java.nio.file.Path.of(dir), mainClass, Integer.parseInt(rank));
-        } catch (IOException | RuntimeException e) {
-            System.err.println("cohort: rank " + rank + " cannot record a profile in " + dir + " (" + e.getMessage()
-                    + "); it runs without one");
+        } catch (IOException | RuntimeException | LinkageError e) {
+            System.err.println("cohort: rank " + rank + " cannot record a profile in " + dir + ": " + profileFailure(e)
+                    + "; it runs without one");
         }
+    }
+
+    private static String profileFailure(Throwable e) {
+        if (e instanceof LinkageError) {
+            return "this Java runtime has no Flight Recorder, module jdk.jfr";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException a) {
+            return "permission denied: " + a.getFile();
+        }
+        if (e instanceof java.nio.file.FileAlreadyExistsException f) {
+            return f.getFile() + " exists and is not a directory";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() == null) {
+            return "it cannot be made here (" + e.getClass().getSimpleName() + ")"; // the message is only the path
+        }
+        return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
     /** " (at Main.java:42)": where the program was when the failure reached it. */
