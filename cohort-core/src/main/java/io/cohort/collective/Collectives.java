@@ -48,7 +48,7 @@ public final class Collectives implements AutoCloseable {
     private DomainState domain = DomainState.UNKNOWN; // guarded by running
     /** The communicator's id in the profiler's events (its point-to-point context), -1 if none. */
     private final int communicatorId;
-    /** What the running collective chose and received, for its event; guarded by running. */
+    /** What the running blocking collective chose and received, for its event; guarded by running. */
     private Algorithm ran;
     private long received = -1;
 
@@ -122,23 +122,27 @@ public final class Collectives implements AutoCloseable {
         }
     }
 
-    /** As {@link #blocking}, on the collectives' thread; the event runs from this call to the end of the run. */
+    /**
+     * As {@link #blocking}, on the collectives' thread. Its event is the starting call's, on the
+     * caller's thread: the program's time goes to the wait on the request (a Wait event), and two
+     * events counting the same time would count it twice. The algorithm is chosen when the
+     * collective runs, later, so the event names none.
+     */
     private Request nonblocking(String operation, int root, long bytes, Body body) {
         CollectiveEvent event = Profiling.startCollective();
         Exchange x = next();
-        return runner.submit(() -> {
+        Request r = runner.submit(() -> {
             running.lock();
             try {
-                ran = null;
-                received = -1;
                 body.run(x);
-                if (event != null) {
-                    finish(event, operation, root, bytes);
-                }
             } finally {
                 running.unlock();
             }
         });
+        if (event != null) {
+            event.finish(communicatorId, operation, "", root, bytes, channel.size());
+        }
+        return r;
     }
 
     /** Holds the running lock. */

@@ -7,7 +7,6 @@ import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.Status;
 import io.cohort.profile.Profiling;
-import io.cohort.profile.ReceiveEvent;
 import io.cohort.profile.WaitEvent;
 
 import java.time.Duration;
@@ -99,7 +98,7 @@ public abstract class AbstractRequest implements Request {
             return false;
         }
         if (userOperation != null && state == DONE) {
-            handOver(null, status); // the program sees the completion here (awaitAny polls this way too)
+            handOver(status); // the program sees the completion here (awaitAny polls this way too)
         }
         return true;
     }
@@ -109,32 +108,11 @@ public abstract class AbstractRequest implements Request {
         return sequence;
     }
 
-    /** The request's status if it completed successfully, else null (no exception). */
-    final Status completedStatus() {
-        return state == DONE ? status : null;
-    }
-
-    // ---- the profiler: overridden by receives, whose messages are handed to the program -----------
-
     /**
      * The program is seeing this request complete with {@code s}: a receive records its message's
-     * Receive event, once, with {@code started} (begun when the call that saw it began) or else a
-     * new one. Sends record nothing here.
+     * Receive event, once (overridden by {@link RecvRequest}); a send records nothing.
      */
-    void handOver(ReceiveEvent started, Status s) {
-    }
-
-    /** A receive the program has not been handed yet begins its Receive event (if wanted) at the start of a wait on several. */
-    void beginPendingReceive() {
-    }
-
-    /** Drops a Receive event begun by {@link #beginPendingReceive} that the wait did not finish. */
-    void dropPendingReceive() {
-    }
-
-    /** A Receive event for the call now starting, if this is a receive the program has not been handed yet. */
-    ReceiveEvent receiveEventForCall() {
-        return null;
+    void handOver(Status s) {
     }
 
     final void complete(Status s) {
@@ -204,11 +182,10 @@ public abstract class AbstractRequest implements Request {
 
     /**
      * The program's wait on its own request, recorded for the profiler if a recording wants it: a
-     * Wait event, and the Receive event of a message it hands over. Returns null on time-out.
+     * Wait event for the call, and the Receive of a message it hands over. Returns null on time-out.
      */
     private Status awaitRecorded(long deadlineNanos) {
         WaitEvent wait = Profiling.startWait();
-        ReceiveEvent receive = receiveEventForCall();
         try {
             if (!isComplete()) {
                 boolean done = deadlineNanos == Long.MAX_VALUE ? waitForever() : engine.waitFor(this, deadlineNanos);
@@ -217,7 +194,7 @@ public abstract class AbstractRequest implements Request {
                 }
             }
             Status s = result();
-            handOver(receive, s);
+            handOver(s);
             return s;
         } finally {
             if (wait != null) {
@@ -244,7 +221,6 @@ public abstract class AbstractRequest implements Request {
 
     private boolean testRecorded() {
         WaitEvent wait = Profiling.startWait();
-        ReceiveEvent receive = receiveEventForCall();
         try {
             if (!isComplete()) {
                 engine.progressOnce();
@@ -253,7 +229,7 @@ public abstract class AbstractRequest implements Request {
                 return false;
             }
             if (state == DONE) {
-                handOver(receive, status);
+                handOver(status);
             }
             return true;
         } finally {

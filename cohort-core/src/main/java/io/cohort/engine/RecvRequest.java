@@ -3,7 +3,6 @@ package io.cohort.engine;
 import io.cohort.Message;
 import io.cohort.Status;
 import io.cohort.profile.Profiling;
-import io.cohort.profile.ReceiveEvent;
 
 import java.nio.ByteBuffer;
 
@@ -25,11 +24,9 @@ final class RecvRequest extends AbstractRequest {
     boolean posted;
     /**
      * For the program's receives ({@link #userOperation} set): whether its message was handed over
-     * (its Receive event recorded, or no recording wanted it), and the event a wait on several
-     * requests began for it. Touched by the threads that wait on it.
+     * (its Receive event recorded, or no recording wanted it). Touched by the threads that wait on it.
      */
     private boolean handedOver;
-    private ReceiveEvent pending;
 
     RecvRequest(ProgressEngine engine) {
         super(engine);
@@ -87,53 +84,24 @@ final class RecvRequest extends AbstractRequest {
             throw new IllegalStateException("receive still pending; await() it first");
         }
         if (userOperation != null) {
-            handOver(null, s);
+            handOver(s);
         }
         return message;
     }
 
     // ---- the profiler ---------------------------------------------------------------------------
 
+    /**
+     * The message's Receive event, once: an instant at the moment the program is handed the message.
+     * The wait or test that handed it over records its own duration (a Wait event), so the two never
+     * overlap and no time counts twice.
+     */
     @Override
-    void handOver(ReceiveEvent started, Status s) {
+    void handOver(Status s) {
         if (handedOver) {
             return;
         }
         handedOver = true;
-        ReceiveEvent e = started != null ? started : takePending();
-        if (e == null) {
-            e = Profiling.startReceive(); // seen outside a wait (isDone, message): an instant
-        }
-        if (e != null) {
-            e.matched(s.source(), s.tag(), s.length(), sequence);
-            e.finish(context, userOperation);
-        }
-    }
-
-    @Override
-    void beginPendingReceive() {
-        if (!handedOver && pending == null) {
-            pending = Profiling.startReceive();
-        }
-    }
-
-    @Override
-    void dropPendingReceive() {
-        pending = null;
-    }
-
-    @Override
-    ReceiveEvent receiveEventForCall() {
-        if (handedOver) {
-            return null;
-        }
-        ReceiveEvent e = takePending();
-        return e != null ? e : Profiling.startReceive();
-    }
-
-    private ReceiveEvent takePending() {
-        ReceiveEvent e = pending;
-        pending = null;
-        return e;
+        Profiling.receiveHandedOver(context, s.source(), s.tag(), s.length(), sequence, userOperation);
     }
 }

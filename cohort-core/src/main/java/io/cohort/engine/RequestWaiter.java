@@ -9,9 +9,9 @@ import java.util.List;
 /**
  * Waiting on several requests at once, for {@link Request#awaitAll}, {@link Request#awaitAny} and
  * {@link Request#testAll}. A call on the program's requests records one Wait event for the
- * profiler (the awaits and tests it makes on the way record none), and the Receive events of the
- * messages it hands over begin when the call does; the collectives call the same methods on the
- * library's own requests, and those record nothing.
+ * profiler (the awaits and tests it makes on the way record none; the messages it hands over record
+ * their instant Receive events); the collectives call the same methods on the library's own
+ * requests, and those record nothing.
  */
 public final class RequestWaiter {
     private RequestWaiter() {
@@ -33,7 +33,6 @@ public final class RequestWaiter {
             }
         } finally {
             if (wait != null) {
-                dropReceives(requests);
                 wait.finish("awaitAll", requests.size());
             }
         }
@@ -58,7 +57,6 @@ public final class RequestWaiter {
             a.engine.waitAny(requests);
         } finally {
             if (wait != null) {
-                dropReceives(requests);
                 wait.finish("awaitAny", requests.size());
             }
         }
@@ -75,22 +73,17 @@ public final class RequestWaiter {
             return all;
         } finally {
             if (wait != null) {
-                dropReceives(requests);
                 wait.finish("testAll", requests.size());
             }
         }
     }
 
-    /** A Wait event, begun with the Receive events of the program's receives, if recorded and some request is the program's. */
+    /** A Wait event whose inner awaits record none, if waits are recorded and some request is the program's. */
     private static WaitEvent start(List<? extends Request> requests) {
         if (!Profiling.waitsRecorded() || !anyOfTheProgram(requests)) {
             return null;
         }
-        WaitEvent wait = Profiling.startEnclosingWait();
-        if (wait != null) {
-            beginReceives(requests);
-        }
-        return wait;
+        return Profiling.startEnclosingWait();
     }
 
     /** Requests the engine made for the library carry no user operation; any other kind is the program's (a nonblocking collective's). */
@@ -108,23 +101,5 @@ public final class RequestWaiter {
     static AbstractRequest engineRequest(Request r) {
         Request q = r instanceof TranslatedRequest t ? t.inner() : r;
         return q instanceof AbstractRequest a ? a : null;
-    }
-
-    private static void beginReceives(List<? extends Request> requests) {
-        for (Request r : requests) {
-            AbstractRequest a = engineRequest(r);
-            if (a != null && a.userOperation != null) {
-                a.beginPendingReceive();
-            }
-        }
-    }
-
-    private static void dropReceives(List<? extends Request> requests) {
-        for (Request r : requests) {
-            AbstractRequest a = engineRequest(r);
-            if (a != null) {
-                a.dropPendingReceive();
-            }
-        }
     }
 }

@@ -9,12 +9,11 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 
 /**
- * One collective call of the program, with the algorithm that ran it. A blocking collective's event
- * lasts as long as the call. A nonblocking one's ({@code ibarrier}, {@code ibcast},
- * {@code iallreduce}) runs from the call that started it to the end of its run, and is committed
- * by the thread that ran it ({@code cohort-coll-<rank>}); the program's wait for it is a
- * {@link WaitEvent}. The point-to-point messages a collective sends record no {@link SendEvent}
- * or {@link ReceiveEvent}.
+ * One collective call of the program, with the algorithm that ran it; the event lasts as long as
+ * the call. For a nonblocking one ({@code ibarrier}, {@code ibcast}, {@code iallreduce}) that is
+ * the call that starts it, and the algorithm is empty (it is chosen when the collective runs, on
+ * {@code cohort-coll-<rank>}); the program's wait for it is a {@link WaitEvent}. The point-to-point
+ * messages a collective sends record no {@link SendEvent} or {@link ReceiveEvent}.
  */
 @Name(CollectiveEvent.NAME)
 @Label("Collective")

@@ -74,6 +74,13 @@ public final class Profiling {
         return active ? ReceiveEvent.startIfEnabled() : null;
     }
 
+    /** The Receive of a nonblocking receive's message, an instant at the moment the program is handed it. */
+    public static void receiveHandedOver(int communicator, int peer, int tag, long bytes, long sequence, String operation) {
+        if (active) {
+            ReceiveEvent.emit(communicator, peer, tag, bytes, sequence, operation);
+        }
+    }
+
     public static ProbeEvent startProbe() {
         return active ? ProbeEvent.startIfEnabled() : null;
     }

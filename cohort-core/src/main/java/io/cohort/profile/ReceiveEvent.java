@@ -9,9 +9,10 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 
 /**
- * A message handed to the program: at the return of a blocking receive, or by the wait, test or
- * {@code message()} that first shows the program a completed nonblocking one. The event lasts as
- * long as that call. {@link #sequence} is the message's arrival number from that world peer,
+ * A message handed to the program. A blocking receive's event lasts as long as the call; a
+ * nonblocking one's is an instant, at the wait, test or {@code message()} that first shows the
+ * program its completed request (the wait is a {@link WaitEvent} of its own, and the two must not
+ * both count the same time). {@link #sequence} is the message's arrival number from that world peer,
  * stamped when the engine took it off the transport; transports are FIFO per ordered pair, so it
  * equals the sender's {@link SendEvent#sequence}.
  */
@@ -60,6 +61,17 @@ public final class ReceiveEvent extends Event {
         ReceiveEvent e = new ReceiveEvent();
         e.begin();
         return e;
+    }
+
+    /** Commits an instant Receive (no duration) if a recording wants receives: a nonblocking receive handed over. */
+    public static void emit(int communicator, int peer, int tag, long bytes, long sequence, String operation) {
+        if (PROBE.isEnabled()) {
+            ReceiveEvent e = new ReceiveEvent();
+            e.matched(peer, tag, bytes, sequence);
+            e.communicator = communicator;
+            e.operation = operation;
+            e.commit();
+        }
     }
 
     /** What the engine learned when the message matched: set before {@link #finish}. */

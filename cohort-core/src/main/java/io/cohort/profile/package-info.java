@@ -27,8 +27,13 @@
  * gets them. Emitting only at the public API (and the protocols' own places) is what keeps the
  * library's internal traffic (collectives, DECK) out of the message events.
  *
- * <p>Threads: events are begun and finished by the thread making the call, except a nonblocking
- * collective's (finished by the thread that ran it) and a udp flow-control stall's (finished by
- * whichever thread saw the window open). Depends on the JDK ({@code jdk.jfr}) only.
+ * <p>On one thread, the {@code Send}, {@code Receive}, {@code Probe}, {@code Wait} and
+ * {@code Collective} events never overlap (a reader sums their durations as the time spent
+ * communicating): the collectives' own messages and waits record nothing, and a nonblocking
+ * receive's {@code Receive} is an instant inside the {@code Wait} that handed it over.
+ *
+ * <p>Threads: events are begun and finished by the thread making the call, except a udp
+ * flow-control stall's (finished by whichever thread saw the window open) and the protocols'
+ * instants (the thread running the protocol). Depends on the JDK ({@code jdk.jfr}) only.
  */
 package io.cohort.profile;

@@ -43,6 +43,27 @@ class ProfileEventsTest {
         return (send ? me + "->" + peer : peer + "->" + me) + "#" + e.getLong("sequence");
     }
 
+    /**
+     * The reader sums the durations of these events as the time spent communicating: on one thread
+     * they must never overlap (an instant, such as an irecv's Receive inside its Wait, adds nothing).
+     */
+    private static void assertNoOverlapPerThread(List<RecordedEvent> events) {
+        Set<String> timed = Set.of(SendEvent.NAME, ReceiveEvent.NAME, ProbeEvent.NAME, WaitEvent.NAME, CollectiveEvent.NAME);
+        Map<Long, List<RecordedEvent>> byThread = events.stream().filter(e -> timed.contains(e.getEventType().getName()))
+                .filter(e -> !e.getDuration().isZero())
+                .collect(Collectors.groupingBy(e -> e.getThread().getJavaThreadId()));
+        for (List<RecordedEvent> list : byThread.values()) {
+            RecordedEvent previous = null;
+            for (RecordedEvent e : list) { // in start order
+                if (previous != null) {
+                    assertFalse(e.getStartTime().isBefore(previous.getEndTime()),
+                            "overlapping events on one thread:\n" + previous + "\n" + e);
+                }
+                previous = e;
+            }
+        }
+    }
+
     @Test
     void everySendPairsWithItsReceiveBySequenceAcrossCollectives() throws Exception {
         List<RecordedEvent> events = record(() -> LocalCohort.run(3, world -> {
@@ -114,6 +135,7 @@ class ProfileEventsTest {
             assertEquals("awaitAll", w.getString("operation"));
             assertEquals(2, w.getInt("requests"));
         }
+        assertNoOverlapPerThread(events);
     }
 
     @Test
@@ -152,19 +174,19 @@ class ProfileEventsTest {
         for (RecordedEvent e : collectives) {
             assertEquals(4, e.getInt("size"));
             assertEquals(0, e.getInt("communicator"));
-            assertFalse(e.getString("algorithm").isEmpty(), e.toString());
+            assertTrue(rankOf(e) >= 0, "committed by the calling peer's thread: " + e);
+            assertEquals(e.getString("operation").equals("ibarrier"), e.getString("algorithm").isEmpty(),
+                    "only a nonblocking collective, which chooses when it runs, names no algorithm: " + e);
         }
         assertTrue(byOp.get("bcast").stream().anyMatch(e -> e.getInt("root") == 1 && e.getLong("bytes") == 40));
         assertEquals(4, byOp.get("bcast").stream().filter(e -> e.getInt("root") == 0 && e.getLong("bytes") == 100).count(),
                 "the root sent 100 bytes and the others received them");
         assertTrue(byOp.get("allreduce").stream().allMatch(e -> e.getInt("root") == -1 && e.getLong("bytes") == 32));
         assertTrue(byOp.get("gather").stream().allMatch(e -> e.getInt("root") == 2 && e.getLong("bytes") == 24));
-        for (RecordedEvent e : byOp.get("ibarrier")) {
-            assertTrue(e.getThread().getJavaName().startsWith("cohort-coll-"), "run and committed by the collectives' thread");
-        }
         List<RecordedEvent> waits = named(events, WaitEvent.NAME);
         assertEquals(4, waits.size(), "the await of each ibarrier: " + waits);
         assertTrue(waits.stream().allMatch(w -> w.getString("operation").equals("await") && w.getInt("requests") == 1));
+        assertNoOverlapPerThread(events);
     }
 
     @Test
@@ -205,9 +227,11 @@ class ProfileEventsTest {
         assertEquals(Set.of(0L, 1L, 2L), receives.stream().map(e -> e.getLong("sequence")).collect(Collectors.toSet()));
         assertTrue(receives.stream().allMatch(e -> e.getString("operation").equals("irecv") && e.getInt("peer") == 0));
         assertEquals(Set.of(1L, 2L, 3L), receives.stream().map(e -> e.getLong("bytes")).collect(Collectors.toSet()));
+        assertTrue(receives.stream().allMatch(e -> e.getDuration().isZero()), "an irecv's message is handed over at an instant");
 
         Set<String> waits = named(events, WaitEvent.NAME).stream().map(e -> e.getString("operation")).collect(Collectors.toSet());
         assertTrue(waits.containsAll(Set.of("test", "awaitAny")), waits.toString());
+        assertNoOverlapPerThread(events);
     }
 
     /** Rank 1: probes, then takes messages 0, 1 and 2 by test, by awaitAny, and by isDone then message(). */
