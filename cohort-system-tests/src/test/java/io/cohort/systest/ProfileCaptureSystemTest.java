@@ -18,8 +18,8 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code cohort run --profile}: one Flight Recorder file per peer, readable, with the job's messages in it. */
-class ProfileSystemTest {
+/** {@code cohort run --profile} alone: one readable Flight Recorder file per peer, with the job's messages in it, also when the job fails. */
+class ProfileCaptureSystemTest {
     private static List<RecordedEvent> events(Path file, String name) throws IOException {
         return RecordingFile.readAllEvents(file).stream().filter(e -> e.getEventType().getName().equals(name)).toList();
     }
