@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 @Command(name = "cohort", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Run parallel Java programs as cooperating peer processes.",
         subcommands = {RunCommand.class, ExamplesCommand.class, DbCommand.class, StatusCommand.class, AdminCommand.class, DaemonCommand.class,
+                ProfCommand.class,
                 CommandLine.HelpCommand.class})
 final class CohortCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -16,6 +17,6 @@ final class CohortCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is needed (run, examples, db, status, admin, daemon, help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is needed (run, examples, db, status, admin, daemon, prof, help)");
     }
 }

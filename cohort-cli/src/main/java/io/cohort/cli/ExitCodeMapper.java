@@ -6,6 +6,7 @@ import io.cohort.daemon.ClusterUnreachableException;
 import io.cohort.daemon.RequestRefusedException;
 import io.cohort.launch.ExitCodes;
 import io.cohort.launch.LaunchException;
+import io.cohort.tools.prof.ProfileInputException;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -60,6 +61,14 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.REQUEST_REFUSED;
         }
+        if (ex instanceof ProfileInputException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.NO_INPUT;
+        }
+        if (ex instanceof OutputFileException) {
+            report(err, ex.getMessage(), ex, verbose);
+            return ExitCodes.CANNOT_CREATE;
+        }
         if (ex instanceof LaunchException) {
             report(err, ex.getMessage(), ex, verbose);
             return ExitCodes.LAUNCH_FAILURE;
@@ -76,6 +85,9 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
         }
         if (o instanceof DbSubcommand d) {
             return d.verbose;
+        }
+        if (o instanceof ProfCommand p) {
+            return p.verbose;
         }
         return cmd.getMixins().values().stream()
                 .anyMatch(m -> m instanceof ClusterOptions c && c.verbose);

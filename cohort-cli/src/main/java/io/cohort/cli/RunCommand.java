@@ -13,6 +13,8 @@ import io.cohort.daemon.StatusTable;
 import io.cohort.idle.IdleStrategies;
 import io.cohort.launch.CohortHome;
 import io.cohort.launch.Controller;
+import io.cohort.launch.CrashDirectories;
+import io.cohort.launch.DebugSpec;
 import io.cohort.launch.HostPlan;
 import io.cohort.launch.JobOutcome;
 import io.cohort.launch.JobSpec;
@@ -180,6 +182,18 @@ final class RunCommand implements Callable<Integer> {
             description = "Record a profile: each peer writes DIR/<App>.prof.<rank>.jfr (default DIR: cohort-prof-<jobid>; "
                     + "give it as --profile=DIR, %%j is the job id). Read it with 'cohort prof DIR'.")
     String profile;
+    @Option(names = "--debug", paramLabel = "RANKS", arity = "0..1", parameterConsumer = DebugRanksConsumer.class,
+            description = "Start these peers (default: all; e.g. --debug=0,2-3) suspended with a JDWP debugger listener, "
+                    + "and open a tmux session with a jdb window each (or print how to attach). No wire-up time-out.")
+    String debug;
+
+    @Option(names = "--no-tmux", description = "With --debug: print the jdb commands instead of opening a tmux session.")
+    boolean noTmux;
+
+    @Option(names = "--core-dir", paramLabel = "DIR",
+            description = "Give every peer its own directory DIR/App.JOBID/rank-R for its JVM crash log, heap dump "
+                    + "and uncaught-exception trace (default: $COHORT_CORE_DIR; off without either).")
+    String coreDir;
 
     @Option(names = "--verbose", description = "Print the job id and command lines, and stack traces of errors.")
     boolean verbose;
@@ -231,7 +245,7 @@ final class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         JobOutcome outcome = controller.run();
         if (profile != null) {
-            System.err.println(profileLine(job.size(), PeerProfile.directory(profile, controller.jobId())));
+            System.err.println(profileLine(job.size(), PeerProfile.directory(profile.trim(), controller.jobId())));
         }
         return outcome.exitCode();
     }
@@ -365,7 +379,53 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("-x may not set the COHORT_* variables the launcher sets itself");
         }
         return new JobSpec(np, program.classpath(), program.mainClass(), args, jvmOptions, env, tagOutput, output,
-                stdinTarget, timeoutSeconds, graceMillis, wireupTimeoutSeconds, verbose, cwd);
+                stdinTarget, timeoutSeconds, graceMillis, wireupTimeoutSeconds, verbose, cwd, debugSpec(),
+                crashRoot(launcherEnv, cwd));
+    }
+
+    /** --debug[=RANKS] and --no-tmux checked against the job's size; null without --debug. */
+    private DebugSpec debugSpec() {
+        if (debug == null) {
+            if (noTmux) {
+                throw new UsageException("--no-tmux only applies with --debug");
+            }
+            return null;
+        }
+        try {
+            return DebugSpec.parse(debug, np, !noTmux);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** --core-dir, else $COHORT_CORE_DIR, as an absolute path; null when neither is given. */
+    private Path crashRoot(Map<String, String> launcherEnv, Path cwd) {
+        String dir = coreDir;
+        String from = "--core-dir";
+        if (dir == null) {
+            dir = launcherEnv.get(CrashDirectories.CORE_DIR_ENV_NAME);
+            from = CrashDirectories.CORE_DIR_ENV_NAME;
+            if (dir == null || dir.isBlank()) {
+                return null;
+            }
+        }
+        if (dir.isBlank()) {
+            throw new UsageException("--core-dir needs a directory");
+        }
+        if (dir.indexOf('%') >= 0) {
+            // The JVM expands %p and %% in -XX:ErrorFile and -XX:HeapDumpPath.
+            throw new UsageException(from + " " + dir + ": the directory may not contain '%'");
+        }
+        Path root;
+        try {
+            root = cwd.resolve(dir).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new UsageException(from + " " + dir + " is not a valid path");
+        }
+        if (java.nio.file.Files.exists(root) && !java.nio.file.Files.isDirectory(root)) {
+            throw new UsageException(from + " " + dir + " is not a directory");
+        }
+        return root;
     }
 
     /**
@@ -572,6 +632,24 @@ final class RunCommand implements Callable<Integer> {
         for (String name : udp.keySet()) {
             if (!settings.explicit().containsKey(name)) {
                 throw new UsageException("--jvm-opt -D" + name + ": no such udp setting; see docs/cli.md");
+            }
+        }
+    }
+
+    /**
+     * The optional value of --debug: the next word only if it looks like a rank list ("all", or
+     * starting with a digit), so {@code --debug -cp x Main} and {@code -cp x --debug Main} leave the
+     * program alone. {@code --debug=RANKS} is the unambiguous form.
+     */
+    static final class DebugRanksConsumer implements CommandLine.IParameterConsumer {
+        @Override
+        public void consumeParameters(Stack<String> args, CommandLine.Model.ArgSpec argSpec,
+                                      CommandLine.Model.CommandSpec commandSpec) {
+            String next = args.isEmpty() ? null : args.peek().trim();
+            if (next != null && (next.equalsIgnoreCase("all") || (!next.isEmpty() && Character.isDigit(next.charAt(0))))) {
+                argSpec.setValue(args.pop());
+            } else {
+                argSpec.setValue("all");
             }
         }
     }

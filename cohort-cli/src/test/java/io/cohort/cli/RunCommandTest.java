@@ -239,6 +239,42 @@ class RunCommandTest {
     }
 
     @Test
+    void debugTakesAllRanksOrAListAndLeavesTheProgramAlone() {
+        JobSpec all = spec(Map.of(), "run", "-n", "3", "--debug", "-cp", TEST_CLASSES, SELF, "x");
+        assertEquals(List.of(0, 1, 2), List.copyOf(all.debug().ranks()));
+        assertTrue(all.debug().tmux());
+        JobSpec some = spec(Map.of(), "run", "-n", "4", "--debug=0,2-3", "--no-tmux", "-cp", TEST_CLASSES, SELF);
+        assertEquals(List.of(0, 2, 3), List.copyOf(some.debug().ranks()));
+        assertFalse(some.debug().tmux());
+        // The main class after a bare --debug is the program's, not a rank list.
+        JobSpec bare = spec(Map.of(), "run", "-n", "2", "-cp", TEST_CLASSES, "--debug", SELF, "7");
+        assertEquals(SELF, bare.mainClass());
+        assertEquals(List.of("7"), bare.programArgs());
+        assertEquals(List.of(0, 1), List.copyOf(bare.debug().ranks()));
+        assertNull(spec(Map.of(), "run", "-n", "2", "-cp", TEST_CLASSES, SELF).debug());
+    }
+
+    @Test
+    void debugRankOutsideTheJobIsAUsageError() {
+        assertUsageError(execute("run", "-n", "2", "--debug=1-2", "--example", "pi"),
+                "--debug=1-2 names rank 2, outside a job of 2 peers (ranks 0-1)");
+        assertUsageError(execute("run", "-n", "2", "--debug=1,x", "--example", "pi"), "is not 'all' or a list of ranks");
+        assertUsageError(execute("run", "-n", "2", "--no-tmux", "--example", "pi"), "--no-tmux only applies with --debug");
+    }
+
+    @Test
+    void coreDirFromTheOptionOrTheEnvironmentIsAbsolute(@TempDir Path dir) {
+        JobSpec none = spec(Map.of(), "run", "-n", "2", "-cp", TEST_CLASSES, SELF);
+        assertNull(none.crashRoot());
+        JobSpec byEnv = spec(Map.of("COHORT_CORE_DIR", dir.toString()), "run", "-n", "2", "-cp", TEST_CLASSES, SELF);
+        assertEquals(dir, byEnv.crashRoot());
+        JobSpec byOption = spec(Map.of("COHORT_CORE_DIR", "/elsewhere"), "run", "-n", "2", "--core-dir", "crash",
+                "-cp", TEST_CLASSES, SELF);
+        assertEquals(Path.of("").toAbsolutePath().resolve("crash"), byOption.crashRoot());
+        assertUsageError(execute("run", "-n", "2", "--core-dir", "/tmp/a%pb", "--example", "pi"), "may not contain '%'");
+    }
+
+    @Test
     void badNumberIsAUsageError() {
         assertUsageError(execute("run", "-n", "two", "--example", "pi"), "'two'");
     }

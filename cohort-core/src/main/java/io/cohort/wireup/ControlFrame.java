@@ -201,6 +201,14 @@ public final class ControlFrame {
             return new String(getBytes(), StandardCharsets.UTF_8);
         }
 
+        /**
+         * True while bytes are left. Frames grow by appending fields, so a reader asks this before
+         * a field that an older sender did not write, and ignores whatever follows the fields it knows.
+         */
+        public boolean hasMore() throws IOException {
+            return in.available() > 0;
+        }
+
         public byte[] getBytes() throws IOException {
             int n = in.readInt();
             if (n < 0 || n > total) {

@@ -11,6 +11,11 @@ package io.cohort.wireup;
  *  controller ◄──── PEER_HELLO, PEER_FAILURE, PEER_FINALIZED ───────────── peer
  *             ────► PEER_TABLE, PEER_GONE, ABORT, REJECTED ────────────►
  * </pre>
+ *
+ * <p><b>Evolving a frame.</b> A body only ever grows at its end: a new field is appended, a reader
+ * takes it only if {@link ControlFrame.BodyReader#hasMore} says the sender wrote it, and ignores
+ * bytes after the fields it knows. So an io-manager and a controller of neighbouring versions still
+ * understand each other; a field is never removed or reordered (a new type number is added instead).
  */
 public final class ControlMessageType {
     private ControlMessageType() {
@@ -48,7 +53,11 @@ public final class ControlMessageType {
     public static final int START_FAILED = 19;
     /** iom→ctl: rank int, stream byte (1 stdout, 2 stderr), bytes block: whole lines, or a final partial line. */
     public static final int OUTPUT = 20;
-    /** iom→ctl: rank int, status int (128+S for signal S), stoppedByManager bool. Sent after the peer's output is drained. */
+    /**
+     * iom→ctl: rank int, status int (128+S for signal S), stoppedByManager bool, then (appended for
+     * {@code --core-dir}; absent means none) n int, n × path str: the files the peer left in its
+     * crash-file directory, absolute paths on its host. Sent after the peer's output is drained.
+     */
     public static final int EXITED = 21;
     /** ctl→iom: rank int, bytes block, for the peer's standard input. */
     public static final int STDIN = 22;

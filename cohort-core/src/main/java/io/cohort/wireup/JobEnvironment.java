@@ -23,6 +23,7 @@ import java.util.Map;
  *   <tr><td>{@value #TRANSPORT}</td><td>auto (default), shm, tcp or udp</td></tr>
  *   <tr><td>{@value #NETWORK}</td><td>the preferred network for data traffic, a CIDR prefix (a partition's {@code network})</td></tr>
  *   <tr><td>{@value #FAULT}</td><td>datagram faults to inject under the udp transport and the broadcast domain (a {@link FaultPlan} spec)</td></tr>
+ *   <tr><td>{@value #CRASH_DIR}</td><td>this peer's own directory for crash files ({@code cohort run --core-dir})</td></tr>
  *   <tr><td>{@value #PROFILE}</td><td>record a profile into this directory ({@code %j}: the job id), see {@link PeerMain}</td></tr>
  * </table>
  */
@@ -55,6 +56,15 @@ public final class JobEnvironment {
      * attribute: peers bind their TCP and UDP endpoints on their address in it, where they have one.
      */
     public static final String NETWORK = "COHORT_NETWORK";
+    /**
+     * This peer's own directory for crash files, set only by {@code cohort run --core-dir DIR}: the
+     * io-manager creates it before the peer starts and the JVM writes its fatal-error log and heap
+     * dumps there; {@code PeerMain} writes an uncaught exception's trace to
+     * {@value #UNCAUGHT_EXCEPTION_FILE} in it.
+     */
+    public static final String CRASH_DIR = "COHORT_CRASH_DIR";
+    /** The file in {@value #CRASH_DIR} that holds the traces of exceptions no code caught. */
+    public static final String UNCAUGHT_EXCEPTION_FILE = "uncaught-exception.txt";
     /**
      * The directory of the job's profile ({@code cohort run --profile[=DIR]}): {@code PeerMain}
      * records this peer's Flight Recorder file {@code DIR/<App>.prof.<rank>.jfr} there. {@code %j}

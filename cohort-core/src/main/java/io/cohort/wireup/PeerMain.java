@@ -15,7 +15,9 @@ import java.util.Arrays;
  * What {@code cohort run} starts in every peer JVM: {@code PeerMain <MainClass> args...}. Like
  * PSE's initialization routine that ran before user code, it watches the io-manager (a peer never
  * outlives it), runs the program's {@code main}, closes the world communicator if the program left
- * it open, and turns an escaping exception into exit status 1 at once.
+ * it open, and turns an escaping exception into exit status 1 at once. With a crash-file directory
+ * ({@code cohort run --core-dir}) it also records the traces of uncaught exceptions there
+ * ({@link UncaughtExceptionRecorder}).
  *
  * <p>With {@link JobEnvironment#PROFILE} set ({@code cohort run --profile}) it first starts this
  * peer's Flight Recorder recording ({@link PeerProfile}), which the JVM writes when it exits however
@@ -37,6 +39,7 @@ public final class PeerMain {
             System.exit(EXIT_NO_MAIN);
         }
         watchParent();
+        UncaughtExceptionRecorder recorder = UncaughtExceptionRecorder.installIfWanted();
         Method main = findMain(args[0]);
         startProfile(args[0]);
         try {
@@ -53,6 +56,9 @@ public final class PeerMain {
                 t.printStackTrace();
             }
             System.err.flush();
+            if (recorder != null) {
+                recorder.record(Thread.currentThread(), t);
+            }
             Profiling.finishJobs(); // the world stays open (closing it could wait on failed peers); the job's time ends here
             System.exit(1);
         }

@@ -26,6 +26,11 @@ public final class ControlConnection implements Closeable {
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
     }
 
+    /** The address of the other end (for an io-manager: the address its host reached us from), or null. */
+    public java.net.InetAddress remoteAddress() {
+        return socket.getInetAddress();
+    }
+
     /** The next frame, or null at end of stream. */
     public ControlFrame read() throws IOException {
         return ControlFrame.readFrom(in);

@@ -10,8 +10,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,10 +25,15 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The controlling process of one job (PSE's "controlling process"): the rendezvous point of the
@@ -46,6 +57,19 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Connection threads only parse frames, write output, and post events; one thread (the caller of
  * {@link #run}) owns all job state, so ordering questions reduce to the order of the event queue.
+ *
+ * <p><b>--debug.</b> The chosen ranks start with a JDWP agent that listens on an ephemeral port and
+ * keeps the JVM suspended; the agent's "Listening for transport dt_socket at address: P" line, the
+ * first of its kind on the peer's stdout, is taken out of the output and replaced by the launcher's
+ * own line saying how to attach. Once every chosen rank listens, {@link DebuggerWindows} opens the
+ * tmux session. The wire-up time-out does not apply: a peer may sit at a breakpoint for as long as
+ * the user likes. The agent binds 127.0.0.1 when the peer runs on this machine, else the address its
+ * host reached the launcher from (JDWP has no authentication: anyone who reaches that port controls
+ * the JVM).
+ *
+ * <p><b>--core-dir.</b> Each peer gets its own crash-file directory ({@link CrashDirectories}); the
+ * files found there after an exit come back in EXITED, and the root cause's are named in the
+ * summary line.
  */
 public final class Controller {
     /**
@@ -71,6 +95,14 @@ public final class Controller {
     /** At the end, how long to wait for the agent processes of written-off io-managers to die. */
     private static final long REAP_MILLIS = 2000;
     private static final long TICK_MILLIS = 100;
+    /**
+     * The wire-up time-out peers are given under --debug: the most {@code COHORT_WIREUP_TIMEOUT}
+     * allows (a day), i.e. none, since a peer of a debugged job may wait for a breakpoint's user.
+     */
+    static final int DEBUG_WIREUP_TIMEOUT_SECONDS = 86_400;
+    /** The JDWP agent's line on a peer's stdout, with the port it listens on. */
+    private static final Pattern JDWP_LISTENING =
+            Pattern.compile("Listening for transport dt_socket at address: (?:.*:)?(\\d+)\\s*");
 
     private final JobSpec spec;
     private final HostPlan plan;
@@ -107,6 +139,13 @@ public final class Controller {
     private String ioManagerLost;
     private boolean timedOut;
     private boolean interrupted;
+    /** Per debugged rank, the port its JDWP agent reported (0: not yet); written by connection threads. */
+    private final AtomicIntegerArray debugPorts;
+    /** Per debugged rank, the address its agent binds (set at LAUNCH). */
+    private final String[] debugHosts;
+    /** Debugged ranks whose agent listens, and its HOST:PORT. */
+    private final TreeMap<Integer, String> debugAddresses = new TreeMap<>();
+    private DebuggerWindows debugWindows;
 
     /** One io-manager: the host it serves, its ranks, its agent process and its connection. */
     private static final class IoManagerLink {
@@ -154,6 +193,8 @@ public final class Controller {
         this.jobKey = HexFormat.of().formatHex(key);
         this.peerConnections = new ControlConnection[spec.size()];
         this.records = new PeerRecord[spec.size()];
+        this.debugPorts = new AtomicIntegerArray(spec.size());
+        this.debugHosts = new String[spec.size()];
         for (int h = 0; h < placement.hosts().size(); h++) {
             links.add(new IoManagerLink(placement.hosts().get(h), placement.ranksOn(h)));
         }
@@ -213,6 +254,12 @@ public final class Controller {
             startIoManagers();
             JobOutcome outcome = loop();
             router.close();
+            if (spec.verbose()) {
+                for (String line : tracker.otherCrashFiles(outcome.rootCauseRank())) {
+                    router.breakStderrLine();
+                    log.println(line);
+                }
+            }
             if (outcome.summary() != null) {
                 router.breakStderrLine();
                 log.println(outcome.summary());
@@ -233,6 +280,9 @@ public final class Controller {
             }
             for (ControlConnection c : peerRanks.keySet()) {
                 c.close();
+            }
+            if (debugWindows != null) {
+                debugWindows.close(); // no tmux session outlives its job
             }
             if (router != null) {
                 router.close();
@@ -346,7 +396,10 @@ public final class Controller {
     private record StartFailed(ControlConnection from, int rank, String reason) implements Event {
     }
 
-    private record Exited(ControlConnection from, int rank, int status, boolean stoppedByManager) implements Event {
+    private record Exited(ControlConnection from, ExitReport report) implements Event {
+    }
+
+    private record DebuggerWaiting(ControlConnection from, int rank, int port) implements Event {
     }
 
     private record PeerHello(ControlConnection conn, PeerRecord.Hello hello) implements Event {
@@ -406,11 +459,17 @@ public final class Controller {
                 stopJob();
             }
         } else if (e instanceof Exited x) {
-            if (owns(x.from(), x.rank()) && !tracker.hasExited(x.rank())) {
-                announceGone(x.rank(), x.status());
-                if (tracker.exited(x.rank(), x.status(), x.stoppedByManager())) {
+            ExitReport r = x.report();
+            if (owns(x.from(), r.rank()) && !tracker.hasExited(r.rank())) {
+                announceGone(r.rank(), r.status());
+                tracker.crashFiles(r.rank(), r.crashFiles());
+                if (tracker.exited(r.rank(), r.status(), r.stoppedByManager())) {
                     stopJob();
                 }
+            }
+        } else if (e instanceof DebuggerWaiting d) {
+            if (owns(d.from(), d.rank())) {
+                debuggerWaiting(d.rank(), d.port());
             }
         } else if (e instanceof PeerHello h) {
             pendingConnections--;
@@ -478,9 +537,13 @@ public final class Controller {
             return;
         }
         String address = rendezvous.addressFor(link.host, port);
+        String debugHost = spec.debug() == null ? null : debugBindAddress(link.conn);
         List<LaunchRequest.Peer> peers = new ArrayList<>();
         for (int r : link.ranks) {
-            List<String> command = peerCommand();
+            if (spec.debug() != null && spec.debug().includes(r)) {
+                debugHosts[r] = debugHost;
+            }
+            List<String> command = peerCommand(r);
             if (spec.verbose()) {
                 log.println("cohort: rank " + r + " on " + link.host + ": " + String.join(" ", command));
             }
@@ -525,7 +588,58 @@ public final class Controller {
         }).start();
     }
 
-    private List<String> peerCommand() {
+    /**
+     * The address a debugged peer's JDWP agent binds: loopback when the io-manager (so the peer) runs
+     * on this machine, else the address its host reached us from, which is also where jdb reaches it.
+     */
+    private static String debugBindAddress(ControlConnection conn) {
+        InetAddress a = conn.remoteAddress();
+        boolean here;
+        try {
+            here = a == null || a.isLoopbackAddress() || NetworkInterface.getByInetAddress(a) != null;
+        } catch (SocketException e) {
+            here = false;
+        }
+        if (here) {
+            return "127.0.0.1";
+        }
+        return a instanceof Inet6Address ? "[" + a.getHostAddress() + "]" : a.getHostAddress();
+    }
+
+    /** The crash-file directory of one rank, or null without --core-dir. */
+    private Path crashDirectory(int rank) {
+        if (spec.crashRoot() == null) {
+            return null;
+        }
+        return CrashDirectories.rankDirectory(CrashDirectories.jobDirectory(spec.crashRoot(), spec.mainClass(), jobId), rank);
+    }
+
+    /** A debugged rank's agent is listening: say how to attach; once all are, open the debugger windows. */
+    private void debuggerWaiting(int rank, int debugPort) {
+        if (debugAddresses.containsKey(rank) || debugHosts[rank] == null) {
+            return;
+        }
+        String where = debugHosts[rank] + ":" + debugPort;
+        debugAddresses.put(rank, where);
+        launcherLine("cohort: rank " + rank + " on " + placement.hostOf(rank) + " waits for a debugger: "
+                + DebuggerWindows.attachCommand(where));
+        if (debugAddresses.size() == spec.debug().ranks().size() && !stopping) {
+            Path tmux = spec.debug().tmux() ? DebuggerWindows.findTmux() : null;
+            debugWindows = new DebuggerWindows(jobId, tmux, spec.workingDirectory(), this::launcherLine);
+            SortedMap<Integer, String> addresses = new TreeMap<>(debugAddresses);
+            DebuggerWindows windows = debugWindows;
+            Thread t = new Thread(() -> windows.open(addresses), "cohort-debugger-windows");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** One line of the launcher's own on its stderr, never inside a peer's unfinished line. */
+    private void launcherLine(String line) {
+        router.launcherLine(log, line);
+    }
+
+    private List<String> peerCommand(int rank) {
         List<String> c = new ArrayList<>();
         c.add(CohortHome.javaExecutable());
         // cohort-core comes first on the classpath so that its class-data-sharing archive (a CDS
@@ -533,6 +647,14 @@ public final class Controller {
         java.nio.file.Path archive = CohortHome.coreJar().resolveSibling(CORE_ARCHIVE);
         if (java.nio.file.Files.isReadable(archive)) {
             c.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+        }
+        if (debugHosts[rank] != null) {
+            // Port 0: the agent picks a free one and prints it; suspend=y holds main until a debugger resumes it.
+            c.add("-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=" + debugHosts[rank] + ":0");
+        }
+        Path crashDir = crashDirectory(rank);
+        if (crashDir != null) {
+            c.addAll(CrashDirectories.jvmFlags(crashDir)); // before the user's options, which may override them
         }
         c.addAll(spec.jvmOptions());
         List<String> cp = new ArrayList<>();
@@ -557,7 +679,12 @@ public final class Controller {
         env.put(JobEnvironment.HOST, placement.hostOf(rank));
         env.put(JobEnvironment.CONTROLLER, address);
         env.put(JobEnvironment.JOB_KEY, jobKey);
-        env.put(JobEnvironment.WIREUP_TIMEOUT, Integer.toString(spec.wireupTimeoutSeconds()));
+        env.put(JobEnvironment.WIREUP_TIMEOUT, Integer.toString(spec.debug() != null ? DEBUG_WIREUP_TIMEOUT_SECONDS
+                : spec.wireupTimeoutSeconds()));
+        Path crashDir = crashDirectory(rank);
+        if (crashDir != null) {
+            env.put(JobEnvironment.CRASH_DIR, crashDir.toString());
+        }
         return env;
     }
 
@@ -681,8 +808,9 @@ public final class Controller {
             }
         }
         // A program that never calls Cohort.init() never says hello; only a job where some peer is
-        // waiting for the table can time out in wire-up.
-        if (!tableSent && !stopping && hellos > 0 && launchSentNanos != 0) {
+        // waiting for the table can time out in wire-up. Under --debug a peer may wait for its
+        // debugger's user for as long as it takes.
+        if (!tableSent && !stopping && hellos > 0 && launchSentNanos != 0 && spec.debug() == null) {
             long deadline = firstHelloNanos - launchSentNanos <= wireup ? launchSentNanos + wireup : firstHelloNanos + wireup;
             if (now - deadline > 0) {
                 List<Integer> missing = new ArrayList<>();
@@ -830,7 +958,7 @@ public final class Controller {
                         int rank = r.getInt();
                         int stream = r.getByte();
                         byte[] line = r.getBytes();
-                        if (rank >= 0 && rank < spec.size()) {
+                        if (rank >= 0 && rank < spec.size() && !debuggerListening(conn, rank, stream, line)) {
                             router.write(rank, stream, line);
                         }
                         if (conn.idle()) {
@@ -840,7 +968,7 @@ public final class Controller {
                     }
                     case ControlMessageType.EXITED:
                         router.flush(); // the peer's last line is out before its exit counts
-                        events.add(new Exited(conn, r.getInt(), r.getInt(), r.getBoolean()));
+                        events.add(new Exited(conn, ExitReport.parse(f)));
                         break;
                     case ControlMessageType.STARTED:
                         events.add(new Started(conn, r.getInt(), r.getLong()));
@@ -859,6 +987,32 @@ public final class Controller {
         }
         router.flush();
         events.add(new IoManagerClosed(conn));
+    }
+
+    /**
+     * True if the line is a debugged peer's JDWP agent announcing its port (the first such line on
+     * its stdout): it is the launcher's business, not the program's output, so it is not forwarded.
+     */
+    private boolean debuggerListening(ControlConnection conn, int rank, int stream, byte[] line) {
+        if (spec.debug() == null || !spec.debug().includes(rank) || stream != PeerProcess.STDOUT
+                || debugPorts.get(rank) != 0 || line.length > 200) {
+            return false;
+        }
+        Matcher m = JDWP_LISTENING.matcher(new String(line, StandardCharsets.UTF_8));
+        if (!m.matches()) {
+            return false;
+        }
+        int p;
+        try {
+            p = Integer.parseInt(m.group(1));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        if (p <= 0 || p > 65535 || !debugPorts.compareAndSet(rank, 0, p)) {
+            return false;
+        }
+        events.add(new DebuggerWaiting(conn, rank, p));
+        return true;
     }
 
     private void servePeer(ControlConnection conn) {

@@ -17,10 +17,17 @@ public final class ExitCodes {
      * answer, or {@code cohort db} could not write it (it never writes an invalid one).
      */
     public static final int CLUSTER_DB = 5;
+    /**
+     * {@code cohort prof}: nothing to report on: the directory of recordings is missing, is not a
+     * directory, holds no {@code *.jfr} file, or none of them can be read (EX_NOINPUT).
+     */
+    public static final int NO_INPUT = 66;
     /** No daemon that could answer did: every load server unreachable, or the member's daemon (EX_UNAVAILABLE). */
     public static final int CLUSTER_UNAVAILABLE = 69;
     /** Internal error of the launcher (EX_SOFTWARE). */
     public static final int INTERNAL_ERROR = 70;
+    /** {@code cohort prof}: a report file could not be written (EX_CANTCREAT). */
+    public static final int CANNOT_CREATE = 73;
     /** The partition cannot hold the job now: too few available members, or none with a free job slot (EX_TEMPFAIL). */
     public static final int NO_ROOM = 75;
     /** The user is not in the partition's access list; nothing was started (EX_NOPERM). */

@@ -13,6 +13,10 @@ import java.util.List;
  * peer's flag is final only once both its EXITED arrived and its control connection ended (or it
  * never connected), and {@link #outcome} is asked only when every peer is final.
  *
+ * <p>With {@code --core-dir} each exit may come with the files the peer left; the summary line
+ * names the root cause's only (the collateral peers' are {@link #otherCrashFiles listed} with
+ * {@code --verbose}).
+ *
  * <p>Pure state, no I/O; confined to the controller's event thread.
  */
 public final class ExitTracker {
@@ -27,6 +31,7 @@ public final class ExitTracker {
     private final boolean[] controlClosed;
     private final String[] failureReason;
     private final int[] failedPeer;
+    private final List<List<String>> crashFiles;
     private final List<Integer> exitOrder = new ArrayList<>();
     private boolean stopping;
 
@@ -40,6 +45,7 @@ public final class ExitTracker {
         this.controlClosed = new boolean[n];
         this.failureReason = new String[n];
         this.failedPeer = new int[n];
+        this.crashFiles = new ArrayList<>(java.util.Collections.nCopies(n, List.of()));
     }
 
     public int size() {
@@ -64,6 +70,29 @@ public final class ExitTracker {
         stoppedWhenExited[rank] = stopping || stoppedByManager;
         exitOrder.add(rank);
         return exitStatus != 0;
+    }
+
+    /** The files the peer left in its crash-file directory (reported with its exit). */
+    public void crashFiles(int rank, List<String> files) {
+        crashFiles.set(rank, List.copyOf(files));
+    }
+
+    public List<String> crashFiles(int rank) {
+        return crashFiles.get(rank);
+    }
+
+    /**
+     * "cohort: rank 0 on node7 left crash files: /c/App.1a2b3c4d/rank-0/java_pid12.hprof", one line per
+     * peer other than {@code except} (the root cause, whose files the summary names) that left any.
+     */
+    public List<String> otherCrashFiles(int except) {
+        List<String> lines = new ArrayList<>();
+        for (int r = 0; r < hosts.length; r++) {
+            if (r != except && !crashFiles.get(r).isEmpty()) {
+                lines.add("cohort: rank " + r + " on " + hosts[r] + " left crash files: " + String.join(", ", crashFiles.get(r)));
+            }
+        }
+        return lines;
     }
 
     public void controlConnected(int rank) {
@@ -165,15 +194,24 @@ public final class ExitTracker {
             } else {
                 line.append("it was stopped by the launcher");
             }
+            appendCrashFiles(line, root);
             line.append(')');
         } else {
-            line.append(" (root cause)");
+            line.append(" (root cause");
+            appendCrashFiles(line, root);
+            line.append(')');
         }
         if (others > 0) {
             line.append("; ").append(others).append(others == 1 ? " other peer was" : " other peers were")
                     .append(" stopped");
         }
         return new JobOutcome(status[root], line.toString(), root);
+    }
+
+    private void appendCrashFiles(StringBuilder line, int rank) {
+        if (!crashFiles.get(rank).isEmpty()) {
+            line.append("; crash files: ").append(String.join(", ", crashFiles.get(rank)));
+        }
     }
 
     /** "rank 2 on node7 exited with status 3" or "rank 1 on node7 was killed by signal 9 (SIGKILL)". */

@@ -7,6 +7,8 @@ import io.cohort.wireup.ControlMessageType;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +26,10 @@ import java.util.concurrent.TimeUnit;
  *
  * The reader thread handles the controller's frames in order; pump threads send OUTPUT and EXITED
  * (sends are serialised by {@link ControlConnection}).
+ *
+ * <p>With {@code --core-dir} a peer's environment names its crash-file directory
+ * ({@code COHORT_CRASH_DIR}): the io-manager creates it before starting the peer, and after the exit
+ * sends the files found there with EXITED or removes it if empty ({@link CrashDirectories}).
  */
 public final class IoManager implements PeerProcess.Listener {
     /** Grace between TERM and KILL when the controller is gone (it cannot tell us a better one). */
@@ -37,6 +43,8 @@ public final class IoManager implements PeerProcess.Listener {
     /** Peers whose EXITED has been sent (counted before sending, so the controller's close after the last one is expected). */
     private final java.util.concurrent.atomic.AtomicInteger reported = new java.util.concurrent.atomic.AtomicInteger();
     private volatile int launched = -1;
+    /** Each peer's crash-file directory, for the peers that have one. */
+    private final Map<Integer, Path> crashDirs = new ConcurrentHashMap<>();
 
     IoManager(ControlConnection controller, PrintStream log) {
         this.controller = controller;
@@ -62,6 +70,8 @@ public final class IoManager implements PeerProcess.Listener {
         awaitUninterruptibly(remaining);
         // Segment files are unlinked once both ends map them; a peer killed before that leaves one.
         removeSegmentFiles(ShmSegmentFile.defaultDirectory(), jobId, peers.keySet());
+        // The job's directory goes too if no peer (of any host sharing it) left anything.
+        crashDirs.values().stream().map(Path::getParent).distinct().forEach(CrashDirectories::removeIfEmpty);
         controller.close();
         return 0;
     }
@@ -144,6 +154,17 @@ public final class IoManager implements PeerProcess.Listener {
                 reportStartFailure(spec.rank(), "the job was stopped before this peer started", latch);
                 continue;
             }
+            Path crashDir = CrashDirectories.ofPeer(spec.environment());
+            if (crashDir != null) {
+                try {
+                    CrashDirectories.create(crashDir);
+                    crashDirs.put(spec.rank(), crashDir);
+                } catch (IOException | RuntimeException e) {
+                    reportStartFailure(spec.rank(), "cannot create its crash-file directory " + crashDir + " ("
+                            + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", latch);
+                    continue;
+                }
+            }
             try {
                 PeerProcess p = PeerProcess.start(spec.rank(), spec.command(), spec.environment(), cwd);
                 peers.put(spec.rank(), p);
@@ -162,6 +183,9 @@ public final class IoManager implements PeerProcess.Listener {
                     }
                 });
             } catch (IOException | RuntimeException e) {
+                if (crashDir != null) {
+                    CrashDirectories.collect(crashDir); // removes it: a peer that never ran left nothing
+                }
                 reportStartFailure(spec.rank(), "cannot start " + spec.command().get(0) + ": " + e.getMessage(), latch);
             }
         }
@@ -185,9 +209,11 @@ public final class IoManager implements PeerProcess.Listener {
 
     @Override
     public void exited(int rank, int status, boolean stoppedByManager) {
+        // The JVM wrote its hs_err log and heap dump before it exited, so the list is complete now.
+        Path crashDir = crashDirs.get(rank);
+        List<String> files = crashDir == null ? List.of() : CrashDirectories.collect(crashDir);
         reported.incrementAndGet();
-        controller.trySend(ControlFrame.build(ControlMessageType.EXITED).putInt(rank).putInt(status)
-                .putBoolean(stoppedByManager).frame());
+        controller.trySend(new ExitReport(rank, status, stoppedByManager, files).frame());
     }
 
     /** TERM every live peer's process group now, KILL what is left after the grace period. */

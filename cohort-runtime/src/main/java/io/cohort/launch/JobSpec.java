@@ -21,11 +21,14 @@ import java.util.Map;
  * @param wireupTimeoutSeconds time the peers have to connect once the job started
  * @param verbose          print the job id and command lines
  * @param workingDirectory the peers' working directory
+ * @param debug            the ranks to start under a debugger ({@code --debug}), or null
+ * @param crashRoot        the absolute root of the per-peer crash-file directories ({@code --core-dir}), or null
  */
 public record JobSpec(int size, List<String> classpath, String mainClass, List<String> programArgs,
                       List<String> jvmOptions, Map<String, String> environment, boolean tagOutput,
                       String outputPattern, StdinTarget stdin, int timeoutSeconds, int graceMillis,
-                      int wireupTimeoutSeconds, boolean verbose, Path workingDirectory) {
+                      int wireupTimeoutSeconds, boolean verbose, Path workingDirectory, DebugSpec debug,
+                      Path crashRoot) {
     public static final int GRACE_MILLIS_DEFAULT = 2000;
     public static final int WIREUP_TIMEOUT_SECONDS_DEFAULT = 60;
 
@@ -37,5 +40,17 @@ public record JobSpec(int size, List<String> classpath, String mainClass, List<S
         programArgs = List.copyOf(programArgs);
         jvmOptions = List.copyOf(jvmOptions);
         environment = Map.copyOf(environment);
+        if (debug != null && debug.ranks().last() >= size) {
+            throw new IllegalArgumentException("--debug names rank " + debug.ranks().last() + " in a job of " + size);
+        }
+    }
+
+    /** A job without a debugger and without crash-file directories. */
+    public JobSpec(int size, List<String> classpath, String mainClass, List<String> programArgs,
+                   List<String> jvmOptions, Map<String, String> environment, boolean tagOutput,
+                   String outputPattern, StdinTarget stdin, int timeoutSeconds, int graceMillis,
+                   int wireupTimeoutSeconds, boolean verbose, Path workingDirectory) {
+        this(size, classpath, mainClass, programArgs, jvmOptions, environment, tagOutput, outputPattern, stdin,
+                timeoutSeconds, graceMillis, wireupTimeoutSeconds, verbose, workingDirectory, null, null);
     }
 }

@@ -134,6 +134,18 @@ public final class OutputRouter implements Closeable {
         }
     }
 
+    /**
+     * Prints one line of the launcher's own on {@code log} (its stderr) while no peer line can be
+     * written to stderr, after ending a peer's unfinished line there.
+     */
+    public void launcherLine(java.io.PrintStream log, String line) {
+        synchronized (err) {
+            breakStderrLine();
+            log.println(line);
+            log.flush();
+        }
+    }
+
     public void flush() {
         flush(out);
         flush(err);

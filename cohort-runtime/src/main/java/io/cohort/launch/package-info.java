@@ -10,6 +10,10 @@
  *                     └──────────────── PEER_HELLO, PEER_TABLE, PEER_FAILURE ◄──────────┘
  * </pre>
  *
+ * PSE's debugging aids are launcher work too: {@link io.cohort.launch.DebuggerWindows} (a jdb per
+ * peer in tmux windows, {@code --debug}) and {@link io.cohort.launch.CrashDirectories} (per-peer
+ * crash files, {@code --core-dir}).
+ *
  * May depend on the JDK and on {@code io.cohort.wireup} (the control protocol) in cohort-core, nothing
  * else; the command line ({@code io.cohort.cli}) depends on this package, never the other way.
  */

@@ -3,11 +3,17 @@ package io.cohort.systest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -164,6 +170,59 @@ class MultiHostSystemTest {
             assertTrue(s.get(0).contains("the io-manager on " + host2 + " closed its connection before all its peers "
                     + "were reported"), s.get(0));
             assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "left in the hosts: " + box().processesInHosts());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void crashFilesOfAPeerOnAnotherHostAreNamedInTheSummary(@TempDir Path root) throws Exception {
+        // Rank 2 is alone on the second host; its io-manager there finds the trace and reports it with the exit.
+        CohortProcess p = run("run", "-n", "3", "--hosts", box().hostList(2), "--launch-agent", "netns",
+                "--core-dir", root.toString(), "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.CrashingPeer",
+                "2", "throw");
+        assertEquals(1, p.exitCode(), p.toString());
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).contains("rank 2 on " + box().host(2).name() + " exited with status 1 (root cause; crash files: "
+                + root + "/CrashingPeer."), s.get(0));
+        assertTrue(s.get(0).contains("/rank-2/uncaught-exception.txt)"), s.get(0));
+        try (var jobs = Files.list(root)) {
+            Path job = jobs.findFirst().orElseThrow();
+            try (var ranks = Files.list(job)) {
+                assertEquals(List.of("rank-2"), ranks.map(r -> r.getFileName().toString()).toList(), p.toString());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void debuggedPeersOnOtherHostsListenOnTheirHostsAddress() throws Exception {
+        try (CohortProcess p = CohortProcess.start(Map.of(), "run", "-n", "2", "--hosts", box().hostList(2),
+                "--launch-agent", "netns", "--debug", "--no-tmux", "--example", "hello")) {
+            p.closeStdin();
+            Pattern attach = Pattern.compile("cohort: rank (\\d) on (\\S+) waits for a debugger: jdb -attach (\\S+)");
+            assertTrue(p.awaitErr(l -> attach.matcher(l).matches(), 2), p.toString());
+            List<JdbProcess> debuggers = new ArrayList<>();
+            try {
+                for (String line : p.err()) {
+                    Matcher m = attach.matcher(line);
+                    if (m.matches()) {
+                        ClusterInABox.Host host = box().host(Integer.parseInt(m.group(1)) + 1);
+                        assertEquals(host.name(), m.group(2));
+                        // Not loopback: the host's own address, which jdb on this machine reaches over the bridge.
+                        assertTrue(m.group(3).startsWith(host.address() + ":"), line);
+                        debuggers.add(new JdbProcess(m.group(3)));
+                    }
+                }
+                for (JdbProcess jdb : debuggers) {
+                    assertTrue(jdb.await("main[1]"), jdb.toString());
+                    jdb.type("cont");
+                }
+                assertEquals(0, p.waitFor(), p.toString());
+            } finally {
+                debuggers.forEach(JdbProcess::close);
+            }
+            assertEquals(2, p.out().stream().filter(l -> l.startsWith("hello from rank ")).count(), p.toString());
         }
     }
 }

@@ -1,0 +1,40 @@
+package io.cohort.tools.prof;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one peer's recording says, read by {@link PeerProfileReader}. Times are nanoseconds since
+ * the epoch by that peer's clock (peers on different hosts disagree by their clocks' skew).
+ *
+ * @param size        the job's number of peers as the peer knew it, 0 if unknown
+ * @param appNanos    the peer's application time: its {@code io.cohort.Job} event, or the recording's span if the
+ *                    peer never closed (crashed)
+ * @param jobClosed   whether the {@code io.cohort.Job} event was recorded
+ * @param samples     {@code jdk.ExecutionSample} counts per top frame ({@code pkg.Class.method})
+ * @param protocol    protocol counters per transport name
+ * @param threads     Java thread id to name, for the threads that recorded something
+ */
+public record PeerProfile(Path file, int rank, int size, String jobId, String host, String application, long pid,
+                          long firstNanos, long lastNanos, long appNanos, boolean jobClosed,
+                          List<CommEvent> comms, List<RegionEvent> regions, Map<String, Long> samples,
+                          Map<String, ProtocolStats> protocol, Map<Long, String> threads) {
+
+    /** Sum of the communication events' durations (they do not nest). */
+    public long commNanos() {
+        long sum = 0;
+        for (CommEvent e : comms) {
+            sum += e.durationNanos();
+        }
+        return sum;
+    }
+
+    public long sampleCount() {
+        long n = 0;
+        for (long c : samples.values()) {
+            n += c;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,197 @@
+package io.cohort.tools.prof;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The tables of a report, computed once for one scope and shared by the text and HTML reports. Every
+ * count and time is a sum over the scope's peers; {@link Scope#perPeer(double)} makes it the mean
+ * the reports print. Ranked tables are cut by the {@link TableLimit}.
+ */
+public final class ProfileAnalysis {
+    /** A peer's application time and the part of it spent communicating. */
+    public record PeerTime(int rank, String host, long appNanos, long commNanos, boolean jobClosed) {
+    }
+
+    /** Calls of one operation from one place in the program. */
+    public record SiteRow(String operation, CallSite site, long count, long nanos) {
+    }
+
+    public record OperationRow(String operation, long count, long nanos) {
+    }
+
+    /** Samples whose top frame was this method ({@code pkg.Class.method}). */
+    public record MethodRow(String method, long samples) {
+    }
+
+    public record RegionRow(String name, long count, long nanos) {
+    }
+
+    public record TransportRow(String transport, ProtocolStats stats) {
+    }
+
+    private final ProfileSet set;
+    private final Scope scope;
+    private final TableLimit limit;
+    private final List<PeerTime> peerTimes = new ArrayList<>();
+    private final long appNanos;
+    private final long commNanos;
+    private final TableLimit.Ranked<SiteRow> callSites;
+    private final TableLimit.Ranked<OperationRow> operations;
+    private final List<SizeHistogram> sizes;
+    private final CommMatrix matrix;
+    private final TableLimit.Ranked<MethodRow> methods;
+    private final long samples;
+    private final TableLimit.Ranked<RegionRow> regions;
+    private final List<TransportRow> protocol;
+
+    public ProfileAnalysis(ProfileSet set, Scope scope, TableLimit limit) {
+        this.set = set;
+        this.scope = scope;
+        this.limit = limit;
+        long app = 0;
+        long comm = 0;
+        Map<SiteKey, long[]> sites = new HashMap<>();
+        Map<String, long[]> ops = new HashMap<>();
+        Map<String, SizeHistogram> sizeByOp = new HashMap<>();
+        Map<String, Long> methodSamples = new HashMap<>();
+        Map<String, long[]> regionTimes = new HashMap<>();
+        Map<String, ProtocolStats> transports = new TreeMap<>();
+        for (PeerProfile p : scope.peers()) {
+            long c = p.commNanos();
+            peerTimes.add(new PeerTime(p.rank(), p.host(), p.appNanos(), c, p.jobClosed()));
+            app += p.appNanos();
+            comm += c;
+            for (CommEvent e : p.comms()) {
+                add(sites.computeIfAbsent(new SiteKey(e.operation(), e.callSite()), k -> new long[2]), e.durationNanos());
+                add(ops.computeIfAbsent(e.operation(), k -> new long[2]), e.durationNanos());
+                if (e.kind() == CommKind.SEND || e.kind() == CommKind.COLLECTIVE) {
+                    sizeByOp.computeIfAbsent(e.operation(), SizeHistogram::new).add(e.bytes());
+                }
+            }
+            p.samples().forEach((m, n) -> methodSamples.merge(m, n, Long::sum));
+            for (RegionEvent r : p.regions()) {
+                add(regionTimes.computeIfAbsent(r.name(), k -> new long[2]), r.durationNanos());
+            }
+            p.protocol().forEach((t, s) -> transports.computeIfAbsent(t, k -> new ProtocolStats()).add(s));
+        }
+        this.appNanos = app;
+        this.commNanos = comm;
+
+        List<SiteRow> siteRows = new ArrayList<>();
+        sites.forEach((k, v) -> siteRows.add(new SiteRow(k.operation, k.site, v[0], v[1])));
+        siteRows.sort(Comparator.comparingLong(SiteRow::nanos).reversed()
+                .thenComparing(SiteRow::operation).thenComparing(SiteRow::site));
+        this.callSites = limit.apply(siteRows, SiteRow::nanos);
+
+        List<OperationRow> opRows = new ArrayList<>();
+        ops.forEach((k, v) -> opRows.add(new OperationRow(k, v[0], v[1])));
+        opRows.sort(Comparator.comparingLong(OperationRow::nanos).reversed().thenComparing(OperationRow::operation));
+        this.operations = limit.apply(opRows, OperationRow::nanos);
+
+        List<SizeHistogram> hs = new ArrayList<>(sizeByOp.values());
+        hs.removeIf(h -> h.count() == 0);
+        hs.sort(Comparator.comparingLong(SizeHistogram::totalBytes).reversed().thenComparing(SizeHistogram::operation));
+        this.sizes = List.copyOf(hs);
+
+        this.matrix = CommMatrix.of(set);
+
+        List<MethodRow> ms = new ArrayList<>();
+        methodSamples.forEach((m, n) -> ms.add(new MethodRow(m, n)));
+        ms.sort(Comparator.comparingLong(MethodRow::samples).reversed().thenComparing(MethodRow::method));
+        this.samples = ms.stream().mapToLong(MethodRow::samples).sum();
+        this.methods = limit.apply(ms, MethodRow::samples);
+
+        List<RegionRow> rs = new ArrayList<>();
+        regionTimes.forEach((n, v) -> rs.add(new RegionRow(n, v[0], v[1])));
+        rs.sort(Comparator.comparingLong(RegionRow::nanos).reversed().thenComparing(RegionRow::name));
+        this.regions = limit.apply(rs, RegionRow::nanos);
+
+        List<TransportRow> ts = new ArrayList<>();
+        transports.forEach((t, s) -> ts.add(new TransportRow(t, s)));
+        this.protocol = List.copyOf(ts);
+    }
+
+    private static void add(long[] countAndNanos, long nanos) {
+        countAndNanos[0]++;
+        countAndNanos[1] += nanos;
+    }
+
+    private record SiteKey(String operation, CallSite site) {
+    }
+
+    public ProfileSet set() {
+        return set;
+    }
+
+    public Scope scope() {
+        return scope;
+    }
+
+    public TableLimit limit() {
+        return limit;
+    }
+
+    public List<PeerTime> peerTimes() {
+        return peerTimes;
+    }
+
+    /** Application time summed over the scope's peers. */
+    public long appNanos() {
+        return appNanos;
+    }
+
+    /** Communication time summed over the scope's peers. */
+    public long commNanos() {
+        return commNanos;
+    }
+
+    public TableLimit.Ranked<SiteRow> callSites() {
+        return callSites;
+    }
+
+    public TableLimit.Ranked<OperationRow> operations() {
+        return operations;
+    }
+
+    /** Sizes of sent messages and collective payloads per operation, largest total first. */
+    public List<SizeHistogram> sizes() {
+        return sizes;
+    }
+
+    /** The whole job's matrix, whatever the scope (a rank's row and column are its part). */
+    public CommMatrix matrix() {
+        return matrix;
+    }
+
+    public TableLimit.Ranked<MethodRow> methods() {
+        return methods;
+    }
+
+    public long samples() {
+        return samples;
+    }
+
+    public TableLimit.Ranked<RegionRow> regions() {
+        return regions;
+    }
+
+    public List<TransportRow> protocol() {
+        return protocol;
+    }
+
+    /** The lowest and highest size class any operation's messages fall in, or {-1, -1}. */
+    public int[] sizeClassRange() {
+        int lo = Integer.MAX_VALUE;
+        int hi = -1;
+        for (SizeHistogram h : sizes) {
+            lo = Math.min(lo, h.lowestClass());
+            hi = Math.max(hi, h.highestClass());
+        }
+        return hi < 0 ? new int[] {-1, -1} : new int[] {lo, hi};
+    }
+}

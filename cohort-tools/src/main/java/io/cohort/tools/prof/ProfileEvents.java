@@ -1,0 +1,52 @@
+package io.cohort.tools.prof;
+
+import java.util.List;
+
+/**
+ * The names of the events and fields a profiled peer records: the contract between the capture side
+ * in cohort-core and this reader. Kept in one place so that a rename shows up as one diff.
+ */
+public final class ProfileEvents {
+    public static final String SEND = "io.cohort.Send";
+    public static final String RECEIVE = "io.cohort.Receive";
+    public static final String PROBE = "io.cohort.Probe";
+    public static final String WAIT = "io.cohort.Wait";
+    public static final String COLLECTIVE = "io.cohort.Collective";
+    public static final String REGION = "io.cohort.Region";
+    public static final String PEER_INFO = "io.cohort.PeerInfo";
+    public static final String JOB = "io.cohort.Job";
+    public static final String NACK = "io.cohort.Nack";
+    public static final String RETRANSMISSION = "io.cohort.Retransmission";
+    public static final String FLOW_CONTROL_STALL = "io.cohort.FlowControlStall";
+    /** The JDK's method sampler: one stack per sampled running thread and period. */
+    public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+
+    public static final String COMMUNICATOR = "communicator";
+    public static final String PEER = "peer";
+    public static final String TAG = "tag";
+    public static final String BYTES = "bytes";
+    public static final String SEQUENCE = "sequence";
+    public static final String OPERATION = "operation";
+    public static final String NAME = "name";
+    public static final String RANK = "rank";
+    public static final String SIZE = "size";
+    public static final String JOB_ID = "jobId";
+    public static final String HOST = "host";
+    public static final String APPLICATION = "application";
+    public static final String PID = "pid";
+    public static final String TRANSPORT = "transport";
+    public static final String COUNT = "count";
+
+    /** Fields every JFR event has; the rest of a Cohort event's fields are its own. */
+    static final List<String> STANDARD_FIELDS = List.of("startTime", "duration", "eventThread", "stackTrace");
+
+    /**
+     * Packages whose frames are the library or the JDK, skipped to find an operation's call site. The
+     * shipped examples live under {@code io.cohort.examples} but are user programs (see {@link CallSite}).
+     */
+    static final List<String> LIBRARY_PACKAGES = List.of("io.cohort.", "java.", "jdk.", "sun.");
+    static final String USER_CODE_INSIDE_LIBRARY = "io.cohort.examples.";
+
+    private ProfileEvents() {
+    }
+}
