@@ -52,6 +52,7 @@ public final class Cohort {
                     engine.shutdown();
                 }
             });
+            world.recordJobStart("single", "localhost");
         }
         return world;
     }

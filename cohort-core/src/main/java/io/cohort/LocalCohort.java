@@ -154,6 +154,7 @@ public final class LocalCohort {
             onStart.accept(wired);
         }
         long domainKey = ThreadLocalRandom.current().nextLong(); // one group per run
+        String jobId = "local-" + Long.toHexString(domainKey >>> 32); // names the run in the profiler's PeerInfo
         // Each peer's progress agent, as a launched peer has: it drains the transports while the
         // peer's thread is outside the engine (computing, or waiting in a broadcast-domain call),
         // so requests to it (DECK's, for one) are answered whatever its thread is doing.
@@ -169,6 +170,7 @@ public final class LocalCohort {
             EngineCommunicator world = new EngineCommunicator(engines[i], 0, engines[i]::shutdown);
             world.enableBroadcastDomain(new DomainFactory(i, size, domainKey, InetAddress.getLoopbackAddress(),
                     FaultPlan.parse(fault), false), new AgentPerDomain());
+            world.recordJobStart(jobId, "localhost");
             Thread t = new Thread(() -> {
                 try {
                     body.run(world);

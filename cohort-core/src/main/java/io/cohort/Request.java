@@ -45,19 +45,7 @@ public interface Request {
 
     /** Waits for all requests; the first failure is thrown after all have completed. */
     static void awaitAll(List<? extends Request> requests) {
-        RuntimeException first = null;
-        for (Request r : requests) {
-            try {
-                r.await();
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+        io.cohort.engine.RequestWaiter.awaitAll(requests);
     }
 
     /** Waits until at least one request has completed and returns its index. */
@@ -81,10 +69,6 @@ public interface Request {
 
     /** Tests every request once; true if all have completed. */
     static boolean testAll(List<? extends Request> requests) {
-        boolean all = true;
-        for (Request r : requests) {
-            all &= r.test();
-        }
-        return all;
+        return io.cohort.engine.RequestWaiter.testAll(requests);
     }
 }

@@ -24,6 +24,7 @@ import io.cohort.launch.LaunchAgents;
 import io.cohort.launch.LaunchException;
 import io.cohort.launch.Placement;
 import io.cohort.launch.StdinTarget;
+import io.cohort.profile.PeerProfile;
 import io.cohort.stacks.JobStacks;
 import io.cohort.tools.stacks.StackTree;
 import io.cohort.tools.stacks.StackTreeFormatter;
@@ -184,6 +185,11 @@ final class RunCommand implements Callable<Integer> {
             description = "Inject datagram faults under the udp transport and the broadcast domain, e.g. loss=0.05,dup=0.01,seed=7 (sets COHORT_FAULT; see docs/cli.md).")
     String fault;
 
+    @Option(names = "--profile", paramLabel = "DIR", arity = "0..1", fallbackValue = PeerProfile.DEFAULT_DIRECTORY,
+            preprocessor = AttachedValueOnly.class,
+            description = "Record a profile: each peer writes DIR/<App>.prof.<rank>.jfr (default DIR: cohort-prof-<jobid>; "
+                    + "give it as --profile=DIR, %%j is the job id). Read it with 'cohort prof DIR'.")
+    String profile;
     @Option(names = "--debug", paramLabel = "RANKS", arity = "0..1", parameterConsumer = DebugRanksConsumer.class,
             description = "Start these peers (default: all; e.g. --debug=0,2-3) suspended with a JDWP debugger listener, "
                     + "and open a tmux session with a jdb window each (or print how to attach). No wire-up time-out.")
@@ -248,6 +254,9 @@ final class RunCommand implements Callable<Integer> {
         }, "cohort-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         JobOutcome outcome = controller.run();
+        if (profile != null) {
+            System.err.println(profileLine(job.size(), PeerProfile.directory(profile.trim(), controller.jobId())));
+        }
         return outcome.exitCode();
     }
 
@@ -277,6 +286,12 @@ final class RunCommand implements Callable<Integer> {
                 busy.set(false);
             }
         }
+    }
+
+    /** The launcher's last word after a profiled job: where the files are and how to read them. */
+    static String profileLine(int peers, String directory) {
+        return "cohort: profile of " + peers + (peers == 1 ? " peer" : " peers") + " in " + directory
+                + "; read it with: cohort prof " + directory;
     }
 
     /** Checks every option and builds the job; throws {@link UsageException} / {@link ProgramNotFoundException}. */
@@ -365,6 +380,9 @@ final class RunCommand implements Callable<Integer> {
         if (output != null && output.isBlank()) {
             throw new UsageException("--output needs a file name pattern such as out/rank-%r.txt");
         }
+        if (profile != null) {
+            env.put(JobEnvironment.PROFILE, checkProfile(profile, cwd)); // each peer resolves %j and its own file
+        }
         ProgramResolver resolver = new ProgramResolver(cwd);
         ProgramResolver.Program program;
         List<String> args;
@@ -446,6 +464,44 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException(from + " " + dir + " is not a directory");
         }
         return root;
+    }
+
+    /**
+     * {@code --profile=DIR}: a directory spec the peers can use ({@code %j} and {@code %%} only) that
+     * does not name an existing file; returned trimmed. The peers create the directory.
+     */
+    static String checkProfile(String spec, Path cwd) {
+        String s = spec.trim();
+        if (s.isEmpty()) {
+            throw new UsageException("--profile= needs a directory, e.g. --profile=prof or plain --profile for cohort-prof-<jobid>");
+        }
+        String dir;
+        try {
+            dir = PeerProfile.directory(s, "");
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--profile " + e.getMessage());
+        }
+        if (!s.contains("%j") && java.nio.file.Files.isRegularFile(cwd.resolve(dir))) {
+            throw new UsageException("--profile " + dir + " is a file; give a directory for the peers' profiles"
+                    + " (it is created if missing)");
+        }
+        return s;
+    }
+
+    /**
+     * {@code --profile} takes its value only when attached ({@code --profile=DIR}): alone, it never
+     * swallows the next word, which may be the program's main class or an option's value.
+     */
+    static final class AttachedValueOnly implements CommandLine.IParameterPreprocessor {
+        @Override
+        public boolean preprocess(Stack<String> args, CommandLine.Model.CommandSpec commandSpec,
+                                  CommandLine.Model.ArgSpec argSpec, Map<String, Object> info) {
+            Object separator = info.get("separator");
+            if (separator == null || separator.toString().isBlank()) {
+                args.push(((CommandLine.Model.OptionSpec) argSpec).fallbackValue()); // as if --profile=<fallback>
+            }
+            return false; // picocli goes on and takes the value from the stack
+        }
     }
 
     /**

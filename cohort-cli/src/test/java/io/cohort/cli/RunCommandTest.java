@@ -120,6 +120,39 @@ class RunCommandTest {
     }
 
     @Test
+    void profileAloneMeansTheJobsOwnDirectoryAndNeverTakesTheNextWord() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "--profile", "-cp", TEST_CLASSES, SELF);
+        assertEquals(Map.of("COHORT_PROFILE", "cohort-prof-%j"), s.environment());
+        JobSpec t = spec(Map.of(), "run", "-n", "2", "-cp", TEST_CLASSES, "--profile", SELF, "arg");
+        assertEquals(SELF, t.mainClass(), "the main class after --profile is still the main class");
+        assertEquals(List.of("arg"), t.programArgs());
+        assertEquals("cohort-prof-%j", t.environment().get("COHORT_PROFILE"));
+    }
+
+    @Test
+    void profileDirectoryIsGivenAttached() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "--profile=prof/%j", "--example", "ring");
+        assertEquals(Map.of("COHORT_PROFILE", "prof/%j"), s.environment());
+        JobSpec plain = spec(Map.of(), "run", "-n", "2", "--profile=out", "--example", "ring");
+        assertEquals("out", plain.environment().get("COHORT_PROFILE"));
+    }
+
+    @Test
+    void profileNamingAFileOrABadPercentIsAUsageError(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("taken"), "x");
+        assertUsageError(execute("run", "-n", "2", "--profile=" + file, "--example", "pi"), "is a file");
+        assertUsageError(execute("run", "-n", "2", "--profile=p%x", "--example", "pi"), "%j");
+        assertUsageError(execute("run", "-n", "2", "--profile=", "--example", "pi"), "needs a directory");
+    }
+
+    @Test
+    void theLaunchersLastLineSaysWhereTheProfileIs() {
+        assertEquals("cohort: profile of 3 peers in cohort-prof-3fa2c1d9; read it with: cohort prof cohort-prof-3fa2c1d9",
+                RunCommand.profileLine(3, "cohort-prof-3fa2c1d9"));
+        assertEquals("cohort: profile of 1 peer in p; read it with: cohort prof p", RunCommand.profileLine(1, "p"));
+    }
+
+    @Test
     void unknownTransportIsAUsageError() {
         assertUsageError(execute("run", "-n", "2", "--transport", "ipx", "--example", "pi"), "--transport ipx");
     }

@@ -4,6 +4,8 @@ import io.cohort.Op;
 import io.cohort.Request;
 import io.cohort.Status;
 import io.cohort.engine.Payloads;
+import io.cohort.profile.CollectiveEvent;
+import io.cohort.profile.Profiling;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -28,6 +30,9 @@ import java.util.function.Consumer;
  * wait, but their order must still be the same on every peer). Nonblocking collectives run in
  * order on this instance's thread {@code cohort-coll-<rank>}; every blocking collective first waits
  * for them, so the PCODE domain's single program thread is respected. {@link #close()} ends that thread.
+ *
+ * <p>Each public call records one {@code io.cohort.Collective} event for the profiler when a
+ * recording wants it, named as the API names the call, with the algorithm {@link #pick} chose.
  */
 public final class Collectives implements AutoCloseable {
     private enum DomainState { UNKNOWN, OPEN, UNAVAILABLE }
@@ -41,6 +46,11 @@ public final class Collectives implements AutoCloseable {
     private final NonblockingRunner runner;
     private long sequence; // guarded by this
     private DomainState domain = DomainState.UNKNOWN; // guarded by running
+    /** The communicator's id in the profiler's events (its point-to-point context), -1 if none. */
+    private final int communicatorId;
+    /** What the running blocking collective chose and received, for its event; guarded by running. */
+    private Algorithm ran;
+    private long received = -1;
 
     /**
      * @param channel the communicator's collective channel
@@ -48,6 +58,12 @@ public final class Collectives implements AutoCloseable {
      * @param verbose told once per (operation, algorithm) which algorithm runs; {@code s -> {}} for silence
      */
     public Collectives(CollectiveChannel channel, CollectiveMode mode, Consumer<String> verbose) {
+        this(channel, mode, verbose, -1);
+    }
+
+    /** As the three-argument constructor; {@code communicatorId} names the communicator in the profiler's events. */
+    public Collectives(CollectiveChannel channel, CollectiveMode mode, Consumer<String> verbose, int communicatorId) {
+        this.communicatorId = communicatorId;
         this.channel = Objects.requireNonNull(channel, "channel");
         this.policy = new CollectivePolicy(Objects.requireNonNull(mode, "mode"));
         this.verbose = verbose == null ? s -> { } : verbose;
@@ -85,20 +101,37 @@ public final class Collectives implements AutoCloseable {
         return new Exchange(channel, sequence++);
     }
 
-    private void blocking(Body body) {
+    /**
+     * Runs one collective on the calling thread. {@code operation}, {@code root} and {@code bytes}
+     * (this peer's send size) are for its profiler event only.
+     */
+    private void blocking(String operation, int root, long bytes, Body body) {
+        CollectiveEvent event = Profiling.startCollective();
         runner.drain();
         Exchange x = next();
         running.lock();
         try {
+            ran = null;
+            received = -1;
             body.run(x);
+            if (event != null) {
+                finish(event, operation, root, bytes);
+            }
         } finally {
             running.unlock();
         }
     }
 
-    private Request nonblocking(Body body) {
+    /**
+     * As {@link #blocking}, on the collectives' thread. Its event is the starting call's, on the
+     * caller's thread: the program's time goes to the wait on the request (a Wait event), and two
+     * events counting the same time would count it twice. The algorithm is chosen when the
+     * collective runs, later, so the event names none.
+     */
+    private Request nonblocking(String operation, int root, long bytes, Body body) {
+        CollectiveEvent event = Profiling.startCollective();
         Exchange x = next();
-        return runner.submit(() -> {
+        Request r = runner.submit(() -> {
             running.lock();
             try {
                 body.run(x);
@@ -106,6 +139,26 @@ public final class Collectives implements AutoCloseable {
                 running.unlock();
             }
         });
+        if (event != null) {
+            event.finish(communicatorId, operation, "", root, bytes, channel.size());
+        }
+        return r;
+    }
+
+    /** Holds the running lock. */
+    private void finish(CollectiveEvent event, String operation, int root, long bytes) {
+        event.finish(communicatorId, operation, ran == null ? "" : ran.label(), root, received >= 0 ? received : bytes,
+                channel.size());
+    }
+
+    /** A peer that sends nothing (bcast off the root) reports what it received; the body calls this. */
+    private void received(long bytes) {
+        received = bytes;
+    }
+
+    /** {@code count} elements of {@code buffer}'s type, in bytes (64 per element of an Object[]). */
+    private static long bytes(Object buffer, long count) {
+        return count * Buffers.nominalBytes(buffer);
     }
 
     /** The policy's choice, with the domain opened on first need, or p2p if it cannot open; logged once. */
@@ -127,6 +180,7 @@ public final class Collectives implements AutoCloseable {
         if (logged.add(operation + "/" + a)) {
             verbose.accept("cohort: " + operation.label() + " of " + bytes + " B at " + n + " peers uses " + a.label());
         }
+        ran = a;
         return a;
     }
 
@@ -134,12 +188,12 @@ public final class Collectives implements AutoCloseable {
 
     /** Returns once every peer has called it. */
     public void barrier() {
-        blocking(this::runBarrier);
+        blocking("barrier", -1, 0, this::runBarrier);
     }
 
     /** Starts a barrier; the request completes once every peer has started it. */
     public Request ibarrier() {
-        return nonblocking(this::runBarrier);
+        return nonblocking("ibarrier", -1, 0, this::runBarrier);
     }
 
     private void runBarrier(Exchange x) {
@@ -156,20 +210,23 @@ public final class Collectives implements AutoCloseable {
      */
     public void bcast(int root, Object buffer) {
         checkBcast(root, buffer);
-        blocking(x -> runBcast(x, root, buffer));
+        blocking("bcast", root, bytes(buffer, Buffers.count(buffer)), x -> runBcast(x, root, buffer));
     }
 
     /** Starts a {@link #bcast}; the buffer must stay untouched until the request completes. */
     public Request ibcast(int root, Object buffer) {
         checkBcast(root, buffer);
-        return nonblocking(x -> runBcast(x, root, buffer));
+        return nonblocking("ibcast", root, bytes(buffer, Buffers.count(buffer)), x -> runBcast(x, root, buffer));
     }
 
     /** Returns the root's bytes at every peer ({@code data} is ignored elsewhere); only the root knows the length. */
     public byte[] bcastBytes(int root, byte[] data) {
         Args.root(root, size());
         byte[][] out = new byte[1][];
-        blocking(x -> out[0] = bcastBytes(x, root, rank() == root ? data : null, 0));
+        blocking("bcast", root, rank() == root ? data.length : 0, x -> {
+            out[0] = bcastBytes(x, root, rank() == root ? data : null, 0);
+            received(out[0].length);
+        });
         return out[0];
     }
 
@@ -179,7 +236,10 @@ public final class Collectives implements AutoCloseable {
         byte[] data = rank() == root ? Payloads.ofObject(object) : null;
         byte[][] out = new byte[1][];
         // The length is unknown off the root, so the choice depends on N only (bytes = 0 for all).
-        blocking(x -> out[0] = bcastBytes(x, root, data, 0));
+        blocking("bcastObject", root, 0, x -> {
+            out[0] = bcastBytes(x, root, data, 0);
+            received(out[0].length);
+        });
         return Payloads.toObject(out[0], new Status(root, 0, out[0].length));
     }
 
@@ -229,11 +289,15 @@ public final class Collectives implements AutoCloseable {
         Args.root(root, size());
         Buffers.check(send, "gather send buffer");
         int[] counts = Args.uniform(Buffers.count(send), size());
-        gatherv(root, send, recv, counts, Args.packed(counts));
+        gatherv("gather", root, send, recv, counts, Args.packed(counts));
     }
 
     /** Gathers every peer's send into the root's recv: rank r's counts[r] elements at displs[r] (read at the root). */
     public void gatherv(int root, Object send, Object recv, int[] counts, int[] displs) {
+        gatherv("gatherv", root, send, recv, counts, displs);
+    }
+
+    private void gatherv(String operation, int root, Object send, Object recv, int[] counts, int[] displs) {
         Args.root(root, size());
         Buffers.check(send, "gatherv send buffer");
         if (rank() == root) {
@@ -245,7 +309,7 @@ public final class Collectives implements AutoCloseable {
                         + " elements but counts[" + root + "] is " + counts[root]);
             }
         }
-        blocking(x -> {
+        blocking(operation, root, bytes(send, Buffers.count(send)), x -> {
             pick(Algorithm.Operation.GATHER, 0, null);
             LinearRooted.gather(x, root, send, recv, counts, displs);
         });
@@ -256,7 +320,7 @@ public final class Collectives implements AutoCloseable {
         Args.root(root, size());
         Buffers.check(recv, "scatter recv buffer");
         int[] counts = Args.uniform(Buffers.count(recv), size());
-        scatterv(root, send, counts, Args.packed(counts), recv);
+        scatterv("scatter", root, send, counts, Args.packed(counts), recv);
     }
 
     /**
@@ -264,6 +328,10 @@ public final class Collectives implements AutoCloseable {
      * Off the root, counts[rank] (if counts is given) or else recv's length is the expected count.
      */
     public void scatterv(int root, Object send, int[] counts, int[] displs, Object recv) {
+        scatterv("scatterv", root, send, counts, displs, recv);
+    }
+
+    private void scatterv(String operation, int root, Object send, int[] counts, int[] displs, Object recv) {
         Args.root(root, size());
         Buffers.check(recv, "scatterv recv buffer");
         int want;
@@ -276,7 +344,8 @@ public final class Collectives implements AutoCloseable {
             want = counts != null && counts.length == size() ? counts[rank()] : Buffers.count(recv);
         }
         Args.holds(recv, "scatterv recv buffer", want);
-        blocking(x -> {
+        long bytes = rank() == root ? bytes(send, Buffers.count(send)) : bytes(recv, want);
+        blocking(operation, root, bytes, x -> {
             pick(Algorithm.Operation.SCATTER, 0, null);
             LinearRooted.scatter(x, root, send, counts, displs, recv, want);
         });
@@ -286,11 +355,15 @@ public final class Collectives implements AutoCloseable {
     public void allgather(Object send, Object recv) {
         Buffers.check(send, "allgather send buffer");
         int[] counts = Args.uniform(Buffers.count(send), size());
-        allgatherv(send, recv, counts, Args.packed(counts));
+        allgatherv("allgather", send, recv, counts, Args.packed(counts));
     }
 
     /** Every peer's send into every peer's recv: rank r's counts[r] elements at displs[r]. */
     public void allgatherv(Object send, Object recv, int[] counts, int[] displs) {
+        allgatherv("allgatherv", send, recv, counts, displs);
+    }
+
+    private void allgatherv(String operation, Object send, Object recv, int[] counts, int[] displs) {
         Buffers.check(send, "allgatherv send buffer");
         Buffers.check(recv, "allgatherv recv buffer");
         Args.sameType(send, recv, "allgatherv");
@@ -301,7 +374,7 @@ public final class Collectives implements AutoCloseable {
                     + " elements but counts[" + rank() + "] is " + counts[rank()]);
         }
         long bytes = total * Buffers.nominalBytes(send);
-        blocking(x -> {
+        blocking(operation, -1, bytes(send, Buffers.count(send)), x -> {
             byte[][] blocks = new byte[size()][];
             blocks[rank()] = Buffers.encode(send, 0, counts[rank()]);
             switch (pick(Algorithm.Operation.ALLGATHER, bytes, null)) {
@@ -329,18 +402,23 @@ public final class Collectives implements AutoCloseable {
         }
         int[] counts = Args.uniform(total / size(), size());
         int[] displs = Args.packed(counts);
-        alltoallv(send, counts, displs, recv, counts, displs);
+        alltoallv("alltoall", send, counts, displs, recv, counts, displs);
     }
 
     /** Like {@link #alltoall} with per-peer counts and displacements on both sides. */
     public void alltoallv(Object send, int[] sendCounts, int[] sendDispls, Object recv, int[] recvCounts,
                           int[] recvDispls) {
+        alltoallv("alltoallv", send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+    }
+
+    private void alltoallv(String operation, Object send, int[] sendCounts, int[] sendDispls, Object recv,
+                           int[] recvCounts, int[] recvDispls) {
         Buffers.check(send, "alltoallv send buffer");
         Buffers.check(recv, "alltoallv recv buffer");
         Args.sameType(send, recv, "alltoallv");
         Args.blocks("alltoallv send", sendCounts, sendDispls, size(), Buffers.count(send));
         Args.blocks("alltoallv recv", recvCounts, recvDispls, size(), Buffers.count(recv));
-        blocking(x -> {
+        blocking(operation, -1, bytes(send, Buffers.count(send)), x -> {
             pick(Algorithm.Operation.ALLTOALL, 0, null);
             PairwiseAlltoall.run(x, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
         });
@@ -382,12 +460,12 @@ public final class Collectives implements AutoCloseable {
     interface Step extends Body {
     }
 
-    void runBlocking(Step step) {
-        blocking(step);
+    void runBlocking(String operation, int root, long bytes, Step step) {
+        blocking(operation, root, bytes, step);
     }
 
-    Request runNonblocking(Step step) {
-        return nonblocking(step);
+    Request runNonblocking(String operation, int root, long bytes, Step step) {
+        return nonblocking(operation, root, bytes, step);
     }
 
     Algorithm choose(Algorithm.Operation operation, long bytes, Op op) {

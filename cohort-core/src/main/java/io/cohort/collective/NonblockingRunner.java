@@ -4,6 +4,8 @@ import io.cohort.CohortException;
 import io.cohort.Message;
 import io.cohort.Request;
 import io.cohort.Status;
+import io.cohort.profile.Profiling;
+import io.cohort.profile.WaitEvent;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -88,7 +90,10 @@ final class NonblockingRunner implements AutoCloseable {
         }
     }
 
-    /** A nonblocking collective in progress: await, test, isDone; {@link #message()} is null. */
+    /**
+     * A nonblocking collective in progress: await, test, isDone; {@link #message()} is null. Only
+     * the program holds one, so its waits and tests are the program's: each records a Wait event.
+     */
     static final class CollectiveRequest implements Request {
         private final CompletableFuture<Void> future;
         private final int rank;
@@ -114,16 +119,22 @@ final class NonblockingRunner implements AutoCloseable {
 
         @Override
         public Status await() {
+            WaitEvent wait = Profiling.startWait();
             try {
                 future.join();
             } catch (CompletionException e) {
                 throw rethrow(e.getCause());
+            } finally {
+                if (wait != null) {
+                    wait.finish("await", 1);
+                }
             }
             return done();
         }
 
         @Override
         public Status await(Duration timeout) throws TimeoutException {
+            WaitEvent wait = Profiling.startWait();
             try {
                 future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             } catch (ExecutionException e) {
@@ -131,13 +142,22 @@ final class NonblockingRunner implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new CohortException("interrupted while waiting for a nonblocking collective");
+            } finally {
+                if (wait != null) {
+                    wait.finish("await", 1);
+                }
             }
             return done();
         }
 
         @Override
         public boolean test() {
-            return future.isDone();
+            WaitEvent wait = Profiling.startWait();
+            boolean done = future.isDone();
+            if (wait != null) {
+                wait.finish("test", 1);
+            }
+            return done;
         }
 
         @Override

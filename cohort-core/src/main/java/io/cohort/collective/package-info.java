@@ -35,7 +35,8 @@
  *
  * <p>Threads: see {@link io.cohort.collective.Collectives}. May depend on {@code io.cohort} (the API:
  * {@link io.cohort.Op}, {@link io.cohort.Request}, {@link io.cohort.BroadcastDomain}) and on
- * {@code io.cohort.engine} (for {@link io.cohort.collective.EngineChannel} and payload coding); the
- * API package must not depend on this one except to construct it.
+ * {@code io.cohort.engine} (for {@link io.cohort.collective.EngineChannel} and payload coding) and on
+ * {@code io.cohort.profile} (one Collective event per call); the API package must not depend on this
+ * one except to construct it.
  */
 package io.cohort.collective;

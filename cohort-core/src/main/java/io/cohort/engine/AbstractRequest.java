@@ -6,6 +6,8 @@ import io.cohort.MessageTruncatedException;
 import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.Status;
+import io.cohort.profile.Profiling;
+import io.cohort.profile.WaitEvent;
 
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
@@ -36,6 +38,18 @@ public abstract class AbstractRequest implements Request {
     Thread soleThread;
     /** The thread about to block or blocked in a wait on this request, to unpark on completion; null while it spins. */
     volatile Thread waiter;
+    /**
+     * The message's number for its peer ({@link MessageSequences}): a send's when it was handed to
+     * the transport, a receive's when its message arrived; -1 before. Written before completion,
+     * which publishes it.
+     */
+    long sequence = -1;
+    /**
+     * The API call that gave this request to the program ({@code "isend"}, {@code "irecv"}), or null
+     * for the library's own requests (collectives, DECK, blocking calls). Only the program's waits
+     * and tests are recorded for the profiler, so the library's own never pay for it.
+     */
+    String userOperation;
 
     AbstractRequest(ProgressEngine engine) {
         this.engine = engine;
@@ -51,7 +65,7 @@ public abstract class AbstractRequest implements Request {
             d = new java.util.function.BooleanSupplier() {
                 @Override
                 public boolean getAsBoolean() {
-                    return isDone();
+                    return isComplete();
                 }
             };
             doneCondition = d;
@@ -72,10 +86,33 @@ public abstract class AbstractRequest implements Request {
         STATE.lazySet(this, PENDING);
     }
 
-    @Override
-    public boolean isDone() {
+    /** Whether the request has completed; the library's own check, which the program's {@link #isDone} adds to. */
+    final boolean isComplete() {
         // A volatile read: an acquire, which is all x86 and AArch64 need here.
         return state != PENDING;
+    }
+
+    @Override
+    public boolean isDone() {
+        if (state == PENDING) {
+            return false;
+        }
+        if (userOperation != null && state == DONE) {
+            handOver(status); // the program sees the completion here (awaitAny polls this way too)
+        }
+        return true;
+    }
+
+    /** The sequence number of this request's message ({@link #sequence}), or -1 if it has none yet. */
+    public final long sequence() {
+        return sequence;
+    }
+
+    /**
+     * The program is seeing this request complete with {@code s}: a receive records its message's
+     * Receive event, once (overridden by {@link RecvRequest}); a send records nothing.
+     */
+    void handOver(Status s) {
     }
 
     final void complete(Status s) {
@@ -108,7 +145,10 @@ public abstract class AbstractRequest implements Request {
 
     @Override
     public Status await() {
-        if (!isDone()) {
+        if (userOperation != null) {
+            return awaitRecorded(Long.MAX_VALUE);
+        }
+        if (!isComplete()) {
             engine.waitFor(this);
         }
         return result();
@@ -116,7 +156,7 @@ public abstract class AbstractRequest implements Request {
 
     /** Waits like {@link #await()} and throws its failure, but builds no status (a blocking send needs none). */
     final void awaitDone() {
-        if (!isDone()) {
+        if (!isComplete()) {
             engine.waitFor(this);
         }
         if (state == FAILED) {
@@ -126,18 +166,77 @@ public abstract class AbstractRequest implements Request {
 
     @Override
     public Status await(Duration timeout) throws TimeoutException {
-        if (!isDone() && !engine.waitFor(this, System.nanoTime() + timeout.toNanos())) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (userOperation != null) {
+            Status s = awaitRecorded(deadline);
+            if (s == null && !isComplete()) {
+                throw new TimeoutException("request not complete after " + timeout);
+            }
+            return s;
+        }
+        if (!isComplete() && !engine.waitFor(this, deadline)) {
             throw new TimeoutException("request not complete after " + timeout);
         }
         return result();
     }
 
+    /**
+     * The program's wait on its own request, recorded for the profiler if a recording wants it: a
+     * Wait event for the call, and the Receive of a message it hands over. Returns null on time-out.
+     */
+    private Status awaitRecorded(long deadlineNanos) {
+        WaitEvent wait = Profiling.startWait();
+        try {
+            if (!isComplete()) {
+                boolean done = deadlineNanos == Long.MAX_VALUE ? waitForever() : engine.waitFor(this, deadlineNanos);
+                if (!done) {
+                    return null;
+                }
+            }
+            Status s = result();
+            handOver(s);
+            return s;
+        } finally {
+            if (wait != null) {
+                wait.finish("await", 1);
+            }
+        }
+    }
+
+    private boolean waitForever() {
+        engine.waitFor(this);
+        return true;
+    }
+
     @Override
     public boolean test() {
-        if (!isDone()) {
+        if (userOperation != null) {
+            return testRecorded();
+        }
+        if (!isComplete()) {
             engine.progressOnce();
         }
-        return isDone();
+        return isComplete();
+    }
+
+    private boolean testRecorded() {
+        WaitEvent wait = Profiling.startWait();
+        try {
+            if (!isComplete()) {
+                engine.progressOnce();
+            }
+            if (state == PENDING) {
+                return false;
+            }
+            if (state == DONE) {
+                handOver(status);
+            }
+            return true;
+        } finally {
+            if (wait != null) {
+                wait.finish("test", 1);
+            }
+        }
     }
 
     final Status result() {

@@ -12,6 +12,11 @@ import io.cohort.collective.CollectivePolicy;
 import io.cohort.collective.EngineChannel;
 import io.cohort.Request;
 import io.cohort.Status;
+import io.cohort.profile.JobEvent;
+import io.cohort.profile.ProbeEvent;
+import io.cohort.profile.Profiling;
+import io.cohort.profile.ReceiveEvent;
+import io.cohort.profile.SendEvent;
 import io.cohort.transport.bcast.DomainFactory;
 
 import java.nio.ByteBuffer;
@@ -30,6 +35,12 @@ import java.util.Optional;
  * the way out and back in every {@link Status}, {@link Message} and {@link Request} it returns. It
  * shares the world's engine; closing it closes only its broadcast domain, and closing the world
  * closes every communicator made from it first.
+ *
+ * <p>The profiler's message events ({@code io.cohort.profile}) are recorded here, at the API the
+ * program calls, and nowhere below: the collectives and the housekeeping talk to the engine
+ * directly, so their messages never show as the program's (they still count in the sequence
+ * numbers, which the engine keeps). An event names the communicator by its point-to-point context
+ * and the peer by its world rank.
  */
 public class EngineCommunicator implements Communicator {
     static final int TAG_BCAST = 1;
@@ -53,6 +64,8 @@ public class EngineCommunicator implements Communicator {
     private DomainPolling domainPolling;
     /** This communicator's broadcast domain once some call opened it; guarded by this. */
     private BroadcastDomain domain;
+    /** The world's Job event while a recording wants it: begun at {@link #recordJobStart}, finished at close. */
+    private volatile JobEvent job;
 
     public EngineCommunicator(ProgressEngine engine, int context, Runnable onClose) {
         this.engine = engine;
@@ -66,7 +79,17 @@ public class EngineCommunicator implements Communicator {
         this.size = engine.size();
         this.world = this;
         this.collectives = new Collectives(EngineChannel.world(engine, context + 2, this::broadcastDomain),
-                collectiveMode(), verboseLog(rank));
+                collectiveMode(), verboseLog(rank), context);
+    }
+
+    /**
+     * Records, for the profiler, who this peer is ({@code io.cohort.PeerInfo}) and begins the job's
+     * {@code io.cohort.Job} event, if a recording wants them. Called once on the world, at init.
+     */
+    public void recordJobStart(String jobId, String host) {
+        Profiling.refresh(); // a recording started before init (a test's, -XX:StartFlightRecording) counts from here
+        Profiling.peerInfo(engine.rank(), engine.size(), jobId, host);
+        job = Profiling.startJob(engine.rank());
     }
 
     /** A communicator made from {@code parent}: contexts {@code context} and {@code context + 1}, members {@code worldRanks}. */
@@ -92,7 +115,7 @@ public class EngineCommunicator implements Communicator {
             }
         }
         this.collectives = new Collectives(new EngineChannel(engine, context + 2, worldRanks, rank, this::broadcastDomain),
-                collectiveMode(), verboseLog(engine.rank()));
+                collectiveMode(), verboseLog(engine.rank()), context);
         contexts.made(this);
     }
 
@@ -179,112 +202,153 @@ public class EngineCommunicator implements Communicator {
 
     private Request receive(int source, int tag, ByteBuffer buffer) {
         checkRecvTag(tag);
-        return fromEngine(engine.receive(context, toEngine(source), tag, buffer));
+        AbstractRequest r = engine.receive(context, toEngine(source), tag, buffer);
+        r.userOperation = "irecv"; // the program's: its waits record the message's Receive event
+        return fromEngine(r);
     }
 
-    private Request post(int dest, int tag, ByteBuffer payload) {
+    /** An isend; {@code event} (null unless recorded) began before the payload was encoded. */
+    private Request post(int dest, int tag, ByteBuffer payload, SendEvent event) {
         checkTag(tag);
-        return fromEngine(engine.send(toEngine(dest), context, tag, payload));
+        int peer = toEngine(dest);
+        int bytes = payload.remaining();
+        AbstractRequest r = engine.send(peer, context, tag, payload);
+        r.userOperation = "isend";
+        if (event != null) {
+            event.finish(context, peer, tag, bytes, r.sequence(), "isend");
+        }
+        return fromEngine(r);
     }
 
-    private void sendAndWait(int dest, int tag, ByteBuffer payload) {
+    /** A blocking send; {@code event} (null unless recorded) began before the payload was encoded. */
+    private void sendAndWait(int dest, int tag, ByteBuffer payload, SendEvent event, String operation) {
         checkTag(tag);
-        engine.sendAndWait(toEngine(dest), context, tag, payload);
+        int peer = toEngine(dest);
+        int bytes = payload.remaining();
+        long sequence = engine.sendAndWait(peer, context, tag, payload);
+        if (event != null) {
+            event.finish(context, peer, tag, bytes, sequence, operation);
+        }
     }
 
     private Status receiveInto(int source, int tag, ByteBuffer buffer) {
         checkRecvTag(tag);
-        return fromEngine(engine.receiveInto(context, toEngine(source), tag, buffer));
+        ReceiveEvent e = Profiling.startReceive();
+        Status s = engine.receiveInto(context, toEngine(source), tag, buffer, e);
+        if (e != null) {
+            e.finish(context, "recv");
+        }
+        return fromEngine(s);
+    }
+
+    /** A blocking receive of any length; tells {@code event} (null unless recorded) what matched, the caller finishes it. */
+    private Message receiveMessage(int source, int tag, ReceiveEvent event) {
+        checkRecvTag(tag);
+        return fromEngine(engine.receiveMessage(context, toEngine(source), tag, event));
     }
 
     // ---- sends -----------------------------------------------------------------------------------
 
     @Override
     public void send(int dest, int tag, byte[] data) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(data));
+        sendAndWait(dest, tag, ByteBuffer.wrap(data), Profiling.startSend(), "send");
     }
 
     @Override
     public void send(int dest, int tag, byte[] data, int offset, int length) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(data, offset, length));
+        sendAndWait(dest, tag, ByteBuffer.wrap(data, offset, length), Profiling.startSend(), "send");
     }
 
     @Override
     public void send(int dest, int tag, ByteBuffer data) {
-        sendAndWait(dest, tag, data);
+        sendAndWait(dest, tag, data, Profiling.startSend(), "send");
     }
 
     @Override
     public void send(int dest, int tag, int[] data) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+        SendEvent e = Profiling.startSend();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, long[] data) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+        SendEvent e = Profiling.startSend();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, double[] data) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+        SendEvent e = Profiling.startSend();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, float[] data) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+        SendEvent e = Profiling.startSend();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, short[] data) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+        SendEvent e = Profiling.startSend();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, char[] data) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+        SendEvent e = Profiling.startSend();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void sendObject(int dest, int tag, Object object) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.ofObject(object)));
+        SendEvent e = Profiling.startSend();
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.ofObject(object)), e, "sendObject");
     }
 
     @Override
     public Request isend(int dest, int tag, byte[] data) {
-        return post(dest, tag, ByteBuffer.wrap(data));
+        return post(dest, tag, ByteBuffer.wrap(data), Profiling.startSend());
     }
 
     @Override
     public Request isend(int dest, int tag, byte[] data, int offset, int length) {
-        return post(dest, tag, ByteBuffer.wrap(data, offset, length));
+        return post(dest, tag, ByteBuffer.wrap(data, offset, length), Profiling.startSend());
     }
 
     @Override
     public Request isend(int dest, int tag, ByteBuffer data) {
-        return post(dest, tag, data);
+        return post(dest, tag, data, Profiling.startSend());
     }
 
     @Override
     public Request isend(int dest, int tag, int[] data) {
-        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+        SendEvent e = Profiling.startSend();
+        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
     }
 
     @Override
     public Request isend(int dest, int tag, long[] data) {
-        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+        SendEvent e = Profiling.startSend();
+        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
     }
 
     @Override
     public Request isend(int dest, int tag, double[] data) {
-        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)));
+        SendEvent e = Profiling.startSend();
+        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
     }
 
     // ---- receives --------------------------------------------------------------------------------
 
     @Override
     public Message recv(int source, int tag) {
-        checkRecvTag(tag);
-        return fromEngine(engine.receiveMessage(context, toEngine(source), tag));
+        ReceiveEvent e = Profiling.startReceive();
+        Message m = receiveMessage(source, tag, e);
+        if (e != null) {
+            e.finish(context, "recv");
+        }
+        return m;
     }
 
     @Override
@@ -299,28 +363,45 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, int[] buffer) {
-        Message m = recv(source, tag);
+        ReceiveEvent e = Profiling.startReceive();
+        Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Integer.BYTES, buffer.length, "int");
+        if (e != null) {
+            e.finish(context, "recv");
+        }
         return m.status();
     }
 
     @Override
     public Status recv(int source, int tag, long[] buffer) {
-        Message m = recv(source, tag);
+        ReceiveEvent e = Profiling.startReceive();
+        Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Long.BYTES, buffer.length, "long");
+        if (e != null) {
+            e.finish(context, "recv");
+        }
         return m.status();
     }
 
     @Override
     public Status recv(int source, int tag, double[] buffer) {
-        Message m = recv(source, tag);
+        ReceiveEvent e = Profiling.startReceive();
+        Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Double.BYTES, buffer.length, "double");
+        if (e != null) {
+            e.finish(context, "recv");
+        }
         return m.status();
     }
 
     @Override
     public <T> T recvObject(int source, int tag) {
-        return recv(source, tag).asObject();
+        ReceiveEvent e = Profiling.startReceive();
+        T object = receiveMessage(source, tag, e).asObject();
+        if (e != null) {
+            e.finish(context, "recvObject");
+        }
+        return object;
     }
 
     @Override
@@ -336,13 +417,25 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Status probe(int source, int tag) {
         checkRecvTag(tag);
-        return fromEngine(engine.probe(context, toEngine(source), tag, true).orElseThrow());
+        ProbeEvent e = Profiling.startProbe();
+        int peer = toEngine(source); // ANY_SOURCE stays -1, as the event wants it
+        Status s = fromEngine(engine.probe(context, peer, tag, true).orElseThrow());
+        if (e != null) {
+            e.finish(context, peer, tag, true);
+        }
+        return s;
     }
 
     @Override
     public Optional<Status> iprobe(int source, int tag) {
         checkRecvTag(tag);
-        return engine.probe(context, toEngine(source), tag, false).map(this::fromEngine);
+        ProbeEvent e = Profiling.startProbe();
+        int peer = toEngine(source);
+        Optional<Status> s = engine.probe(context, peer, tag, false);
+        if (e != null) {
+            e.finish(context, peer, tag, s.isPresent());
+        }
+        return s.map(this::fromEngine);
     }
 
     // ---- collectives over point-to-point ---------------------------------------------------------
@@ -689,6 +782,11 @@ public class EngineCommunicator implements Communicator {
             return;
         }
         closed = true;
+        JobEvent j = job;
+        if (j != null) {
+            job = null;
+            j.finish(); // the program's time with the world ends when it asks to close
+        }
         if (world == this) {
             for (EngineCommunicator c : contexts.open()) {
                 c.close();

@@ -57,13 +57,21 @@ final class MatchingEngine implements InboundSink {
 
     @Override
     public InboundTarget begin(int source, int context, int tag, int length) {
+        return begin(source, context, tag, length, -1);
+    }
+
+    /** As {@link #begin(int, int, int, int)} for the message numbered {@code sequence} from {@code source}. */
+    InboundTarget begin(int source, int context, int tag, int length, long sequence) {
         Target target;
         lock.lock();
         try {
             RecvRequest match = takePosted(context, source, tag);
             Status status = match != null ? match.statusFor(source, tag, length) : new Status(source, tag, length);
+            if (match != null) {
+                match.sequence = sequence; // published with the completion, like the status
+            }
             if (match == null) {
-                Arrival a = new Arrival(context, status);
+                Arrival a = new Arrival(context, status, sequence);
                 appendUnexpected(a);
                 target = a;
             } else if (match.userBuffer == null && length > maxArrayBytes) {
@@ -91,12 +99,17 @@ final class MatchingEngine implements InboundSink {
      */
     @Override
     public void deliver(int source, int context, int tag, ByteBuffer src, int index, int length) {
+        deliver(source, context, tag, src, index, length, -1);
+    }
+
+    /** As {@link #deliver(int, int, int, ByteBuffer, int, int)} for the message numbered {@code sequence}. */
+    void deliver(int source, int context, int tag, ByteBuffer src, int index, int length, long sequence) {
         RecvRequest match;
         lock.lock();
         try {
             match = takePosted(context, source, tag);
             if (match == null) {
-                Arrival a = new Arrival(context, new Status(source, tag, length));
+                Arrival a = new Arrival(context, new Status(source, tag, length), sequence);
                 a.buffer.put(0, src, index, length);
                 a.complete = true;
                 appendUnexpected(a);
@@ -105,6 +118,7 @@ final class MatchingEngine implements InboundSink {
         } finally {
             lock.unlock();
         }
+        match.sequence = sequence;
         Status status = match.statusFor(source, tag, length);
         ByteBuffer user = match.userBuffer;
         if (user == null) {
@@ -333,6 +347,7 @@ final class MatchingEngine implements InboundSink {
     }
 
     private static void deliver(Arrival a, RecvRequest r) {
+        r.sequence = a.sequence;
         if (r.userBuffer == null && a.data == null) {
             r.fail(new MessageTruncatedException(a.status, -1));
         } else if (r.userBuffer == null) {
@@ -384,6 +399,8 @@ final class MatchingEngine implements InboundSink {
      */
     private final class Arrival extends Target {
         final int context;
+        /** Its number among the messages from its source ({@link MessageSequences}). */
+        final long sequence;
         final byte[] data;
         final ByteBuffer buffer;
         boolean complete;
@@ -393,9 +410,10 @@ final class MatchingEngine implements InboundSink {
         Arrival next;
         boolean queued;
 
-        Arrival(int context, Status status) {
+        Arrival(int context, Status status, long sequence) {
             super(status);
             this.context = context;
+            this.sequence = sequence;
             if (status.length() > maxArrayBytes) {
                 this.data = null;
                 this.buffer = ByteBuffer.allocateDirect(status.length());

@@ -1,6 +1,7 @@
 package io.cohort.engine;
 
 import io.cohort.BroadcastDomain;
+import io.cohort.profile.Profiling;
 
 import java.util.concurrent.locks.LockSupport;
 
@@ -72,6 +73,9 @@ public final class ProgressAgent implements Runnable, DomainPolling {
                     LockSupport.parkNanos(wait);
                 }
                 if (running) {
+                    if (!Profiling.active()) {
+                        Profiling.refresh(); // a recording started later (jcmd JFR.start) gets Cohort's events too
+                    }
                     engine.backgroundPoll();
                     if (d != null) {
                         d.poll();

@@ -9,6 +9,7 @@ import io.cohort.idle.BackoffIdleStrategy;
 import io.cohort.idle.Blocker;
 import io.cohort.idle.IdleStrategies;
 import io.cohort.idle.IdleStrategy;
+import io.cohort.profile.ReceiveEvent;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
 import io.cohort.transport.Transport;
@@ -41,6 +42,8 @@ public final class ProgressEngine implements InboundSink {
     private final ThreadLocal<Waiter> waiters;
     private final String idleName;
     private final MatchingEngine matching;
+    /** Message numbers per peer, sent and arrived: what pairs the profiler's sends with receives. */
+    private final MessageSequences sequences;
     private final Transport[] routes;
     private final List<Transport> transports = new ArrayList<>();
     private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
@@ -85,6 +88,7 @@ public final class ProgressEngine implements InboundSink {
         };
         this.idleName = idleFactory.get().name();
         this.matching = new MatchingEngine(this, size);
+        this.sequences = new MessageSequences(size);
         this.routes = new Transport[size];
     }
 
@@ -225,15 +229,19 @@ public final class ProgressEngine implements InboundSink {
 
     @Override
     public InboundTarget begin(int source, int context, int tag, int length) {
+        // Numbered here, for every context, in the order the transport hands messages over: the
+        // order in which the source numbered them (FIFO per pair).
+        long sequence = sequences.nextArrival(source);
         Consumer<Message> h = handlerFor(context);
         if (h != null) {
             return new ContextHandlers.Collect(h, source, tag, length);
         }
-        return matching.begin(source, context, tag, length);
+        return matching.begin(source, context, tag, length, sequence);
     }
 
     @Override
     public void deliver(int source, int context, int tag, ByteBuffer src, int index, int length) {
+        long sequence = sequences.nextArrival(source);
         Consumer<Message> h = handlerFor(context);
         if (h != null) {
             byte[] bytes = new byte[length];
@@ -241,7 +249,7 @@ public final class ProgressEngine implements InboundSink {
             ContextHandlers.hand(h, new Message(new Status(source, tag, length), bytes));
             return;
         }
-        matching.deliver(source, context, tag, src, index, length);
+        matching.deliver(source, context, tag, src, index, length, sequence);
     }
 
     @Override
@@ -268,7 +276,8 @@ public final class ProgressEngine implements InboundSink {
 
     // ---- operations ------------------------------------------------------------------------------
 
-    public Request send(int dest, int context, int tag, ByteBuffer payload) {
+    /** A nonblocking send; the request's {@link AbstractRequest#sequence()} is the message's number for {@code dest}. */
+    public AbstractRequest send(int dest, int context, int tag, ByteBuffer payload) {
         checkPeer(dest);
         checkUsable();
         SendRequest r = new SendRequest(this).start(dest, tag, payload.remaining());
@@ -281,8 +290,9 @@ public final class ProgressEngine implements InboundSink {
     /**
      * A blocking send. Its request never leaves this thread, so completing it needs no fence, and
      * once done it is kept for the thread's next blocking send: the path allocates nothing.
+     * Returns the message's number among those sent to {@code dest} ({@link MessageSequences}).
      */
-    public void sendAndWait(int dest, int context, int tag, ByteBuffer payload) {
+    public long sendAndWait(int dest, int context, int tag, ByteBuffer payload) {
         checkPeer(dest);
         checkUsable();
         Waiter w = waiters.get();
@@ -296,12 +306,15 @@ public final class ProgressEngine implements InboundSink {
         r.start(dest, tag, payload.remaining());
         route(r, dest, context, tag, payload);
         r.awaitDone(); // a failure throws: the request is then dropped, not kept
+        long sequence = r.sequence;
         r.recycle();
         w.spareSend = r;
+        return sequence;
     }
 
     private void route(SendRequest r, int dest, int context, int tag, ByteBuffer payload) {
         if (dest == rank) {
+            r.sequence = sequences.nextSent(dest);
             deliver(rank, context, tag, payload);
             r.sent();
             return;
@@ -310,11 +323,12 @@ public final class ProgressEngine implements InboundSink {
         if (failed != null) {
             r.failed(new PeerFailedException(dest, failed));
         } else {
+            r.sequence = sequences.nextSent(dest); // numbered as handed over: the transport keeps this order
             routes[dest].send(dest, context, tag, payload, r);
         }
     }
 
-    public Request receive(int context, int source, int tag, ByteBuffer userBuffer) {
+    public AbstractRequest receive(int context, int source, int tag, ByteBuffer userBuffer) {
         checkSource(source);
         checkUsable();
         RecvRequest r = new RecvRequest(this).start(context, source, tag, userBuffer);
@@ -326,9 +340,17 @@ public final class ProgressEngine implements InboundSink {
 
     /** A blocking receive into {@code userBuffer}; like {@link #sendAndWait}, it allocates only the status. */
     public Status receiveInto(int context, int source, int tag, ByteBuffer userBuffer) {
+        return receiveInto(context, source, tag, userBuffer, null);
+    }
+
+    /** As {@link #receiveInto(int, int, int, ByteBuffer)}; tells {@code event} (if not null) what matched. */
+    public Status receiveInto(int context, int source, int tag, ByteBuffer userBuffer, ReceiveEvent event) {
         Waiter w = waiters.get();
         RecvRequest r = blockingReceive(w, context, source, tag, userBuffer);
         Status s = r.await(); // a failure throws: the request is then dropped, not kept
+        if (event != null) {
+            event.matched(s.source(), s.tag(), s.length(), r.sequence);
+        }
         r.recycle();
         w.spareRecv = r;
         return s;
@@ -336,10 +358,19 @@ public final class ProgressEngine implements InboundSink {
 
     /** A blocking receive of a message of any length. */
     public Message receiveMessage(int context, int source, int tag) {
+        return receiveMessage(context, source, tag, null);
+    }
+
+    /** As {@link #receiveMessage(int, int, int)}; tells {@code event} (if not null) what matched. */
+    public Message receiveMessage(int context, int source, int tag, ReceiveEvent event) {
         Waiter w = waiters.get();
         RecvRequest r = blockingReceive(w, context, source, tag, null);
         r.await();
         Message m = r.message();
+        if (event != null) {
+            Status s = m.status();
+            event.matched(s.source(), s.tag(), s.length(), r.sequence);
+        }
         r.recycle();
         w.spareRecv = r;
         return m;

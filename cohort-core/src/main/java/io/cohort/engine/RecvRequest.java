@@ -2,6 +2,7 @@ package io.cohort.engine;
 
 import io.cohort.Message;
 import io.cohort.Status;
+import io.cohort.profile.Profiling;
 
 import java.nio.ByteBuffer;
 
@@ -21,6 +22,11 @@ final class RecvRequest extends AbstractRequest {
     RecvRequest prev;
     RecvRequest next;
     boolean posted;
+    /**
+     * For the program's receives ({@link #userOperation} set): whether its message was handed over
+     * (its Receive event recorded, or no recording wanted it). Touched by the threads that wait on it.
+     */
+    private boolean handedOver;
 
     RecvRequest(ProgressEngine engine) {
         super(engine);
@@ -73,10 +79,29 @@ final class RecvRequest extends AbstractRequest {
         if (userBuffer != null) {
             throw new IllegalStateException("this receive wrote into a user buffer; it carries no message");
         }
-        result();
+        Status s = result();
         if (message == null) {
             throw new IllegalStateException("receive still pending; await() it first");
         }
+        if (userOperation != null) {
+            handOver(s);
+        }
         return message;
+    }
+
+    // ---- the profiler ---------------------------------------------------------------------------
+
+    /**
+     * The message's Receive event, once: an instant at the moment the program is handed the message.
+     * The wait or test that handed it over records its own duration (a Wait event), so the two never
+     * overlap and no time counts twice.
+     */
+    @Override
+    void handOver(Status s) {
+        if (handedOver) {
+            return;
+        }
+        handedOver = true;
+        Profiling.receiveHandedOver(context, s.source(), s.tag(), s.length(), sequence, userOperation);
     }
 }

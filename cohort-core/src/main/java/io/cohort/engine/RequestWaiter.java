@@ -1,24 +1,105 @@
 package io.cohort.engine;
 
 import io.cohort.Request;
+import io.cohort.profile.Profiling;
+import io.cohort.profile.WaitEvent;
 
 import java.util.List;
 
-/** Waiting on several requests at once, for {@link Request#awaitAny}. */
+/**
+ * Waiting on several requests at once, for {@link Request#awaitAll}, {@link Request#awaitAny} and
+ * {@link Request#testAll}. A call on the program's requests records one Wait event for the
+ * profiler (the awaits and tests it makes on the way record none; the messages it hands over record
+ * their instant Receive events); the collectives call the same methods on the library's own
+ * requests, and those record nothing.
+ */
 public final class RequestWaiter {
     private RequestWaiter() {
     }
 
-    public static void awaitAny(List<? extends Request> requests) {
-        for (Request r : requests) {
-            if (r.isDone()) {
-                return;
+    /** Waits for all requests; the first failure is thrown after all have completed. */
+    public static void awaitAll(List<? extends Request> requests) {
+        WaitEvent wait = start(requests);
+        RuntimeException first = null;
+        try {
+            for (Request r : requests) {
+                try {
+                    r.await();
+                } catch (RuntimeException e) {
+                    if (first == null) {
+                        first = e;
+                    }
+                }
+            }
+        } finally {
+            if (wait != null) {
+                wait.finish("awaitAll", requests.size());
             }
         }
-        Request first = requests.get(0);
-        if (!(first instanceof AbstractRequest a)) {
-            throw new IllegalArgumentException("not a Cohort request: " + first);
+        if (first != null) {
+            throw first;
         }
-        a.engine.waitAny(requests);
+    }
+
+    /** Waits until at least one request has completed. */
+    public static void awaitAny(List<? extends Request> requests) {
+        WaitEvent wait = start(requests);
+        try {
+            for (Request r : requests) {
+                if (r.isDone()) {
+                    return;
+                }
+            }
+            AbstractRequest a = engineRequest(requests.get(0));
+            if (a == null) {
+                throw new IllegalArgumentException("not a Cohort request: " + requests.get(0));
+            }
+            a.engine.waitAny(requests);
+        } finally {
+            if (wait != null) {
+                wait.finish("awaitAny", requests.size());
+            }
+        }
+    }
+
+    /** Tests every request once; true if all have completed. */
+    public static boolean testAll(List<? extends Request> requests) {
+        WaitEvent wait = start(requests);
+        try {
+            boolean all = true;
+            for (Request r : requests) {
+                all &= r.test();
+            }
+            return all;
+        } finally {
+            if (wait != null) {
+                wait.finish("testAll", requests.size());
+            }
+        }
+    }
+
+    /** A Wait event whose inner awaits record none, if waits are recorded and some request is the program's. */
+    private static WaitEvent start(List<? extends Request> requests) {
+        if (!Profiling.waitsRecorded() || !anyOfTheProgram(requests)) {
+            return null;
+        }
+        return Profiling.startEnclosingWait();
+    }
+
+    /** Requests the engine made for the library carry no user operation; any other kind is the program's (a nonblocking collective's). */
+    private static boolean anyOfTheProgram(List<? extends Request> requests) {
+        for (Request r : requests) {
+            AbstractRequest a = engineRequest(r);
+            if (a == null || a.userOperation != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The engine's request under {@code r} (a communicator's translation unwrapped), or null. */
+    static AbstractRequest engineRequest(Request r) {
+        Request q = r instanceof TranslatedRequest t ? t.inner() : r;
+        return q instanceof AbstractRequest a ? a : null;
     }
 }

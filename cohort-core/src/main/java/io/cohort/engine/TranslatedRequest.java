@@ -24,6 +24,11 @@ public final class TranslatedRequest implements Request {
         this.sourceMap = sourceMap;
     }
 
+    /** The engine's request underneath. */
+    Request inner() {
+        return inner;
+    }
+
     /** {@code s} with its source translated (null stays null). */
     public static Status translate(Status s, IntUnaryOperator sourceMap) {
         return s == null ? null : new Status(sourceMap.applyAsInt(s.source()), s.tag(), s.length());

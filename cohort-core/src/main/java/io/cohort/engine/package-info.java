@@ -8,6 +8,7 @@
  * is guarded by its own monitor. {@link io.cohort.engine.ProgressEngine#onContext} lets a service
  * (DECK) take a context's arrivals through a handler instead of a receive, so no service thread
  * holds the progress role while it waits for requests. May depend on {@code io.cohort},
- * {@code io.cohort.idle} and {@code io.cohort.transport}.
+ * {@code io.cohort.idle}, {@code io.cohort.transport} and {@code io.cohort.profile} (the profiler's
+ * events, recorded at the API the program calls; see {@link io.cohort.engine.EngineCommunicator}).
  */
 package io.cohort.engine;

@@ -24,6 +24,7 @@ import java.util.Map;
  *   <tr><td>{@value #NETWORK}</td><td>the preferred network for data traffic, a CIDR prefix (a partition's {@code network})</td></tr>
  *   <tr><td>{@value #FAULT}</td><td>datagram faults to inject under the udp transport and the broadcast domain (a {@link FaultPlan} spec)</td></tr>
  *   <tr><td>{@value #CRASH_DIR}</td><td>this peer's own directory for crash files ({@code cohort run --core-dir})</td></tr>
+ *   <tr><td>{@value #PROFILE}</td><td>record a profile into this directory ({@code %j}: the job id), see {@link PeerMain}</td></tr>
  * </table>
  */
 public final class JobEnvironment {
@@ -64,6 +65,13 @@ public final class JobEnvironment {
     public static final String CRASH_DIR = "COHORT_CRASH_DIR";
     /** The file in {@value #CRASH_DIR} that holds the traces of exceptions no code caught. */
     public static final String UNCAUGHT_EXCEPTION_FILE = "uncaught-exception.txt";
+    /**
+     * The directory of the job's profile ({@code cohort run --profile[=DIR]}): {@code PeerMain}
+     * records this peer's Flight Recorder file {@code DIR/<App>.prof.<rank>.jfr} there. {@code %j}
+     * stands for the job id, {@code %%} for {@code %}; a relative directory is the peer's working
+     * directory's. Unset or empty: no recording.
+     */
+    public static final String PROFILE = "COHORT_PROFILE";
     /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix and the collective algorithms. */
     public static final String VERBOSE = "COHORT_VERBOSE";
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");

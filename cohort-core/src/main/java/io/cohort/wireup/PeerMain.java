@@ -2,7 +2,10 @@ package io.cohort.wireup;
 
 import io.cohort.Cohort;
 import io.cohort.PeerFailedException;
+import io.cohort.profile.PeerProfile;
+import io.cohort.profile.Profiling;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -15,6 +18,13 @@ import java.util.Arrays;
  * it open, and turns an escaping exception into exit status 1 at once. With a crash-file directory
  * ({@code cohort run --core-dir}) it also records the traces of uncaught exceptions there
  * ({@link UncaughtExceptionRecorder}).
+ *
+ * <p>With {@link JobEnvironment#PROFILE} set ({@code cohort run --profile}) it first starts this
+ * peer's Flight Recorder recording ({@link PeerProfile}), which the JVM writes when it exits however
+ * it exits (return, {@code System.exit}, an escaping exception, SIGTERM from the launcher; not
+ * SIGKILL). A programmatic recording rather than {@code -XX:StartFlightRecording}: the file name
+ * needs the rank and the program's name, the directory must exist first, and the settings travel
+ * inside cohort-core.jar; the JVM flag can do none of these on a remote host without help.
  */
 public final class PeerMain {
     /** Exit status when the main class cannot be found or has no {@code main}. */
@@ -31,6 +41,7 @@ public final class PeerMain {
         watchParent();
         UncaughtExceptionRecorder recorder = UncaughtExceptionRecorder.installIfWanted();
         Method main = findMain(args[0]);
+        startProfile(args[0]);
         try {
             main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
         } catch (InvocationTargetException e) {
@@ -48,9 +59,48 @@ public final class PeerMain {
             if (recorder != null) {
                 recorder.record(Thread.currentThread(), t);
             }
+            Profiling.finishJobs(); // the world stays open (closing it could wait on failed peers); the job's time ends here
             System.exit(1);
         }
         Cohort.closeIfOpen();
+    }
+
+    /**
+     * With {@code cohort run --profile}: starts this peer's recording before the program runs. A
+     * recording that cannot start costs one line, not the run.
+     */
+    private static void startProfile(String mainClass) {
+        Profiling.application(mainClass); // what io.cohort.PeerInfo names, whoever records
+        String spec = System.getenv(JobEnvironment.PROFILE);
+        if (spec == null || spec.isBlank()) {
+            return;
+        }
+        String rank = System.getenv(JobEnvironment.RANK);
+        String dir = spec;
+        try {
+            String jobId = System.getenv(JobEnvironment.JOB_ID);
+            dir = PeerProfile.directory(spec, jobId == null ? "unknown" : jobId);
+            PeerProfile.start(java.nio.file.Path.of(dir), mainClass, Integer.parseInt(rank));
+        } catch (IOException | RuntimeException | LinkageError e) {
+            System.err.println("cohort: rank " + rank + " cannot record a profile in " + dir + ": " + profileFailure(e)
+                    + "; it runs without one");
+        }
+    }
+
+    private static String profileFailure(Throwable e) {
+        if (e instanceof LinkageError) {
+            return "this Java runtime has no Flight Recorder, module jdk.jfr";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException a) {
+            return "permission denied: " + a.getFile();
+        }
+        if (e instanceof java.nio.file.FileAlreadyExistsException f) {
+            return f.getFile() + " exists and is not a directory";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() == null) {
+            return "it cannot be made here (" + e.getClass().getSimpleName() + ")"; // the message is only the path
+        }
+        return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
     /** " (at Main.java:42)": where the program was when the failure reached it. */

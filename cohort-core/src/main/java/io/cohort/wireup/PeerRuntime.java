@@ -140,6 +140,7 @@ public final class PeerRuntime {
             // Opened on first use only: a job that never multicasts binds no datagram socket for it.
             world.enableBroadcastDomain(new DomainFactory(env.rank(), env.size(), env.transportKey(), advertised,
                     env.fault(), env.localSize() == 1), agent);
+            world.recordJobStart(env.jobId(), env.host());
             return world;
         } catch (IOException | RuntimeException e) {
             if (tcp != null) {

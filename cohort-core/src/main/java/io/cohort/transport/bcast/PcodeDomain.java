@@ -2,6 +2,8 @@ package io.cohort.transport.bcast;
 
 import io.cohort.GlobalProgramException;
 import io.cohort.BroadcastDomain;
+import io.cohort.profile.FlowControlStallEvent;
+import io.cohort.profile.Profiling;
 import io.cohort.transport.fault.DatagramPort;
 
 import java.nio.ByteBuffer;
@@ -30,6 +32,8 @@ import static io.cohort.transport.bcast.DomainCounters.Counter.*;
  * between. The sockets are thread-safe for sends.
  */
 public final class PcodeDomain implements BroadcastDomain {
+    /** The protocol's name in the profiler's events. */
+    static final String TRANSPORT_NAME = "pcode";
     final int self;
     final int size;
     final long key;
@@ -186,37 +190,48 @@ public final class PcodeDomain implements BroadcastDomain {
         }
     }
 
-    /** Waits until one more frame may be sent: room in the sent buffer, and (broadcast) an open flow window. */
+    /**
+     * Waits until one more frame may be sent: room in the sent buffer, and (broadcast) an open flow
+     * window. A wait is a stall for the profiler, from the first closed look to the open one.
+     */
     private void awaitRoom(boolean p2p, int dest, long pos, int length, long[] t, long start) {
         idler.reset();
         boolean stalled = false;
-        for (;;) {
-            long now = System.nanoTime();
-            long due;
-            int work;
-            synchronized (lock) {
-                checkUsable();
-                work = pollLocked(now);
-                boolean room = p2p ? p2pSent[dest].hasRoom() : sent.hasRoom();
-                boolean open = p2p || flow.mayStamp(globalCounter.value() + 1);
-                if (room && open) {
-                    timers.stalled(false, now);
-                    return;
+        FlowControlStallEvent stall = null;
+        try {
+            for (;;) {
+                long now = System.nanoTime();
+                long due;
+                int work;
+                synchronized (lock) {
+                    checkUsable();
+                    work = pollLocked(now);
+                    boolean room = p2p ? p2pSent[dest].hasRoom() : sent.hasRoom();
+                    boolean open = p2p || flow.mayStamp(globalCounter.value() + 1);
+                    if (room && open) {
+                        timers.stalled(false, now);
+                        return;
+                    }
+                    if (!stalled) {
+                        stalled = true;
+                        counters.increment(room ? FLOW_STALLS : BUFFER_STALLS);
+                        stall = Profiling.startStall(TRANSPORT_NAME, p2p ? dest : -1);
+                    }
+                    timers.stalled(true, now); // ask the others for STATUS / PROGRESS now and then
+                    if (now - start - ctx.callTimeoutNanos >= 0) {
+                        throw fail(stallMessage(p2p, dest, pos, length, t, room, now - start));
+                    }
+                    due = Math.min(start + ctx.callTimeoutNanos, nextDue(now));
                 }
-                if (!stalled) {
-                    stalled = true;
-                    counters.increment(room ? FLOW_STALLS : BUFFER_STALLS);
+                if (work > 0) {
+                    idler.reset();
+                } else {
+                    idler.idle(due);
                 }
-                timers.stalled(true, now); // ask the others for STATUS / PROGRESS now and then
-                if (now - start - ctx.callTimeoutNanos >= 0) {
-                    throw fail(stallMessage(p2p, dest, pos, length, t, room, now - start));
-                }
-                due = Math.min(start + ctx.callTimeoutNanos, nextDue(now));
             }
-            if (work > 0) {
-                idler.reset();
-            } else {
-                idler.idle(due);
+        } finally {
+            if (stall != null) {
+                stall.finish();
             }
         }
     }

@@ -1,5 +1,7 @@
 package io.cohort.transport.bcast;
 
+import io.cohort.profile.Profiling;
+
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -96,6 +98,7 @@ final class PcodeSender {
             ByteBuffer copy = ByteBuffer.wrap(f.bytes.clone()).order(ByteOrder.LITTLE_ENDIAN);
             flags(copy, flags(copy) | FLAG_RESEND);
             d.endpoints.unicast.send(copy, to);
+            Profiling.retransmission(PcodeDomain.TRANSPORT_NAME, from, f.personalCount, f.bytes.length);
             sent++;
         }
         d.counters.add(RETRANSMISSIONS, sent);
@@ -107,6 +110,8 @@ final class PcodeSender {
         NackFrameDescriptor.write(control, kind, about, lastReceived, 0, upTo);
         send(NackFrameDescriptor.LENGTH, d.endpoints.peers[about]);
         d.counters.increment(kind == NackFrameDescriptor.KIND_REQUEST ? REQUEST_NACKS_SENT : PERSONAL_NACKS_SENT);
+        // A request with nothing early asks for "whatever comes next": one frame, at least.
+        Profiling.nack(PcodeDomain.TRANSPORT_NAME, about, upTo == Long.MAX_VALUE ? 1 : Math.max(1, upTo - lastReceived));
     }
 
     /** A GLOBAL_GAP NACK, broadcast: whoever stamped a missing counter resends (5.3). */
@@ -119,6 +124,7 @@ final class PcodeSender {
         }
         send(NackFrameDescriptor.length(NackFrameDescriptor.KIND_GLOBAL_GAP, d.size), d.endpoints.broadcastTarget);
         d.counters.increment(GLOBAL_NACKS_SENT);
+        Profiling.nack(PcodeDomain.TRANSPORT_NAME, -1, to - from + 1);
     }
 
     /** The augmented STATUS (5.5): what we handled, and our counter as PROGRESS; broadcast. */

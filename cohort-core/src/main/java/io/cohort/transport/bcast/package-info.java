@@ -29,6 +29,7 @@
  * {@link io.cohort.transport.bcast.MemoryBroadcastMedium} is an in-memory medium, and
  * {@link io.cohort.transport.bcast.LocalBroadcastDomains} runs N domains in one JVM.
  *
- * <p>May depend on {@code io.cohort} (exceptions), {@code io.cohort.transport.fault} and the JDK only.
+ * <p>May depend on {@code io.cohort} (exceptions), {@code io.cohort.transport.fault},
+ * {@code io.cohort.profile} (NACK, retransmission and stall events) and the JDK only.
  */
 package io.cohort.transport.bcast;

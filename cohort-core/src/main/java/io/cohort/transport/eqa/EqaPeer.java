@@ -1,5 +1,6 @@
 package io.cohort.transport.eqa;
 
+import io.cohort.profile.Profiling;
 import io.cohort.transport.fault.DatagramPort;
 
 import java.net.SocketAddress;
@@ -71,6 +72,7 @@ public final class EqaPeer implements AutoCloseable {
         if (rank < 0 || rank >= n) {
             throw new IllegalArgumentException("rank " + rank + " is not in a group of " + n + " members.");
         }
+        Profiling.refresh(); // a recording started before this member records its NACKs and resends
         this.key = key;
         this.rank = rank;
         this.size = n;
@@ -186,6 +188,10 @@ public final class EqaPeer implements AutoCloseable {
             AckFrameDescriptor.write(tx, ch.expected());
             port.send(tx.limit(AckFrameDescriptor.LENGTH).position(0), addresses[from]);
             counters.increment(gap ? GAP_ACKS_SENT : ACKS_SENT);
+            if (gap) {
+                // The gap ack is EQA's NACK: everything from the expected packet up to this one.
+                Profiling.nack(EqaSender.TRANSPORT_NAME, from, DataFrameDescriptor.sequence(b) - ch.expected());
+            }
         }
     }
 

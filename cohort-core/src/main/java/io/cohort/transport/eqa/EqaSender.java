@@ -1,5 +1,8 @@
 package io.cohort.transport.eqa;
 
+import io.cohort.profile.FlowControlStallEvent;
+import io.cohort.profile.Profiling;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
@@ -27,6 +30,8 @@ import static io.cohort.transport.eqa.EqaHeaderDescriptor.*;
  * <p>Threads: the peer's owner thread only.
  */
 final class EqaSender {
+    /** The protocol's name in the profiler's events. */
+    static final String TRANSPORT_NAME = "eqa";
     /** A message waiting to be, or being, sent. */
     private static final class Outgoing {
         final byte[] data;
@@ -66,6 +71,8 @@ final class EqaSender {
     private long pullWaitSince;
     private long lastNudgeAt;
     private boolean stalled;
+    /** The profiler's event of the current window stall, if a recording wants it. */
+    private FlowControlStallEvent stall;
 
     private final long[] lastProgressAt;
     private final long[] lastGapFrom;
@@ -122,10 +129,15 @@ final class EqaSender {
                 if (!stalled) {
                     stalled = true;
                     counters.increment(WINDOW_STALLS);
+                    stall = Profiling.startStall(TRANSPORT_NAME, -1);
                 }
                 break;
             }
             stalled = false;
+            if (stall != null) {
+                stall.finish();
+                stall = null;
+            }
             sendNextPacket(now);
             work++;
         }
@@ -218,6 +230,7 @@ final class EqaSender {
                 EqaHeaderDescriptor.flags(resend, EqaHeaderDescriptor.flags(resend) | FLAG_RESEND);
                 out.sendTo(designated, resend, length);
                 counters.increment(PULL_NUDGES);
+                Profiling.retransmission(TRANSPORT_NAME, designated, pushEndSeq, length);
                 work++;
             }
         }
@@ -243,6 +256,7 @@ final class EqaSender {
                 counters.increment(SENDS_REFUSED);
             }
             counters.increment(PACKETS_RESENT);
+            Profiling.retransmission(TRANSPORT_NAME, receiverRanks[slot], s, length);
             sent++;
         }
         lastProgressAt[slot] = now; // the next timeout counts from this resend

@@ -23,6 +23,7 @@
  * <p>Sockets are {@link io.cohort.transport.fault.DatagramPort}s, so a
  * {@link io.cohort.transport.fault.FaultInjectingPort} can sit under the protocol.
  *
- * <p>May depend on {@code io.cohort.transport.fault} and the JDK only.
+ * <p>May depend on {@code io.cohort.transport.fault}, {@code io.cohort.profile} (NACK, retransmission
+ * and stall events) and the JDK only.
  */
 package io.cohort.transport.eqa;

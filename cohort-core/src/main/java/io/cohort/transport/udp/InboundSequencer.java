@@ -155,4 +155,8 @@ final class InboundSequencer {
     int held() {
         return window.held();
     }
+
+    int missing() {
+        return window.missing();
+    }
 }

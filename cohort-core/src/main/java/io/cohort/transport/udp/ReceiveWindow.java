@@ -74,6 +74,11 @@ final class ReceiveWindow {
         return held;
     }
 
+    /** Frames missing before the newest held one: the gaps an ack's selective map asks for. */
+    int missing() {
+        return held == 0 ? 0 : highest - expected + 1 - held;
+    }
+
     int classify(int seq) {
         int d = seq - expected;
         if (d == 0) {

@@ -2,6 +2,8 @@ package io.cohort.transport.udp;
 
 import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
+import io.cohort.profile.FlowControlStallEvent;
+import io.cohort.profile.Profiling;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.RttEstimator;
 import io.cohort.transport.SendCompletion;
@@ -71,6 +73,8 @@ final class UdpChannel {
     private String endReason;
     /** Written under the monitor, read without it by the close check and the owner's fast paths. */
     private volatile boolean ended;
+    /** The profiler's event while messages wait behind a full window (and a recording wants it). */
+    private FlowControlStallEvent stall;
 
     // ---- receive side: the progress owner only ----
     private final InboundSequencer inbound;
@@ -170,6 +174,28 @@ final class UdpChannel {
 
     /** Sends what is due again, then new frames while the window has room. Holds the monitor. */
     private void pump(long now) {
+        pumpFrames(now);
+        if (stall != null || (!overflow.isEmpty() && !sendWindow.hasRoom())) {
+            noteStall();
+        }
+    }
+
+    /**
+     * For the profiler: a stall begins when messages wait and the window has no room, and ends
+     * when it lets the next frame go (or nothing waits any more). Holds the monitor.
+     */
+    private void noteStall() {
+        boolean stalled = !overflow.isEmpty() && !sendWindow.hasRoom() && !ended;
+        if (stalled && stall == null) {
+            stall = Profiling.startStall(UdpTransport.NAME, peer);
+        } else if (!stalled && stall != null) {
+            FlowControlStallEvent e = stall;
+            stall = null;
+            e.finish();
+        }
+    }
+
+    private void pumpFrames(long now) {
         if (sendWindow.dueCount() > 0) {
             for (int s = sendWindow.base(); s != sendWindow.next() && sendWindow.dueCount() > 0; s++) {
                 if (sendWindow.isDue(s) && !transmit(s, now)) {
@@ -211,6 +237,7 @@ final class UdpChannel {
             b.position(p + length);
         }
         b.flip();
+        int datagram = b.remaining();
         if (!port.send(b, address)) {
             transport.armTimer(now); // socket buffer full: the owner tries again on its next poll
             return false;
@@ -219,6 +246,7 @@ final class UdpChannel {
             counters.framesSent.incrementAndGet();
         } else {
             counters.retransmissions.incrementAndGet();
+            Profiling.retransmission(UdpTransport.NAME, peer, Integer.toUnsignedLong(seq), datagram);
         }
         sendWindow.sent(seq, now);
         ackTracker.sent(); // every frame carries the current acknowledgement
@@ -347,6 +375,10 @@ final class UdpChannel {
             }
             if (ackTracker.isUrgent()) {
                 sendAck(now);
+                int missing = inbound.missing();
+                if (missing > 0) {
+                    Profiling.nack(UdpTransport.NAME, peer, missing); // its selective map names the gaps
+                }
             }
             due = ackTracker.dueAt(now);
             if (lingerDue == NONE && finishing()) {

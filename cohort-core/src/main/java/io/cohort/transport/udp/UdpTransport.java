@@ -53,6 +53,8 @@ import java.util.stream.IntStream;
  * caller's thread; poll, block, timers and delivery run on the progress owner.
  */
 public final class UdpTransport implements Transport {
+    /** The transport's name, in the transport matrix and the profiler's events. */
+    public static final String NAME = "udp";
     /** Datagrams one poll takes from the socket before it looks at timers. */
     public static final int RECEIVE_BATCH = 64;
     private static final long NONE = Long.MAX_VALUE;
@@ -155,7 +157,7 @@ public final class UdpTransport implements Transport {
 
     @Override
     public String name() {
-        return "udp";
+        return NAME;
     }
 
     @Override

@@ -16,6 +16,7 @@
  * {@link io.cohort.transport.udp.UdpCounters}.
  *
  * <p>May depend on {@code io.cohort} (exceptions), {@code io.cohort.transport} (the SPI),
- * {@code io.cohort.transport.fault} (the datagram port it sends through) and the JDK.
+ * {@code io.cohort.transport.fault} (the datagram port it sends through), {@code io.cohort.profile}
+ * (NACK, retransmission and stall events) and the JDK.
  */
 package io.cohort.transport.udp;

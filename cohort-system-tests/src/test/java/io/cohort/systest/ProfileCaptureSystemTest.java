@@ -1,0 +1,87 @@
+package io.cohort.systest;
+
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code cohort run --profile} alone: one readable Flight Recorder file per peer, with the job's messages in it, also when the job fails. */
+class ProfileCaptureSystemTest {
+    private static List<RecordedEvent> events(Path file, String name) throws IOException {
+        return RecordingFile.readAllEvents(file).stream().filter(e -> e.getEventType().getName().equals(name)).toList();
+    }
+
+    @Test
+    @Timeout(90)
+    void ringLeavesOneFilePerPeerWhoseSendsGoToItsSuccessor(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("prof");
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "--profile=" + dir, "--example", "ring");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(List.of("cohort: profile of 3 peers in " + dir + "; read it with: cohort prof " + dir), p.err());
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(Set.of("Ring.prof.0.jfr", "Ring.prof.1.jfr", "Ring.prof.2.jfr"),
+                    files.map(f -> f.getFileName().toString()).collect(Collectors.toSet()));
+        }
+        for (int rank = 0; rank < 3; rank++) {
+            Path file = dir.resolve("Ring.prof." + rank + ".jfr");
+            List<RecordedEvent> sends = events(file, "io.cohort.Send");
+            assertEquals(10, sends.size(), "one send per lap: " + file);
+            assertEquals(Set.of((rank + 1) % 3), sends.stream().map(e -> e.getInt("peer")).collect(Collectors.toSet()),
+                    "a peer of the ring sends to its successor only");
+            List<RecordedEvent> receives = events(file, "io.cohort.Receive");
+            assertEquals(Set.of((rank + 2) % 3), receives.stream().map(e -> e.getInt("peer")).collect(Collectors.toSet()));
+            assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L),
+                    receives.stream().map(e -> e.getLong("sequence")).sorted().toList());
+            RecordedEvent info = events(file, "io.cohort.PeerInfo").get(0);
+            assertEquals(rank, info.getInt("rank"));
+            assertEquals(3, info.getInt("size"));
+            assertEquals("io.cohort.examples.Ring", info.getString("application"));
+            assertEquals(1, events(file, "io.cohort.Job").size());
+            assertTrue(!events(file, "jdk.ExecutionSample").isEmpty() || !events(file, "jdk.JVMInformation").isEmpty(),
+                    "the JDK's events are there too");
+        }
+    }
+
+    /**
+     * Rank 1 calls System.exit(3); rank 0 then fails with an uncaught PeerFailedException (or is
+     * stopped by the launcher): both still write their files, into the default cohort-prof-JOBID.
+     */
+    @Test
+    @Timeout(90)
+    void aFailingJobStillLeavesEveryFileInTheDefaultDirectory() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "2", "--profile", "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.FailingPeer", "1", "exit", "3");
+        assertEquals(3, p.exitCode(), p.toString());
+        List<String> last = p.err().stream().filter(l -> l.startsWith("cohort: profile of 2 peers in ")).toList();
+        assertEquals(1, last.size(), p.toString());
+        String name = last.get(0).substring("cohort: profile of 2 peers in ".length(), last.get(0).indexOf(';'));
+        assertTrue(name.matches("cohort-prof-[0-9a-f]{8}"), name);
+        Path dir = CohortProcess.MODULE.resolve(name);
+        try {
+            for (int rank = 0; rank < 2; rank++) {
+                Path file = dir.resolve("FailingPeer.prof." + rank + ".jfr");
+                assertTrue(Files.isRegularFile(file), file + " " + p);
+                assertEquals(rank, events(file, "io.cohort.PeerInfo").get(0).getInt("rank"));
+            }
+        } finally {
+            try (Stream<Path> all = Files.walk(dir)) {
+                for (Path f : all.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+}
