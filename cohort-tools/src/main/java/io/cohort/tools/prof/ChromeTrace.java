@@ -3,7 +3,6 @@ package io.cohort.tools.prof;
 import java.io.IOException;
 import java.io.Writer;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -18,9 +17,8 @@ import java.util.TreeSet;
  * offset by the clocks' skew (an arrow may even point back in time); peers of one host share a clock.
  *
  * <p>A flow is an {@code s} event inside the send's slice and an {@code f} event with {@code bp: "e"}
- * (bind to the enclosing slice) inside the receive's, with one id packed from (source, destination,
- * sequence): 16, 16 and 32 bits, written as hex text as the format allows. A message beyond those
- * ranges (rank 65536 or more, or the 2^32-th message of a pair) gets no arrow.
+ * (bind to the enclosing slice) inside the receive's. Sends and receives are paired by {@link
+ * MessagePairs}, whose message key, written as hex text as the format allows, is the flow's id.
  */
 public final class ChromeTrace {
     private static final int FLUSH_CHARS = 1 << 16;
@@ -52,17 +50,14 @@ public final class ChromeTrace {
         buf.append(",\"timeZero\":");
         Json.string(buf, Instant.ofEpochSecond(0, zero).toString());
         buf.append(",\"clocks\":\"each peer's own host clock; peers on different hosts are offset by their skew\"},\n\"traceEvents\":[\n");
-        Map<Long, CommEvent> receives = receivesBySource();
+        MessagePairs pairs = MessagePairs.of(scope);
         for (PeerProfile p : scope.peers()) {
             metadata(p);
             for (CommEvent e : p.comms()) {
                 complete(p, e);
-                if (e.kind() == CommKind.SEND) {
-                    long id = flowId(p.rank(), e.peer(), e.sequence());
-                    CommEvent r = id < 0 ? null : receives.get(id);
-                    if (r != null) {
-                        flow(id, p.rank(), e, e.peer(), r);
-                    }
+                CommEvent r = pairs.receiveOf(p.rank(), e);
+                if (r != null) {
+                    flow(MessagePairs.key(p.rank(), e.peer(), e.sequence()), p.rank(), e, e.peer(), r);
                 }
             }
             for (RegionEvent r : p.regions()) {
@@ -73,29 +68,6 @@ public final class ChromeTrace {
         out.write(buf.toString());
         buf.setLength(0);
         out.flush();
-    }
-
-    /** The receives of peers in scope, by the flow id of the send they matched. */
-    private Map<Long, CommEvent> receivesBySource() {
-        Map<Long, CommEvent> byId = new HashMap<>();
-        for (PeerProfile p : scope.peers()) {
-            for (CommEvent e : p.comms()) {
-                if (e.kind() == CommKind.RECEIVE && scope.includes(e.peer())) {
-                    long id = flowId(e.peer(), p.rank(), e.sequence());
-                    if (id >= 0) {
-                        byId.putIfAbsent(id, e);
-                    }
-                }
-            }
-        }
-        return byId;
-    }
-
-    static long flowId(int source, int destination, long sequence) {
-        if (source < 0 || source > 0xffff || destination < 0 || destination > 0xffff || sequence < 0 || sequence > 0xffffffffL) {
-            return -1;
-        }
-        return (long) source << 48 | (long) destination << 32 | sequence;
     }
 
     private void metadata(PeerProfile p) throws IOException {

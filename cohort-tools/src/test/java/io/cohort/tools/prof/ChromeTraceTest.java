@@ -161,8 +161,8 @@ class ChromeTraceTest {
 
     @Test
     void flowIdsPackSourceDestinationAndSequence() {
-        assertEquals(0x0001_0002_0000_0003L, ChromeTrace.flowId(1, 2, 3));
-        assertEquals(-1, ChromeTrace.flowId(70_000, 2, 3), "beyond 16 bits: no arrow rather than a wrong one");
-        assertEquals(-1, ChromeTrace.flowId(1, 2, 1L << 32));
+        assertEquals(0x0001_0002_0000_0003L, MessagePairs.key(1, 2, 3));
+        assertEquals(MessagePairs.NO_KEY, MessagePairs.key(70_000, 2, 3), "beyond 16 bits: no arrow rather than a wrong one");
+        assertEquals(MessagePairs.NO_KEY, MessagePairs.key(1, 2, 1L << 32));
     }
 }
