@@ -30,6 +30,37 @@ final class Fmt {
         return fixed(nanos / 1e6, 3);
     }
 
+    /** Milliseconds with at most three decimals and no trailing zeros: {@code 120}, {@code 0.5}, {@code 1364.213}. */
+    static String millisShort(double nanos) {
+        return trimmed(nanos / 1e6, 3);
+    }
+
+    /**
+     * {@code v} with at most {@code decimals} decimals and no trailing zeros, rounded half up. Without
+     * {@link String#format}: the timeline writes thousands of these, and a format is parsed on each call.
+     */
+    static String trimmed(double v, int decimals) {
+        long scale = 1;
+        for (int i = 0; i < decimals; i++) {
+            scale *= 10;
+        }
+        long n = Math.round(Math.abs(v) * scale);
+        if (n == 0) {
+            return "0";
+        }
+        StringBuilder b = new StringBuilder(v < 0 ? "-" : "").append(n / scale);
+        long frac = n % scale;
+        if (frac != 0) {
+            String digits = Long.toString(scale + frac).substring(1);
+            int end = digits.length();
+            while (digits.charAt(end - 1) == '0') {
+                end--;
+            }
+            b.append('.').append(digits, 0, end);
+        }
+        return b.toString();
+    }
+
     static String micros(double nanos) {
         return fixed(nanos / 1e3, 1);
     }

@@ -9,8 +9,9 @@ import java.util.Map;
 /**
  * The HTML report: one self-contained file (inline CSS and SVG, no script, nothing fetched), so it
  * opens from a mail or a CI artefact as it is. It shows the job's facts, each peer's time split into
- * communication and computation, the communication matrix as two heat maps (bytes and messages), the
- * message sizes, the hottest methods and the text report's tables. Every name from the recordings
+ * communication and computation, a timeline of every peer's operations with an arrow per message
+ * ({@link Timeline}, the picture a trace viewer would give), the communication matrix as two heat maps
+ * (bytes and messages), the message sizes, the hottest methods and the text report's tables. Every name from the recordings
  * is escaped, and the page is well-formed XML as well as HTML.
  */
 public final class HtmlReport {
@@ -18,6 +19,11 @@ public final class HtmlReport {
     }
 
     public static String render(ProfileAnalysis a) {
+        return render(a, TimelineWindow.WHOLE_JOB);
+    }
+
+    /** The report, its timeline drawing {@code window} (at most {@link Timeline#MAX_EVENTS} events of it). */
+    public static String render(ProfileAnalysis a, TimelineWindow window) {
         ProfileSet set = a.set();
         Scope scope = a.scope();
         StringBuilder h = new StringBuilder(64 * 1024);
@@ -31,6 +37,7 @@ public final class HtmlReport {
                 .append(scope.isOneRank() ? "rank " + scope.rank() : "all ranks")
                 .append("), the part spent in sends, receives, probes, waits and collectives first.</p>")
                 .append(SvgCharts.peerTimes(a.peerTimes())).append("</section>\n");
+        timeline(h, Timeline.of(set, scope, window, Timeline.MAX_EVENTS), window);
 
         h.append("<section class=\"card\"><h2>Communication matrix</h2><p class=\"note\">Point-to-point traffic of the whole job, "
                 + "from the rank of a row to the rank of a column")
@@ -105,6 +112,36 @@ public final class HtmlReport {
         tile(h, Fmt.count(scope.perPeer(messages)), "messages sent" + per, null);
         tile(h, Fmt.bytes(scope.perPeer(bytes)), "sent" + per, null);
         h.append("</div></header>\n");
+    }
+
+    private static void timeline(StringBuilder h, Timeline t, TimelineWindow window) {
+        h.append("<section class=\"card\" id=\"timeline\"><h2>Timeline</h2><p class=\"note\">Each peer's operations over time, in milliseconds since "
+                + "the job's first event by each host's own clock: a lane per Java thread that recorded any, a bar per operation or "
+                + "region, and an arrow from each send to the receive that matched it. Hover over a bar for its details.</p>");
+        List<String> said = new ArrayList<>();
+        String job = "the job's 0\u2013" + Fmt.millisShort(t.jobEnd) + " ms";
+        if (t.eventsInWindow == 0) {
+            said.add("Nothing was recorded in " + window.describe() + "; " + job + " hold " + t.totalEvents + " events.");
+        } else if (t.isCut()) {
+            said.add("Drawn: " + Fmt.millisShort(t.from) + "\u2013" + Fmt.millisShort(t.to) + " ms of "
+                    + (window.isChosen() ? "the window " + window.describe() + " (" + job + ")" : job) + ", the first "
+                    + t.eventsDrawn + " of its " + t.eventsInWindow + " events: a timeline draws at most " + Timeline.MAX_EVENTS
+                    + ", so the " + (t.eventsInWindow - t.eventsDrawn) + " later ones are left out.");
+            said.add("Show another part with cohort prof DIR --html --timeline-window=FROM:TO (milliseconds).");
+        } else if (window.isChosen()) {
+            said.add("Drawn: the window " + window.describe() + " of " + job + ", all " + t.eventsDrawn + " of its events ("
+                    + t.totalEvents + " in the job).");
+        }
+        if (t.scope.isOneRank()) {
+            said.add("Only rank " + t.scope.rank() + " is in scope, so no message has an arrow.");
+        } else if (t.endsWithoutArrow > 0) {
+            said.add(t.endsWithoutArrow + (t.endsWithoutArrow == 1 ? " send or receive drawn has" : " sends and receives drawn have")
+                    + " no arrow: the other end is outside the picture or was not recorded.");
+        }
+        if (!said.isEmpty()) {
+            h.append("<p class=\"note tl-left-out\">").append(Html.escape(String.join(" ", said))).append("</p>");
+        }
+        h.append(SvgTimeline.draw(t)).append("</section>\n");
     }
 
     private static void fact(StringBuilder h, String name, String value) {
@@ -267,6 +304,25 @@ public final class HtmlReport {
             .bar { width: 110px; height: 8px; background: #f1f2f4; border-radius: 4px; overflow: hidden; }
             .bar div { height: 100%; background: var(--accent); }
             .empty { color: var(--muted); font-style: italic; }
+            .tl-left-out { color: var(--ink); }
+            .tl-lane { fill: #ffffff; }
+            .tl-lane.tl-odd { fill: #f7f8fa; }
+            .tl-peer { stroke: #d9dce1; stroke-width: 1; }
+            .tl-send { fill: #f28e2b; }
+            .tl-receive { fill: #4e79a7; }
+            .tl-probe { fill: #b07aa1; }
+            .tl-wait { fill: #e15759; }
+            .tl-collective { fill: #59a14f; }
+            .tl-region { stroke: #ffffff; stroke-width: .5; }
+            .tl-r0 { fill: #c6d4e6; }
+            .tl-r1 { fill: #efd9bd; }
+            .tl-r2 { fill: #cfe3c8; }
+            .tl-r3 { fill: #e2d3e8; }
+            .tl-r4 { fill: #d9e8e7; }
+            .tl-rx { fill: #e3e5e8; }
+            .tl-name { fill: #374151; font-size: 9px; pointer-events: none; }
+            .tl-msg { stroke: #1f2430; stroke-width: .7; stroke-opacity: .4; }
+            .tl-head { fill: #1f2430; fill-opacity: .55; }
             footer { color: var(--muted); font-size: 12px; margin-top: 8px; }
             """;
 }

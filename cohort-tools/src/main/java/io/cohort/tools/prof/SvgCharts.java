@@ -294,7 +294,7 @@ final class SvgCharts {
 
     // ---------------------------------------------------------------- pieces
 
-    private static StringBuilder open(int width, int height, String title) {
+    static StringBuilder open(int width, int height, String title) {
         StringBuilder s = new StringBuilder(4096);
         s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(width).append(' ').append(height)
                 .append("\" width=\"").append(width).append("\" height=\"").append(height).append("\" role=\"img\">");
@@ -302,7 +302,7 @@ final class SvgCharts {
         return s;
     }
 
-    private static String close(StringBuilder s) {
+    static String close(StringBuilder s) {
         return s.append("</svg>").toString();
     }
 
@@ -329,9 +329,9 @@ final class SvgCharts {
                 + Html.escape(text) + "</text>";
     }
 
+    /** A coordinate to a tenth of a pixel: {@code 12}, {@code 12.5}. */
     static String f(double v) {
-        String s = String.format(Locale.ROOT, "%.1f", v);
-        return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+        return Fmt.trimmed(v, 1);
     }
 
     static String shortBytes(long b) {
@@ -350,7 +350,7 @@ final class SvgCharts {
     }
 
     /** A linear axis from 0 with round steps (1, 2 or 5 times a power of ten). */
-    private record Axis(double max, double step, boolean seconds, double unit) {
+    record Axis(double max, double step, boolean seconds, double unit) {
         static Axis count(double max) {
             double step = niceStep(Math.max(max, 1e-9), 5);
             return new Axis(Math.max(step, Math.ceil(max / step - 1e-9) * step), step, false, 1);

@@ -2,8 +2,10 @@
  * The analysis side of Cohort's parallel profiler ({@code cohort prof DIR}): reads the Java Flight
  * Recorder file each peer of a {@code cohort run --profile=DIR} job wrote ({@code <App>.prof.<rank>.jfr}),
  * and turns them into an mpiP-like text report ({@link io.cohort.tools.prof.TextReport}), a
- * self-contained HTML report with SVG plots ({@link io.cohort.tools.prof.HtmlReport}) and a Chrome
- * trace-event JSON file for Perfetto ({@link io.cohort.tools.prof.ChromeTrace}).
+ * self-contained HTML report with SVG plots and a timeline of every peer ({@link
+ * io.cohort.tools.prof.HtmlReport}) and a Chrome trace-event JSON file for Perfetto ({@link
+ * io.cohort.tools.prof.ChromeTrace}). The trace's flows and the timeline's arrows pair sends with
+ * receives alike ({@link io.cohort.tools.prof.MessagePairs}).
  *
  * <p>Flow: {@link io.cohort.tools.prof.ProfileSet} loads every file with {@link
  * io.cohort.tools.prof.PeerProfileReader} into {@link io.cohort.tools.prof.PeerProfile}s; a {@link

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.w3c.dom.Element;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -59,6 +61,83 @@ class LargeJobTest {
         assertTrue(html.contains("log scale; grey: none"), "1000x between the largest and smallest cell");
         assertTrue(html.contains("width=\"10\" height=\"10\""), "400 px over 40 ranks");
         assertFalse(html.contains("class=\"cell-light\""), "no figures in cells this small");
+    }
+
+    /**
+     * {@code peers} peers, each sending {@code messages} messages of 1 ns to the next and receiving as
+     * many of 2 us from the previous one, 10 us apart, inside one region as long as the job; event k
+     * of a kind on rank p starts at 1 us + 10 us * k (+ 5 us for receives) + p ns, so starts are distinct.
+     */
+    static ProfileSet busy(int peers, int messages) {
+        List<PeerProfile> list = new ArrayList<>();
+        CallSite site = new CallSite("app.Main", "step", 12);
+        for (int r = 0; r < peers; r++) {
+            int next = (r + 1) % peers;
+            int prev = (r + peers - 1) % peers;
+            List<CommEvent> comms = new ArrayList<>();
+            for (int k = 0; k < messages; k++) {
+                long at = START + 1_000 + k * 10_000L + r;
+                comms.add(new CommEvent(CommKind.SEND, "send", at, 1, 1, 0, next, 3, 64, k, site, Map.of("peer", next)));
+                comms.add(new CommEvent(CommKind.RECEIVE, "recv", at + 5_000, 2_000, 1, 0, prev, 3, 64, k, site, Map.of("peer", prev)));
+            }
+            long end = START + 1_000 + messages * 10_000L;
+            list.add(new PeerProfile(Path.of("Busy.prof." + r + ".jfr"), r, peers, "feed0041", "n", "Busy", 100 + r, START, end,
+                    end - START, true, comms, List.of(new RegionEvent("main loop", START + r, end - START - r, 1)), Map.of(), Map.of(),
+                    Map.of(1L, "main")));
+        }
+        return ProfileSet.of(Path.of("busy"), list);
+    }
+
+    @Test
+    void timelineOfALongJobStopsAtItsCapAndSaysWhatIsLeftOut() throws Exception {
+        ProfileSet set = busy(4, 10_000);
+        Timeline t = Timeline.of(set, Scope.allPeers(set), TimelineWindow.WHOLE_JOB, Timeline.MAX_EVENTS);
+        assertEquals(80_004, t.totalEvents);
+        assertEquals(Timeline.MAX_EVENTS, t.eventsDrawn, "4 regions, then 624 rounds of 8 events, then 4 sends");
+        assertEquals(1_000 + 624 * 10_000 + 5_000, t.to, "the picture ends where the first event left out starts");
+        assertEquals(624 * 4, t.arrows.size());
+        assertEquals(4, t.endsWithoutArrow, "the last 4 sends' receives are left out");
+
+        String html = HtmlReport.render(new ProfileAnalysis(set, Scope.allPeers(set), TableLimit.DEFAULT));
+        assertTrue(html.length() < 3_000_000, "a page of a few MB at most: " + html.length());
+        Element tl = HtmlReportTest.timeline(HtmlReportTest.parse(html));
+        String note = tl.getTextContent();
+        assertTrue(note.contains("Drawn: 0\u20136.246 ms of the job's 0\u2013100.001 ms, the first 5000 of its 80004 events"), note);
+        assertTrue(note.contains("the 75004 later ones are left out") && note.contains("--timeline-window=FROM:TO"), note);
+        assertTrue(note.contains("4 sends and receives drawn have no arrow"), note);
+        List<Element> rects = HtmlReportTest.elements(tl, "rect");
+        List<Element> bars = new ArrayList<>();
+        for (String kind : List.of("tl-send", "tl-receive", "tl-region")) {
+            bars.addAll(HtmlReportTest.bars(rects, kind));
+        }
+        assertEquals(Timeline.MAX_EVENTS, bars.size());
+        for (Element b : bars) {
+            double x = HtmlReportTest.number(b, "x");
+            double w = HtmlReportTest.number(b, "width");
+            assertTrue(w >= 1, "a 1 ns send is still a pixel wide");
+            assertTrue(x >= SvgTimeline.LEFT && x + w <= SvgTimeline.LEFT + SvgTimeline.PLOT_W + 1.05, "inside the plot: " + x + " " + w);
+        }
+        Element region = HtmlReportTest.bars(rects, "tl-region").get(0);
+        assertEquals(SvgTimeline.PLOT_W, HtmlReportTest.number(region, "width"), 0.1, "the job-long region is cut at the picture's end");
+        assertEquals(624 * 4, HtmlReportTest.arrows(tl).size());
+    }
+
+    @Test
+    void aTimelineWindowDrawsItsPartOnly() throws Exception {
+        ProfileSet set = busy(4, 10_000);
+        String html = HtmlReport.render(new ProfileAnalysis(set, Scope.allPeers(set), TableLimit.DEFAULT), TimelineWindow.parse("50:50.1"));
+        Element tl = HtmlReportTest.timeline(HtmlReportTest.parse(html));
+        assertTrue(tl.getTextContent().contains("Drawn: the window 50\u201350.1 ms of the job's 0\u2013100.001 ms, all 84 of its events"),
+                tl.getTextContent());
+        // Rounds 5000-5009 of every peer: their sends and receives, and the 4 job-long regions cut at both ends.
+        assertEquals(40, HtmlReportTest.bars(tl, "tl-send").size());
+        assertEquals(40, HtmlReportTest.bars(tl, "tl-receive").size());
+        assertEquals(40, HtmlReportTest.arrows(tl).size());
+        for (Element region : HtmlReportTest.bars(tl, "tl-region")) {
+            assertEquals(SvgTimeline.LEFT, HtmlReportTest.number(region, "x"), 0.1);
+            assertEquals(SvgTimeline.PLOT_W, HtmlReportTest.number(region, "width"), 0.1);
+        }
+        assertFalse(tl.getTextContent().contains("no arrow"), "every message drawn has both ends in the window");
     }
 
     @Test

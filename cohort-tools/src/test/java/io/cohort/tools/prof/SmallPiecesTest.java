@@ -72,6 +72,14 @@ class SmallPiecesTest {
         assertEquals("999 B", Fmt.bytes(999));
         assertEquals("12.3 µs", Fmt.duration(12_345));
         assertEquals("1.234567", Fmt.seconds(1_234_567_000));
+        assertEquals("12", Fmt.trimmed(12.04, 1));
+        assertEquals("12.5", Fmt.trimmed(12.46, 1));
+        assertEquals("0", Fmt.trimmed(-0.04, 1), "no minus zero");
+        assertEquals("-1.5", Fmt.trimmed(-1.5, 1));
+        assertEquals("1364.213", Fmt.millisShort(1_364_212_900));
+        assertEquals("0.05", Fmt.millisShort(50_000));
+        assertEquals("120", Fmt.millisShort(120_000_000));
+        assertEquals("12.5", SvgCharts.f(12.5));
     }
 
     @Test
