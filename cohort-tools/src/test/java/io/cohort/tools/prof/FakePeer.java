@@ -5,6 +5,7 @@ import jdk.jfr.Recording;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -18,6 +19,8 @@ public final class FakePeer {
     private static final String[] ENABLED = {ProfileEvents.SEND, ProfileEvents.RECEIVE, ProfileEvents.PROBE,
             ProfileEvents.WAIT, ProfileEvents.COLLECTIVE, ProfileEvents.REGION, ProfileEvents.PEER_INFO,
             ProfileEvents.JOB, ProfileEvents.NACK, ProfileEvents.RETRANSMISSION, ProfileEvents.FLOW_CONTROL_STALL};
+    /** Operations longer than this sleep through most of their time; a sleep overshoots by some tens of microseconds. */
+    private static final long PARK_ABOVE_NANOS = 300_000;
 
     private final int rank;
     private final int size;
@@ -68,15 +71,29 @@ public final class FakePeer {
      * it to {@code dir/<application>.prof.<rank>.jfr}, as a profiled peer would.
      */
     public static Path record(Path dir, int rank, int size, Options o, Consumer<FakePeer> program) throws IOException {
+        return record(dir, rank, size, o, () -> {
+        }, program);
+    }
+
+    /**
+     * As {@link #record(Path, int, int, Options, Consumer)}, running {@code beforeInit} once the recording
+     * has started but before the peer's first event (where a peer process would wait for the rest of its
+     * job to be ready).
+     */
+    public static Path record(Path dir, int rank, int size, Options o, Runnable beforeInit, Consumer<FakePeer> program)
+            throws IOException {
         Path file = dir.resolve(o.application() + ".prof." + rank + ".jfr");
         try (Recording r = new Recording()) {
             for (String e : ENABLED) {
                 r.enable(e).withStackTrace().withThreshold(Duration.ZERO);
             }
+            r.start();
+            loadEventClasses();
+            beforeInit.run();
+            // Methods are sampled from the peer's program on, not while it waited for its start.
             if (o.sampleMethods()) {
                 r.enable(ProfileEvents.EXECUTION_SAMPLE).withPeriod(Duration.ofMillis(10));
             }
-            r.start();
             if (o.peerInfo()) {
                 FixtureEvents.PeerInfo info = new FixtureEvents.PeerInfo();
                 info.rank = rank;
@@ -99,6 +116,18 @@ public final class FakePeer {
             r.dump(file);
         }
         return file;
+    }
+
+    /**
+     * Loads every event class now, while nothing is timed: the first use of a class of events (loading
+     * it, JFR instrumenting it) is slow on a busy machine and would otherwise stretch the first operation.
+     */
+    private static void loadEventClasses() {
+        for (jdk.jfr.Event e : new jdk.jfr.Event[] {new FixtureEvents.Send(), new FixtureEvents.Receive(), new FixtureEvents.Probe(),
+                new FixtureEvents.Wait(), new FixtureEvents.Collective(), new FixtureEvents.Region(), new FixtureEvents.PeerInfo(),
+                new FixtureEvents.Job(), new FixtureEvents.Nack(), new FixtureEvents.Retransmission(), new FixtureEvents.FlowControlStall()}) {
+            e.isEnabled();
+        }
     }
 
     public void send(int to, int tag, long bytes) {
@@ -209,11 +238,18 @@ public final class FakePeer {
         s.commit();
     }
 
+    /**
+     * Lasts {@code micros} of real time. Long stretches sleep for most of it, so that the peer processes
+     * of a demo running at once leave each other the CPU; the end is spun for its precision.
+     */
     private static void spin(long micros) {
         long end = System.nanoTime() + micros * 1000;
+        long left;
+        while ((left = end - System.nanoTime()) > PARK_ABOVE_NANOS) {
+            LockSupport.parkNanos(left - PARK_ABOVE_NANOS / 2);
+        }
         while (System.nanoTime() < end) {
             Thread.onSpinWait();
         }
     }
-
 }
