@@ -8,6 +8,7 @@ import io.cohort.tools.prof.ProfileSet;
 import io.cohort.tools.prof.Scope;
 import io.cohort.tools.prof.TableLimit;
 import io.cohort.tools.prof.TextReport;
+import io.cohort.tools.prof.TimelineWindow;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,7 +30,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "prof", sortOptions = false,
         description = "Report on a job recorded with 'cohort run --profile=DIR': text, HTML with plots, or a Chrome trace.",
-        customSynopsis = {"cohort prof DIR [--rank R] [--top N] [--share PERCENT] [--text[=FILE]] [--html[=FILE]] [--trace[=FILE]]"})
+        customSynopsis = {"cohort prof DIR [--rank R] [--top N] [--share PERCENT] [--text[=FILE]]",
+                "            [--html[=FILE]] [--trace[=FILE]] [--timeline-window FROM:TO]"})
 final class ProfCommand implements Callable<Integer> {
     static final String HTML_DEFAULT_NAME = "report.html";
     static final String TRACE_DEFAULT_NAME = "trace.json";
@@ -63,6 +65,11 @@ final class ProfCommand implements Callable<Integer> {
             description = "Write the Chrome trace (Perfetto, chrome://tracing) to FILE (default: DIR/" + TRACE_DEFAULT_NAME + ").")
     String trace;
 
+    @Option(names = "--timeline-window", paramLabel = "FROM:TO",
+            description = "The part of the job the HTML report's timeline draws, in ms since the job's first event: 120:180, 250: "
+                    + "(to the end), :40 (default: from the start; at most " + HtmlReport.TIMELINE_MAX_EVENTS + " events either way).")
+    String timelineWindow;
+
     @Option(names = "--verbose", description = "Print the stack trace of an error.")
     boolean verbose;
 
@@ -71,7 +78,7 @@ final class ProfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws ProfileInputException, IOException {
-        checkOptions();
+        TimelineWindow window = checkOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ProfileSet set = ProfileSet.load(directory, w -> {
@@ -104,7 +111,7 @@ final class ProfCommand implements Callable<Integer> {
         }
         if (html != null) {
             Path f = target(html, HTML_DEFAULT_NAME);
-            String page = HtmlReport.render(analysis);
+            String page = HtmlReport.render(analysis, window);
             write(f, w -> w.write(page));
             notes.println("wrote " + f + " (HTML report)");
         }
@@ -117,7 +124,8 @@ final class ProfCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void checkOptions() {
+    /** @return the timeline's window */
+    private TimelineWindow checkOptions() {
         if (directory == null) {
             for (String v : new String[] {html, trace, text}) {
                 if (v != null && !v.isEmpty() && Files.isDirectory(Path.of(v))) {
@@ -136,6 +144,17 @@ final class ProfCommand implements Callable<Integer> {
         }
         if (rank != null && rank < 0) {
             throw new UsageException("--rank " + rank + ": a rank is 0 or more");
+        }
+        if (timelineWindow == null) {
+            return TimelineWindow.WHOLE_JOB;
+        }
+        if (html == null) {
+            throw new UsageException("--timeline-window shapes the HTML report's timeline; add --html");
+        }
+        try {
+            return TimelineWindow.parse(timelineWindow);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--timeline-window " + e.getMessage());
         }
     }
 

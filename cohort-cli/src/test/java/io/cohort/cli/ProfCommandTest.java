@@ -205,6 +205,23 @@ class ProfCommandTest {
     }
 
     @Test
+    void aTimelineWindowShapesTheHtmlReport(@TempDir Path out) throws IOException {
+        Path html = out.resolve("window.html");
+        Run r = cohort("prof", recordings.toString(), "--html=" + html, "--timeline-window", "0:100000");
+        assertEquals(0, r.code(), r.err());
+        String page = Files.readString(html);
+        assertTrue(page.contains("id=\"timeline\"") && page.contains("Drawn: the window 0\u2013100000 ms of the job"), page);
+
+        Run bad = cohort("prof", recordings.toString(), "--html=" + html, "--timeline-window=20:10");
+        assertEquals(ExitCodes.USAGE, bad.code());
+        assertEquals("cohort: --timeline-window '20:10' ends before it starts; write FROM:TO in milliseconds since the job's first event, "
+                + "e.g. 120:180, 250: or :40\n", bad.err());
+        Run text = cohort("prof", recordings.toString(), "--timeline-window=0:5");
+        assertEquals(ExitCodes.USAGE, text.code());
+        assertEquals("cohort: --timeline-window shapes the HTML report's timeline; add --html\n", text.err());
+    }
+
+    @Test
     void aDirectoryTakenAsTheHtmlFileIsExplained() {
         Run r = cohort("prof", "--html", recordings.toString());
         assertEquals(ExitCodes.USAGE, r.code());
@@ -227,7 +244,7 @@ class ProfCommandTest {
         assertTrue(r.out().contains("prof"), r.out());
         Run h = cohort("prof", "--help");
         assertEquals(0, h.code());
-        assertTrue(h.out().contains("--trace[=FILE]"), h.out());
+        assertTrue(h.out().contains("--trace[=FILE]") && h.out().contains("--timeline-window FROM:TO"), h.out());
         assertFalse(h.out().contains("${DEFAULT-VALUE}"));
     }
 }

@@ -15,6 +15,9 @@ import java.util.Map;
  * is escaped, and the page is well-formed XML as well as HTML.
  */
 public final class HtmlReport {
+    /** The most events the timeline draws; it says what it left out. */
+    public static final int TIMELINE_MAX_EVENTS = Timeline.MAX_EVENTS;
+
     private HtmlReport() {
     }
 
