@@ -122,7 +122,7 @@ public final class HtmlReport {
                 + "the job's first event by each host's own clock: a lane per Java thread that recorded any, a bar per operation or "
                 + "region, and an arrow from each send to the receive that matched it. Hover over a bar for its details.</p>");
         List<String> said = new ArrayList<>();
-        String job = "the job's 0\u2013" + Fmt.millisShort(t.jobEnd) + " ms";
+        String job = (t.scope.isOneRank() ? "rank " + t.scope.rank() + "'s" : "the job's") + " 0\u2013" + Fmt.millisShort(t.jobEnd) + " ms";
         if (t.eventsInWindow == 0) {
             said.add("Nothing was recorded in " + window.describe() + "; " + job + " hold " + t.totalEvents + " events.");
         } else if (t.isCut()) {
@@ -133,7 +133,7 @@ public final class HtmlReport {
             said.add("Show another part with cohort prof DIR --html --timeline-window=FROM:TO (milliseconds).");
         } else if (window.isChosen()) {
             said.add("Drawn: the window " + window.describe() + " of " + job + ", all " + t.eventsDrawn + " of its events ("
-                    + t.totalEvents + " in the job).");
+                    + t.totalEvents + " in all).");
         }
         if (t.scope.isOneRank()) {
             said.add("Only rank " + t.scope.rank() + " is in scope, so no message has an arrow.");
