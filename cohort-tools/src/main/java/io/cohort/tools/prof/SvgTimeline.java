@@ -246,9 +246,14 @@ final class SvgTimeline {
         }
     }
 
+    /**
+     * From the start of the send to the end of the receive: the message left no earlier than the one and
+     * had arrived by the other, so on one clock the arrow never points back in time (from middle to
+     * middle, a long blocking receive would have its arrow point back to before its send).
+     */
     private static void arrow(StringBuilder s, Timeline t, Geometry g, Timeline.Arrow a) {
-        double x1 = LEFT + (clamp(mid(a.send()), t) - t.from) * g.scale;
-        double x2 = LEFT + (clamp(mid(a.receive()), t) - t.from) * g.scale;
+        double x1 = LEFT + (clamp(a.send().start(), t) - t.from) * g.scale;
+        double x2 = LEFT + (clamp(a.receive().end(), t) - t.from) * g.scale;
         double sendTop = g.rowY(a.send().lane(), a.send().row());
         double recvTop = g.rowY(a.receive().lane(), a.receive().row());
         boolean down = recvTop > sendTop;
@@ -264,10 +269,6 @@ final class SvgTimeline {
         s.append("<line class=\"tl-msg\" x1=\"").append(f(x1)).append("\" y1=\"").append(f(y1)).append("\" x2=\"").append(f(x2))
                 .append("\" y2=\"").append(f(y2)).append("\" marker-end=\"url(#tl-head)\"><title>").append(Html.escape(tip))
                 .append("</title></line>");
-    }
-
-    private static long mid(Timeline.Item it) {
-        return it.start() + (it.end() - it.start()) / 2;
     }
 
     private static long clamp(long nanos, Timeline t) {

@@ -16,6 +16,10 @@ import java.util.TreeSet;
  * probes, waits, collectives and regions inside a window of time, one lane per Java thread that has
  * any there (every peer gets at least one lane), and the messages whose two ends are both drawn.
  *
+ * <p>Without a window chosen, the picture spans the scope's operations and regions, from the first to
+ * the last, as a trace viewer opens a trace (a recording's other events, from the JVM's start-up on, are
+ * not drawn and would leave the picture's first part empty).
+ *
  * <p>A page must stay small and quick to open however long the job ran, so at most {@code maxEvents}
  * events are drawn: when the window holds more, the picture ends where the first event left out
  * begins (everything that starts earlier is drawn, the rest is not) and the report says so. The
@@ -96,22 +100,35 @@ final class Timeline {
     static Timeline of(ProfileSet set, Scope scope, TimelineWindow window, int maxEvents) {
         long zero = set.firstNanos();
         long jobEnd = 0;
+        long firstStart = Long.MAX_VALUE;
+        long lastEnd = 0;
         int total = 0;
         for (PeerProfile p : scope.peers()) {
             jobEnd = Math.max(jobEnd, p.lastNanos() - zero);
             for (CommEvent e : p.comms()) {
-                jobEnd = Math.max(jobEnd, e.endNanos() - zero);
+                firstStart = Math.min(firstStart, e.startNanos() - zero);
+                lastEnd = Math.max(lastEnd, e.endNanos() - zero);
             }
             for (RegionEvent r : p.regions()) {
-                jobEnd = Math.max(jobEnd, r.startNanos() + r.durationNanos() - zero);
+                firstStart = Math.min(firstStart, r.startNanos() - zero);
+                lastEnd = Math.max(lastEnd, r.startNanos() + r.durationNanos() - zero);
             }
             total += p.comms().size() + p.regions().size();
         }
-        long from = window.fromNanos();
-        // A window past the job's end is drawn as asked; one that runs beyond it stops at the end.
-        long to = window.toNanos() > jobEnd && jobEnd > from ? jobEnd : window.toNanos();
-        if (to == Long.MAX_VALUE) {
-            to = from + 1; // "from FROM to the end" of a job that ended before FROM: an empty picture
+        jobEnd = Math.max(jobEnd, lastEnd);
+        long from;
+        long to;
+        if (!window.isChosen()) {
+            // As a trace viewer opens: from the first operation to the last, not from the JVMs' start-up.
+            from = total == 0 ? 0 : Math.max(0, firstStart);
+            to = total == 0 ? Math.max(1, jobEnd) : Math.max(from + 1, lastEnd);
+        } else {
+            from = window.fromNanos();
+            // A window that runs past the last operation stops there; one that starts after it is drawn (empty) as asked.
+            to = window.toNanos() > lastEnd && lastEnd > from ? lastEnd : window.toNanos();
+            if (to == Long.MAX_VALUE) {
+                to = from + 1;
+            }
         }
 
         // The cut: the (maxEvents+1)-th start in the window (starts before the window count as its start).

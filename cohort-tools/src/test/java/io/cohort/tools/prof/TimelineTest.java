@@ -68,6 +68,8 @@ class TimelineTest {
         Timeline all = Timeline.of(set, Scope.allPeers(set), TimelineWindow.WHOLE_JOB, Timeline.MAX_EVENTS);
         assertEquals(List.of("0 main", "0 worker", "1 main"), all.lanes.stream().map(l -> l.peer.rank() + " " + l.threadName).toList());
         assertEquals(2, all.arrows.size());
+        assertEquals(1_000, all.from, "from the first operation, not from the recordings' start");
+        assertEquals(600_010, all.to, "to the end of the last");
 
         // 0.4-1 ms: rank 0's worker has nothing there, so no lane; both messages of the first half are out.
         Timeline late = Timeline.of(set, Scope.allPeers(set), TimelineWindow.parse("0.4:1"), Timeline.MAX_EVENTS);
