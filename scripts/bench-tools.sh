@@ -60,11 +60,17 @@ one_run() { # variant [--profile=DIR]: appends the job's wall ms and the program
   echo $((t1 - t0)) >> "$out/alltoall-$v-job.ms"
   sed -n 's/^timed_main_ms=//p' "$work/run.err" >> "$out/alltoall-$v-main.ms"
 }
+# The floor of any profiler built on the Flight Recorder: a recording with no event enabled at all.
+cat > "$work/empty.jfc" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<configuration version="2.0" label="nothing"></configuration>
+XML
 rm -f "$out"/alltoall-*.ms
 for _ in $(seq "$runs"); do
   one_run off
   rm -rf "$work/prof"
   one_run on --profile="$work/prof"
+  one_run jfr --jvm-opt=-XX:StartFlightRecording=settings="$work/empty.jfc"
 done
 prof_kib=$(du -sk "$work/prof" | awk '{print $1}')
 ./cohort prof "$work/prof" > "$out/alltoall-profile.txt"
@@ -72,7 +78,9 @@ read -r offm offp < <(stat "$out/alltoall-off-main.ms")
 read -r onm onp < <(stat "$out/alltoall-on-main.ms")
 read -r offj offjp < <(stat "$out/alltoall-off-job.ms")
 read -r onj onjp < <(stat "$out/alltoall-on-job.ms")
+read -r jfrm jfrp < <(stat "$out/alltoall-jfr-main.ms")
 ratio=$(awk -v a="$onm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
+fratio=$(awk -v a="$jfrm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
 jratio=$(awk -v a="$onj" -v b="$offj" 'BEGIN {printf "%.2f", a / b}')
 
 # --- 2. cohort stacks on a hung job -----------------------------------------------------------------
@@ -127,6 +135,8 @@ Machine: $machine.
 | the alltoall example's \`main\`, $peers peers, $rounds rounds: plain | $offm | $offp | $runs |
 | the same with \`--profile\` ($prof_kib KiB of recordings) | $onm | $onp | $runs |
 | **ratio profiled / plain, the program (median)** | **$ratio** | | target ≤ 1.05 |
+| the same with a Flight Recorder running that records nothing (the floor of a JFR-based profiler) | $jfrm | $jfrp | $runs |
+| ratio JFR-with-nothing / plain, the program (median) | $fratio | | |
 | the whole job (\`cohort run\` to exit): plain | $offj | $offjp | $runs |
 | the whole job with \`--profile\` (each peer's Flight Recorder start and final dump included) | $onj | $onjp | $runs |
 | ratio profiled / plain, the whole job (median) | $jratio | | |
