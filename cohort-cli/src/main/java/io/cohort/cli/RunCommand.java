@@ -243,6 +243,7 @@ final class RunCommand implements Callable<Integer> {
     private Integer runController(JobSpec job, Controller controller) throws LaunchException, IOException {
         controller.register(JobRegistry.forCurrentUser(environment));
         StacksSignal.install(new StacksOnSignal(controller));
+        watchScript(controller);
         Thread hook = new Thread(() -> {
             // SIGINT/SIGTERM: stop the peers in order; the JVM then exits with 130/143 by itself.
             controller.interrupt();
@@ -286,6 +287,40 @@ final class RunCommand implements Callable<Integer> {
                 busy.set(false);
             }
         }
+    }
+
+    /**
+     * Set by {@code ./cohort run}, whose child the launcher is (so that SIGQUIT can show stacks): when
+     * the script is gone (kill -9 of the pid the user knows), the job is stopped as on SIGINT, rather
+     * than left running under init.
+     */
+    static final String WATCH_PARENT_PROP_NAME = "cohort.watchParent";
+    private static final long PARENT_CHECK_MILLIS = 250;
+
+    private static void watchScript(Controller controller) {
+        if (!Boolean.getBoolean(WATCH_PARENT_PROP_NAME)) {
+            return;
+        }
+        long parent = parentPid();
+        if (parent <= 1) {
+            return;
+        }
+        Thread watch = new Thread(() -> {
+            while (parentPid() == parent) {
+                try {
+                    Thread.sleep(PARENT_CHECK_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            controller.interrupt();
+        }, "cohort-script-watch");
+        watch.setDaemon(true);
+        watch.start();
+    }
+
+    private static long parentPid() {
+        return ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
     }
 
     /** The launcher's last word after a profiled job: where the files are and how to read them. */

@@ -169,8 +169,13 @@ public abstract class AbstractRequest implements Request {
         long deadline = System.nanoTime() + timeout.toNanos();
         if (userOperation != null) {
             Status s = awaitRecorded(deadline);
-            if (s == null && !isComplete()) {
-                throw new TimeoutException("request not complete after " + timeout);
+            if (s == null) {
+                // The deadline passed; the request may still have completed just after it.
+                if (!isComplete()) {
+                    throw new TimeoutException("request not complete after " + timeout);
+                }
+                s = result();
+                handOver(s);
             }
             return s;
         }

@@ -100,8 +100,19 @@ public final class CrashDirectories {
             removeIfEmpty(dir);
         }
         files.sort(null);
+        if (files.size() > REPORTED_FILES_MAX) {
+            // The EXITED frame has room for a bounded list; a program that writes thousands of
+            // files there gets the first ones named and the directory for the rest.
+            int more = files.size() - REPORTED_FILES_MAX + 1;
+            List<String> head = new ArrayList<>(files.subList(0, REPORTED_FILES_MAX - 1));
+            head.add(dir.toAbsolutePath() + " (" + more + " more files)");
+            return head;
+        }
         return files;
     }
+
+    /** At most this many names per peer go into its EXITED frame (well below {@code ExitReport}'s limit). */
+    static final int REPORTED_FILES_MAX = 32;
 
     /** Removes the directory if it is empty; true if it is gone. */
     static boolean removeIfEmpty(Path dir) {

@@ -151,10 +151,9 @@ public final class JobRegistry {
             checkPrivate(d);
         }
         List<Entry> out = new ArrayList<>();
-        String me = System.getProperty("user.name");
         try (DirectoryStream<Path> files = Files.newDirectoryStream(jobs, "*" + SUFFIX)) {
             for (Path f : files) {
-                Entry e = read(f, me);
+                Entry e = read(f);
                 if (e == null) {
                     continue;
                 }
@@ -176,10 +175,10 @@ public final class JobRegistry {
         return jobs.resolve(jobId + SUFFIX);
     }
 
-    private static Entry read(Path f, String me) {
+    private static Entry read(Path f) {
         try {
             PosixFileAttributes a = Files.readAttributes(f, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (!a.isRegularFile() || !a.owner().getName().equals(me)) {
+            if (!a.isRegularFile() || !ownedByMe(f, a)) {
                 return null;
             }
             Properties p = new Properties();
@@ -231,12 +230,29 @@ public final class JobRegistry {
         Set<PosixFilePermission> others = EnumSet.copyOf(a.permissions());
         others.removeAll(EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
                 PosixFilePermission.OWNER_EXECUTE));
-        if (!a.isDirectory() || !a.owner().getName().equals(me) || !others.isEmpty()) {
+        if (!a.isDirectory() || !ownedByMe(d, a) || !others.isEmpty()) {
             throw new UnsafeRegistryException("the job registry " + d + " is not a private directory of user " + me
                     + " (" + (a.isDirectory() ? "owner " + a.owner().getName() + ", mode "
                     + PosixFilePermissions.toString(a.permissions()) : "not a directory")
                     + "); remove it, or set " + XDG_RUNTIME_DIR + " to a private directory");
         }
+    }
+
+    /**
+     * Whether this process's user owns the file, by numeric uid where the file system says it: a uid
+     * with no passwd entry (common in containers) has no name to compare ({@code user.name} is "?").
+     */
+    private static boolean ownedByMe(Path p, PosixFileAttributes a) {
+        String uid = currentUid();
+        if (uid.matches("[0-9]+")) {
+            try {
+                Object owner = Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+                return owner != null && uid.equals(owner.toString());
+            } catch (UnsupportedOperationException | IllegalArgumentException | IOException e) {
+                // No "unix" view: compare names below.
+            }
+        }
+        return a.owner().getName().equals(System.getProperty("user.name"));
     }
 
     /** The effective user id, from /proc; the user name where there is no /proc. */

@@ -48,6 +48,20 @@ class CrashFilesTest {
     }
 
     @Test
+    void aDirectoryWithManyFilesIsReportedWithinTheFramesLimit(@TempDir Path root) throws IOException {
+        Path rank = Files.createDirectories(root.resolve("App.00000001").resolve("rank-2"));
+        for (int i = 0; i < 40; i++) {
+            Files.writeString(rank.resolve(String.format("dump-%02d.txt", i)), "x");
+        }
+        List<String> files = CrashDirectories.collect(rank);
+        assertEquals(CrashDirectories.REPORTED_FILES_MAX, files.size(), files.toString());
+        assertTrue(files.get(0).endsWith("dump-00.txt"), files.toString());
+        assertEquals(rank.toAbsolutePath() + " (9 more files)", files.get(files.size() - 1));
+        ExitReport report = new ExitReport(2, 1, false, files);
+        assertEquals(report, ExitReport.parse(report.frame()));
+    }
+
+    @Test
     void anEmptyDirectoryIsRemovedAndFilesAreListed(@TempDir Path root) throws IOException {
         Path job = root.resolve("App.00000001");
         Path empty = job.resolve("rank-0");

@@ -53,6 +53,7 @@ final class CohortProcess implements AutoCloseable {
                 "-cp", LIB + "/*", "io.cohort.cli.Main"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(MODULE.toFile());
+        pb.environment().put("XDG_RUNTIME_DIR", testRuntimeDir().toString());
         pb.environment().putAll(env);
         return new CohortProcess(pb.start());
     }
@@ -60,12 +61,37 @@ final class CohortProcess implements AutoCloseable {
     /** Starts any command (e.g. {@code ip netns exec HOST .../bin/cohortd ...}), collecting its output the same way. */
     static CohortProcess startCommand(List<String> command, Map<String, String> env) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command).directory(MODULE.toFile());
+        pb.environment().put("XDG_RUNTIME_DIR", testRuntimeDir().toString());
         pb.environment().putAll(env);
         return new CohortProcess(pb.start());
     }
 
     static CohortProcess start(String... args) throws IOException {
         return start(Map.of(), args);
+    }
+
+    private static Path runtimeDir;
+
+    /**
+     * A private runtime directory for the launchers these tests start, so that the job registry of
+     * {@code cohort stacks} never touches the user's real one: the tests SIGKILL launchers, whose
+     * registry files would be left behind. Removed when the test JVM ends.
+     */
+    static synchronized Path testRuntimeDir() throws IOException {
+        if (runtimeDir == null) {
+            Path dir = Files.createTempDirectory("cohort-systest-run",
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+                    all.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                } catch (IOException ignored) {
+                    // Best effort at exit.
+                }
+            }));
+            runtimeDir = dir;
+        }
+        return runtimeDir;
     }
 
     /** Runs to the end with an empty, closed stdin. */

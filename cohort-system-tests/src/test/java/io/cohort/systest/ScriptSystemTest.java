@@ -49,6 +49,9 @@ class ScriptSystemTest {
                 + "start a nested build; run 'mvn package' first");
         CohortProcess script = hungJob(runtime);
         try {
+            // "ready" comes just before a rank blocks: wait (through cohort stacks) until both are in
+            // place, so that the one SIGQUIT below shows the settled tree.
+            awaitSettled(runtime);
             signal("QUIT", script);
             assertTrue(script.awaitErr(l -> l.contains("io.cohort.systest.programs.Hang.stuck("), 1), script.toString());
             assertTrue(script.awaitErr(l -> l.startsWith("      RUNNABLE"), 1), script.toString());
@@ -102,6 +105,20 @@ class ScriptSystemTest {
                 "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.Hang"), Map.of("XDG_RUNTIME_DIR", runtime.toString()));
         assertTrue(script.awaitOut(l -> l.endsWith(" ready"), 2), script.toString());
         return script;
+    }
+
+    private static void awaitSettled(Path runtime) throws Exception {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            CohortProcess stacks = CohortProcess.start(Map.of("XDG_RUNTIME_DIR", runtime.toString()), "stacks");
+            stacks.closeStdin();
+            assertEquals(0, stacks.waitFor(), stacks.toString());
+            StackBlocks tree = StackBlocks.parse(stacks.out());
+            if (tree.find("[1]", "io.cohort.engine.EngineCommunicator.recv(") != null
+                    && tree.find("[0]", "io.cohort.systest.programs.Hang.stuck(") != null) {
+                return;
+            }
+        }
+        throw new AssertionError("the hung job's ranks never settled where they hang");
     }
 
     private static void signal(String name, CohortProcess p) throws Exception {
