@@ -25,6 +25,7 @@ import io.cohort.launch.LaunchException;
 import io.cohort.launch.Placement;
 import io.cohort.launch.StdinTarget;
 import io.cohort.profile.PeerProfile;
+import io.cohort.wireup.ParentWatch;
 import io.cohort.stacks.JobStacks;
 import io.cohort.tools.stacks.StackTree;
 import io.cohort.tools.stacks.StackTreeFormatter;
@@ -295,32 +296,11 @@ final class RunCommand implements Callable<Integer> {
      * than left running under init.
      */
     static final String WATCH_PARENT_PROP_NAME = "cohort.watchParent";
-    private static final long PARENT_CHECK_MILLIS = 250;
 
     private static void watchScript(Controller controller) {
-        if (!Boolean.getBoolean(WATCH_PARENT_PROP_NAME)) {
-            return;
+        if (Boolean.getBoolean(WATCH_PARENT_PROP_NAME)) {
+            ParentWatch.start("cohort-script-watch", parent -> controller.interrupt());
         }
-        long parent = parentPid();
-        if (parent <= 1) {
-            return;
-        }
-        Thread watch = new Thread(() -> {
-            while (parentPid() == parent) {
-                try {
-                    Thread.sleep(PARENT_CHECK_MILLIS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            controller.interrupt();
-        }, "cohort-script-watch");
-        watch.setDaemon(true);
-        watch.start();
-    }
-
-    private static long parentPid() {
-        return ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
     }
 
     /** The launcher's last word after a profiled job: where the files are and how to read them. */

@@ -25,7 +25,7 @@ final class NamingServer implements Consumer<Message> {
         this.deck = deck;
         ProgressEngine engine = deck.engine();
         // An anonymous class, not a method reference: this runs on every job's start-up path,
-        // where linking a lambda costs more than the whole install (see PeerMain.ParentWatch).
+        // where linking a lambda costs more than the whole install (see ParentWatch).
         this.table = new NameTable(new IntFunction<String>() {
             @Override
             public String apply(int rank) {

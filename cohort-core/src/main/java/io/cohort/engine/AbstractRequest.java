@@ -170,12 +170,7 @@ public abstract class AbstractRequest implements Request {
         if (userOperation != null) {
             Status s = awaitRecorded(deadline);
             if (s == null) {
-                // The deadline passed; the request may still have completed just after it.
-                if (!isComplete()) {
-                    throw new TimeoutException("request not complete after " + timeout);
-                }
-                s = result();
-                handOver(s);
+                throw new TimeoutException("request not complete after " + timeout);
             }
             return s;
         }
@@ -194,7 +189,7 @@ public abstract class AbstractRequest implements Request {
         try {
             if (!isComplete()) {
                 boolean done = deadlineNanos == Long.MAX_VALUE ? waitForever() : engine.waitFor(this, deadlineNanos);
-                if (!done) {
+                if (!done && !isComplete()) { // it may have completed just after the deadline
                     return null;
                 }
             }

@@ -132,43 +132,15 @@ public final class PeerMain {
         return null;
     }
 
-    /** How often a peer checks that its io-manager is still there. */
-    static final long PARENT_CHECK_MILLIS = 200;
-
-    /**
-     * The io-manager is our parent; when it is gone, so is the job: end this process too. A daemon
-     * thread looks every {@value #PARENT_CHECK_MILLIS} ms whether our parent changed (orphans are
-     * handed to another process). ({@code ProcessHandle.onExit} would do it with a thread pool and
-     * futures that cost a short peer a noticeable part of its start-up, and for a process that is
-     * not our child it polls at intervals growing to five seconds.)
-     */
+    /** The io-manager is our parent; when it is gone, so is the job: end this process too. */
     private static void watchParent() {
-        long parent = ProcessInfo.parentPid();
-        if (parent <= 1) {
-            return; // already an orphan, or no way to tell: nothing to watch
-        }
-        Thread watch = new Thread(new ParentWatch(parent), "cohort-parent-watch");
-        watch.setDaemon(true);
-        watch.start();
+        ParentWatch.start("cohort-parent-watch", new EndWithIoManager());
     }
 
     /** A class, not a lambda: linking a lambda costs a short peer's start-up more than the class does. */
-    private static final class ParentWatch implements Runnable {
-        private final long parent;
-
-        ParentWatch(long parent) {
-            this.parent = parent;
-        }
-
+    private static final class EndWithIoManager implements java.util.function.LongConsumer {
         @Override
-        public void run() {
-            while (ProcessInfo.parentPid() == parent) {
-                try {
-                    Thread.sleep(PARENT_CHECK_MILLIS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
+        public void accept(long parent) {
             System.err.println("cohort: the io-manager (pid " + parent + ") of pid " + ProcessInfo.pid()
                     + " is gone; ending this peer");
             System.err.flush();

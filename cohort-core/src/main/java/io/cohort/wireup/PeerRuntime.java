@@ -107,7 +107,7 @@ public final class PeerRuntime {
                 udp.close();
                 udp = null;
             }
-            // Anonymous classes, not lambdas, on the start-up path: see PeerMain.ParentWatch.
+            // Anonymous classes, not lambdas, on the start-up path: see ParentWatch.
             WireupClient c = control;
             engine.onPeerFailure(new ProgressEngine.PeerFailureListener() {
                 @Override
