@@ -85,6 +85,23 @@ class ScriptSystemTest {
     }
 
     /** After a failure: killing the script would end only bash; its launcher (SIGTERM) stops its job. */
+    /** SIGKILL to the script (not the launcher): the launcher notices its parent is gone and stops the job. */
+    @Test
+    @Timeout(60)
+    void killingTheScriptStopsTheJob(@TempDir Path runtime) throws Exception {
+        Assumptions.assumeTrue(distUpToDate(), "sources are newer than the built distribution; run 'mvn package' first");
+        CohortProcess script = hungJob(runtime);
+        try {
+            List<ProcessHandle> job = script.process().descendants().toList();
+            assertTrue(job.size() >= 4, "launcher, io-manager and two peers under the script: " + job);
+            signal("KILL", script);
+            assertTrue(CohortProcess.awaitGone(job, java.time.Duration.ofSeconds(30)),
+                    "the launcher, io-manager and peers outlived the script: " + job.stream().filter(ProcessHandle::isAlive).toList());
+        } finally {
+            stopLeftovers(script);
+        }
+    }
+
     private static void stopLeftovers(CohortProcess script) {
         script.process().children().forEach(ProcessHandle::destroy);
         script.close();
