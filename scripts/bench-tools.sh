@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Benchmarks of the parallel tools (docs/benchmarks.md, "Tools"), ours beside a baseline in one run:
 #
-#  1. Profiling overhead: the alltoall example (P peers, R rounds) with and without --profile, run
-#     alternately so machine noise hits both: the time of the program's main (TimedMain) and the
-#     whole job's wall time (each peer's Flight Recorder start and final dump included).
+#  1. Profiling overhead: the alltoall example (P peers, R rounds) plain, with --profile (the summary
+#     mode), with --profile --profile-mode=full (a Flight Recorder recording of every call) and with a
+#     Flight Recorder that records nothing (the floor of any JFR-based profiler), run alternately so
+#     machine noise hits each: the time of the program's main (TimedMain) and the whole job's wall
+#     time (each peer's profiler start and its file's writing included).
 #  2. `cohort stacks` on a job of S hung peers, against the JDK's own way of getting the same
 #     stacks: `jcmd PID Thread.print` on every peer, all started at once.
 #
@@ -71,17 +73,25 @@ for _ in $(seq "$runs"); do
   rm -rf "$work/prof"
   one_run on --profile="$work/prof"
   one_run jfr --jvm-opt=-XX:StartFlightRecording=settings="$work/empty.jfc"
+  rm -rf "$work/full"
+  one_run full --profile="$work/full" --profile-mode=full
 done
 prof_kib=$(du -sk "$work/prof" | awk '{print $1}')
+full_kib=$(du -sk "$work/full" | awk '{print $1}')
 ./cohort prof "$work/prof" > "$out/alltoall-profile.txt"
+./cohort prof "$work/full" > "$out/alltoall-profile-full.txt"
 read -r offm offp < <(stat "$out/alltoall-off-main.ms")
 read -r onm onp < <(stat "$out/alltoall-on-main.ms")
 read -r offj offjp < <(stat "$out/alltoall-off-job.ms")
 read -r onj onjp < <(stat "$out/alltoall-on-job.ms")
 read -r jfrm jfrp < <(stat "$out/alltoall-jfr-main.ms")
+read -r fullm fullp < <(stat "$out/alltoall-full-main.ms")
+read -r fullj fulljp < <(stat "$out/alltoall-full-job.ms")
 ratio=$(awk -v a="$onm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
 fratio=$(awk -v a="$jfrm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
-jratio=$(awk -v a="$onj" -v b="$offj" 'BEGIN {printf "%.2f", a / b}')
+fullratio=$(awk -v a="$fullm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
+jratio=$(awk -v a="$onj" -v b="$offj" 'BEGIN {printf "%.3f", a / b}')
+fulljratio=$(awk -v a="$fullj" -v b="$offj" 'BEGIN {printf "%.2f", a / b}')
 
 # --- 2. cohort stacks on a hung job -----------------------------------------------------------------
 cat > "$work/Hung.java" <<'JAVA'
@@ -133,13 +143,16 @@ Machine: $machine.
 | what | median ms | p99 ms | runs |
 |---|---:|---:|---:|
 | the alltoall example's \`main\`, $peers peers, $rounds rounds: plain | $offm | $offp | $runs |
-| the same with \`--profile\` ($prof_kib KiB of recordings) | $onm | $onp | $runs |
+| the same with \`--profile\` (summary mode, $prof_kib KiB of profiles) | $onm | $onp | $runs |
 | **ratio profiled / plain, the program (median)** | **$ratio** | | target ≤ 1.05 |
-| the same with a Flight Recorder running that records nothing (the floor of a JFR-based profiler) | $jfrm | $jfrp | $runs |
-| ratio JFR-with-nothing / plain, the program (median) | $fratio | | |
 | the whole job (\`cohort run\` to exit): plain | $offj | $offjp | $runs |
-| the whole job with \`--profile\` (each peer's Flight Recorder start and final dump included) | $onj | $onjp | $runs |
-| ratio profiled / plain, the whole job (median) | $jratio | | |
+| the whole job with \`--profile\` (summary mode, its files written at exit) | $onj | $onjp | $runs |
+| **ratio profiled / plain, the whole job (median)** | **$jratio** | | target ≤ 1.05 |
+| the program with \`--profile --profile-mode=full\` ($full_kib KiB of recordings) | $fullm | $fullp | $runs |
+| ratio full / plain, the program (median) | $fullratio | | |
+| ratio full / plain, the whole job (median) | $fulljratio | | |
+| the program with a Flight Recorder running that records nothing (the floor of a JFR-based profiler) | $jfrm | $jfrp | $runs |
+| ratio JFR-with-nothing / plain, the program (median) | $fratio | | |
 | \`cohort stacks\` on $stack_peers hung peers (a CLI JVM start included) | $sm | $sp | $stack_runs |
 | \`jcmd PID Thread.print\` on the same $stack_peers peers, all at once (unmerged) | $jm | $jp | $stack_runs |
 | ratio cohort stacks / jcmd (median) | $sratio | | target: cohort stacks ≤ 2000 ms |

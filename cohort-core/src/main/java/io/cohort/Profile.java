@@ -1,7 +1,7 @@
 package io.cohort;
 
 import io.cohort.profile.Profiling;
-import io.cohort.profile.RegionEvent;
+import io.cohort.profile.RegionSpan;
 
 /**
  * Named intervals for the parallel profiler (PSE's interval profiling): what the program was doing,
@@ -43,23 +43,23 @@ public final class Profile {
         if (name == null) {
             throw new IllegalArgumentException("a profile region needs a name, not null");
         }
-        RegionEvent e = Profiling.startRegion();
+        RegionSpan e = Profiling.startRegion();
         return e == null ? OFF : new Recorded(e, name);
     }
 
     /** A region a recording wants: its event, ended and committed at the first close. */
     private static final class Recorded implements Region {
         private final String name;
-        private RegionEvent event;
+        private RegionSpan event;
 
-        Recorded(RegionEvent event, String name) {
+        Recorded(RegionSpan event, String name) {
             this.event = event;
             this.name = name;
         }
 
         @Override
         public void close() {
-            RegionEvent e = event;
+            RegionSpan e = event;
             if (e != null) {
                 event = null;
                 e.finish(name);

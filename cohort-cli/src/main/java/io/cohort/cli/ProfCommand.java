@@ -1,6 +1,7 @@
 package io.cohort.cli;
 
 import io.cohort.tools.prof.ChromeTrace;
+import io.cohort.tools.prof.PeerProfile;
 import io.cohort.tools.prof.HtmlReport;
 import io.cohort.tools.prof.ProfileAnalysis;
 import io.cohort.tools.prof.ProfileInputException;
@@ -93,6 +94,10 @@ final class ProfCommand implements Callable<Integer> {
         } else {
             throw new UsageException(directory + " holds no readable recording of rank " + rank + "; its ranks are "
                     + set.peers().stream().map(p -> Integer.toString(p.rank())).reduce((a, b) -> a + ", " + b).orElse("none"));
+        }
+        if (trace != null && scope.peers().stream().allMatch(PeerProfile::isSummary)) {
+            throw new UsageException(directory + " holds a summary profile, which has no events for a trace; record the job with "
+                    + "'cohort run --profile --profile-mode=full' for one");
         }
         ProfileAnalysis analysis = new ProfileAnalysis(set, scope, new TableLimit(top, share));
         String textTarget = text != null ? text : html == null && trace == null ? STDOUT : null;

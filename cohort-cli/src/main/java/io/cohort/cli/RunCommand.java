@@ -188,9 +188,15 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--profile", paramLabel = "DIR", arity = "0..1", fallbackValue = PeerProfile.DEFAULT_DIRECTORY,
             preprocessor = AttachedValueOnly.class,
-            description = "Record a profile: each peer writes DIR/<App>.prof.<rank>.jfr (default DIR: cohort-prof-<jobid>; "
-                    + "give it as --profile=DIR, %%j is the job id). Read it with 'cohort prof DIR'.")
+            description = "Record a profile: each peer writes DIR/<App>.prof.<rank>.tsv, or .jfr with --profile-mode=full "
+                    + "(default DIR: cohort-prof-<jobid>; give it as --profile=DIR, %%j is the job id). Read it with 'cohort prof DIR'.")
     String profile;
+
+    @Option(names = "--profile-mode", paramLabel = "MODE",
+            description = "What --profile records: summary (default: totals per operation, peer, size and call site, and "
+                    + "method samples; a few percent at most) or full (a Flight Recorder recording of every call, for "
+                    + "the timeline; a second of CPU per peer to start, microseconds per call).")
+    String profileMode;
     @Option(names = "--debug", paramLabel = "RANKS", arity = "0..1", parameterConsumer = DebugRanksConsumer.class,
             description = "Start these peers (default: all; e.g. --debug=0,2-3) suspended with a JDWP debugger listener, "
                     + "and open a tmux session with a jdb window each (or print how to attach). No wire-up time-out.")
@@ -395,8 +401,15 @@ final class RunCommand implements Callable<Integer> {
         if (output != null && output.isBlank()) {
             throw new UsageException("--output needs a file name pattern such as out/rank-%r.txt");
         }
+        if (profileMode != null && PeerProfile.Mode.of(profileMode) == null) {
+            throw new UsageException("--profile-mode must be summary or full (got '" + profileMode + "')");
+        }
+        if (profileMode != null && profile == null) {
+            throw new UsageException("--profile-mode says what --profile records; give --profile too");
+        }
         if (profile != null) {
             env.put(JobEnvironment.PROFILE, checkProfile(profile, cwd)); // each peer resolves %j and its own file
+            env.put(JobEnvironment.PROFILE_MODE, (profileMode == null ? PeerProfile.Mode.SUMMARY : PeerProfile.Mode.of(profileMode)).label());
         }
         ProgramResolver resolver = new ProgramResolver(cwd);
         ProgramResolver.Program program;

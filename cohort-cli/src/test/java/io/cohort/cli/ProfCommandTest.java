@@ -170,7 +170,7 @@ class ProfCommandTest {
     void anEmptyDirectoryIsExit66WithOneLine(@TempDir Path empty) {
         Run r = cohort("prof", empty.toString());
         assertEquals(ExitCodes.NO_INPUT, r.code());
-        assertEquals("cohort: " + empty + " holds no recordings (*.jfr); run the job with 'cohort run --profile=" + empty + " ...' first\n",
+        assertEquals("cohort: " + empty + " holds no profiles (*.prof.<rank>.tsv or *.jfr); run the job with 'cohort run --profile=" + empty + " ...' first\n",
                 r.err());
         assertEquals("", r.out());
         Run missing = cohort("prof", empty.resolve("gone").toString());

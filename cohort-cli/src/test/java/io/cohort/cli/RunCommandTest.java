@@ -122,7 +122,7 @@ class RunCommandTest {
     @Test
     void profileAloneMeansTheJobsOwnDirectoryAndNeverTakesTheNextWord() {
         JobSpec s = spec(Map.of(), "run", "-n", "2", "--profile", "-cp", TEST_CLASSES, SELF);
-        assertEquals(Map.of("COHORT_PROFILE", "cohort-prof-%j"), s.environment());
+        assertEquals(Map.of("COHORT_PROFILE", "cohort-prof-%j", "COHORT_PROFILE_MODE", "summary"), s.environment());
         JobSpec t = spec(Map.of(), "run", "-n", "2", "-cp", TEST_CLASSES, "--profile", SELF, "arg");
         assertEquals(SELF, t.mainClass(), "the main class after --profile is still the main class");
         assertEquals(List.of("arg"), t.programArgs());
@@ -132,9 +132,19 @@ class RunCommandTest {
     @Test
     void profileDirectoryIsGivenAttached() {
         JobSpec s = spec(Map.of(), "run", "-n", "2", "--profile=prof/%j", "--example", "ring");
-        assertEquals(Map.of("COHORT_PROFILE", "prof/%j"), s.environment());
+        assertEquals(Map.of("COHORT_PROFILE", "prof/%j", "COHORT_PROFILE_MODE", "summary"), s.environment());
         JobSpec plain = spec(Map.of(), "run", "-n", "2", "--profile=out", "--example", "ring");
         assertEquals("out", plain.environment().get("COHORT_PROFILE"));
+    }
+
+    @Test
+    void profileModeIsSummaryOrFullAndNeedsAProfile() {
+        JobSpec full = spec(Map.of(), "run", "-n", "2", "--profile=p", "--profile-mode=FULL", "--example", "ring");
+        assertEquals("full", full.environment().get("COHORT_PROFILE_MODE"));
+        JobSpec summary = spec(Map.of(), "run", "-n", "2", "--profile-mode", "summary", "--profile", "--example", "ring");
+        assertEquals("summary", summary.environment().get("COHORT_PROFILE_MODE"));
+        assertUsageError(execute("run", "-n", "2", "--profile", "--profile-mode=events", "--example", "pi"), "summary or full");
+        assertUsageError(execute("run", "-n", "2", "--profile-mode=full", "--example", "pi"), "give --profile too");
     }
 
     @Test

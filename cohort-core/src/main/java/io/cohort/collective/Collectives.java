@@ -4,7 +4,7 @@ import io.cohort.Op;
 import io.cohort.Request;
 import io.cohort.Status;
 import io.cohort.engine.Payloads;
-import io.cohort.profile.CollectiveEvent;
+import io.cohort.profile.CollectiveSpan;
 import io.cohort.profile.Profiling;
 
 import java.nio.ByteBuffer;
@@ -106,7 +106,7 @@ public final class Collectives implements AutoCloseable {
      * (this peer's send size) are for its profiler event only.
      */
     private void blocking(String operation, int root, long bytes, Body body) {
-        CollectiveEvent event = Profiling.startCollective();
+        CollectiveSpan event = Profiling.startCollective();
         runner.drain();
         Exchange x = next();
         running.lock();
@@ -129,7 +129,7 @@ public final class Collectives implements AutoCloseable {
      * collective runs, later, so the event names none.
      */
     private Request nonblocking(String operation, int root, long bytes, Body body) {
-        CollectiveEvent event = Profiling.startCollective();
+        CollectiveSpan event = Profiling.startCollective();
         Exchange x = next();
         Request r = runner.submit(() -> {
             running.lock();
@@ -146,7 +146,7 @@ public final class Collectives implements AutoCloseable {
     }
 
     /** Holds the running lock. */
-    private void finish(CollectiveEvent event, String operation, int root, long bytes) {
+    private void finish(CollectiveSpan event, String operation, int root, long bytes) {
         event.finish(communicatorId, operation, ran == null ? "" : ran.label(), root, received >= 0 ? received : bytes,
                 channel.size());
     }

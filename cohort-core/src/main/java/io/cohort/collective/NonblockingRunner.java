@@ -5,7 +5,7 @@ import io.cohort.Message;
 import io.cohort.Request;
 import io.cohort.Status;
 import io.cohort.profile.Profiling;
-import io.cohort.profile.WaitEvent;
+import io.cohort.profile.WaitSpan;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -119,7 +119,7 @@ final class NonblockingRunner implements AutoCloseable {
 
         @Override
         public Status await() {
-            WaitEvent wait = Profiling.startWait();
+            WaitSpan wait = Profiling.startWait();
             try {
                 future.join();
             } catch (CompletionException e) {
@@ -134,7 +134,7 @@ final class NonblockingRunner implements AutoCloseable {
 
         @Override
         public Status await(Duration timeout) throws TimeoutException {
-            WaitEvent wait = Profiling.startWait();
+            WaitSpan wait = Profiling.startWait();
             try {
                 future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             } catch (ExecutionException e) {
@@ -152,7 +152,7 @@ final class NonblockingRunner implements AutoCloseable {
 
         @Override
         public boolean test() {
-            WaitEvent wait = Profiling.startWait();
+            WaitSpan wait = Profiling.startWait();
             boolean done = future.isDone();
             if (wait != null) {
                 wait.finish("test", 1);

@@ -7,7 +7,7 @@ import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.Status;
 import io.cohort.profile.Profiling;
-import io.cohort.profile.WaitEvent;
+import io.cohort.profile.WaitSpan;
 
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
@@ -185,7 +185,7 @@ public abstract class AbstractRequest implements Request {
      * Wait event for the call, and the Receive of a message it hands over. Returns null on time-out.
      */
     private Status awaitRecorded(long deadlineNanos) {
-        WaitEvent wait = Profiling.startWait();
+        WaitSpan wait = Profiling.startWait();
         try {
             if (!isComplete()) {
                 boolean done = deadlineNanos == Long.MAX_VALUE ? waitForever() : engine.waitFor(this, deadlineNanos);
@@ -220,7 +220,7 @@ public abstract class AbstractRequest implements Request {
     }
 
     private boolean testRecorded() {
-        WaitEvent wait = Profiling.startWait();
+        WaitSpan wait = Profiling.startWait();
         try {
             if (!isComplete()) {
                 engine.progressOnce();

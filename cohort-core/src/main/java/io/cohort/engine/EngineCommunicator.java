@@ -12,11 +12,11 @@ import io.cohort.collective.CollectivePolicy;
 import io.cohort.collective.EngineChannel;
 import io.cohort.Request;
 import io.cohort.Status;
-import io.cohort.profile.JobEvent;
-import io.cohort.profile.ProbeEvent;
+import io.cohort.profile.JobSpan;
+import io.cohort.profile.ProbeSpan;
 import io.cohort.profile.Profiling;
-import io.cohort.profile.ReceiveEvent;
-import io.cohort.profile.SendEvent;
+import io.cohort.profile.ReceiveSpan;
+import io.cohort.profile.SendSpan;
 import io.cohort.transport.bcast.DomainFactory;
 
 import java.nio.ByteBuffer;
@@ -65,7 +65,7 @@ public class EngineCommunicator implements Communicator {
     /** This communicator's broadcast domain once some call opened it; guarded by this. */
     private BroadcastDomain domain;
     /** The world's Job event while a recording wants it: begun at {@link #recordJobStart}, finished at close. */
-    private volatile JobEvent job;
+    private volatile JobSpan job;
 
     public EngineCommunicator(ProgressEngine engine, int context, Runnable onClose) {
         this.engine = engine;
@@ -208,7 +208,7 @@ public class EngineCommunicator implements Communicator {
     }
 
     /** An isend; {@code event} (null unless recorded) began before the payload was encoded. */
-    private Request post(int dest, int tag, ByteBuffer payload, SendEvent event) {
+    private Request post(int dest, int tag, ByteBuffer payload, SendSpan event) {
         checkTag(tag);
         int peer = toEngine(dest);
         int bytes = payload.remaining();
@@ -221,7 +221,7 @@ public class EngineCommunicator implements Communicator {
     }
 
     /** A blocking send; {@code event} (null unless recorded) began before the payload was encoded. */
-    private void sendAndWait(int dest, int tag, ByteBuffer payload, SendEvent event, String operation) {
+    private void sendAndWait(int dest, int tag, ByteBuffer payload, SendSpan event, String operation) {
         checkTag(tag);
         int peer = toEngine(dest);
         int bytes = payload.remaining();
@@ -233,7 +233,7 @@ public class EngineCommunicator implements Communicator {
 
     private Status receiveInto(int source, int tag, ByteBuffer buffer) {
         checkRecvTag(tag);
-        ReceiveEvent e = Profiling.startReceive();
+        ReceiveSpan e = Profiling.startReceive();
         Status s = engine.receiveInto(context, toEngine(source), tag, buffer, e);
         if (e != null) {
             e.finish(context, "recv");
@@ -242,7 +242,7 @@ public class EngineCommunicator implements Communicator {
     }
 
     /** A blocking receive of any length; tells {@code event} (null unless recorded) what matched, the caller finishes it. */
-    private Message receiveMessage(int source, int tag, ReceiveEvent event) {
+    private Message receiveMessage(int source, int tag, ReceiveSpan event) {
         checkRecvTag(tag);
         return fromEngine(engine.receiveMessage(context, toEngine(source), tag, event));
     }
@@ -266,43 +266,43 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public void send(int dest, int tag, int[] data) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, long[] data) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, double[] data) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, float[] data) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, short[] data) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, char[] data) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
     }
 
     @Override
     public void sendObject(int dest, int tag, Object object) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.ofObject(object)), e, "sendObject");
     }
 
@@ -323,19 +323,19 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Request isend(int dest, int tag, int[] data) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
     }
 
     @Override
     public Request isend(int dest, int tag, long[] data) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
     }
 
     @Override
     public Request isend(int dest, int tag, double[] data) {
-        SendEvent e = Profiling.startSend();
+        SendSpan e = Profiling.startSend();
         return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
     }
 
@@ -343,7 +343,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Message recv(int source, int tag) {
-        ReceiveEvent e = Profiling.startReceive();
+        ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         if (e != null) {
             e.finish(context, "recv");
@@ -363,7 +363,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, int[] buffer) {
-        ReceiveEvent e = Profiling.startReceive();
+        ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Integer.BYTES, buffer.length, "int");
         if (e != null) {
@@ -374,7 +374,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, long[] buffer) {
-        ReceiveEvent e = Profiling.startReceive();
+        ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Long.BYTES, buffer.length, "long");
         if (e != null) {
@@ -385,7 +385,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, double[] buffer) {
-        ReceiveEvent e = Profiling.startReceive();
+        ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Double.BYTES, buffer.length, "double");
         if (e != null) {
@@ -396,7 +396,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public <T> T recvObject(int source, int tag) {
-        ReceiveEvent e = Profiling.startReceive();
+        ReceiveSpan e = Profiling.startReceive();
         T object = receiveMessage(source, tag, e).asObject();
         if (e != null) {
             e.finish(context, "recvObject");
@@ -417,7 +417,7 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Status probe(int source, int tag) {
         checkRecvTag(tag);
-        ProbeEvent e = Profiling.startProbe();
+        ProbeSpan e = Profiling.startProbe();
         int peer = toEngine(source); // ANY_SOURCE stays -1, as the event wants it
         Status s = fromEngine(engine.probe(context, peer, tag, true).orElseThrow());
         if (e != null) {
@@ -429,7 +429,7 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Optional<Status> iprobe(int source, int tag) {
         checkRecvTag(tag);
-        ProbeEvent e = Profiling.startProbe();
+        ProbeSpan e = Profiling.startProbe();
         int peer = toEngine(source);
         Optional<Status> s = engine.probe(context, peer, tag, false);
         if (e != null) {
@@ -782,7 +782,7 @@ public class EngineCommunicator implements Communicator {
             return;
         }
         closed = true;
-        JobEvent j = job;
+        JobSpan j = job;
         if (j != null) {
             job = null;
             j.finish(); // the program's time with the world ends when it asks to close

@@ -9,7 +9,7 @@ import io.cohort.idle.BackoffIdleStrategy;
 import io.cohort.idle.Blocker;
 import io.cohort.idle.IdleStrategies;
 import io.cohort.idle.IdleStrategy;
-import io.cohort.profile.ReceiveEvent;
+import io.cohort.profile.ReceiveSpan;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
 import io.cohort.transport.Transport;
@@ -344,7 +344,7 @@ public final class ProgressEngine implements InboundSink {
     }
 
     /** As {@link #receiveInto(int, int, int, ByteBuffer)}; tells {@code event} (if not null) what matched. */
-    public Status receiveInto(int context, int source, int tag, ByteBuffer userBuffer, ReceiveEvent event) {
+    public Status receiveInto(int context, int source, int tag, ByteBuffer userBuffer, ReceiveSpan event) {
         Waiter w = waiters.get();
         RecvRequest r = blockingReceive(w, context, source, tag, userBuffer);
         Status s = r.await(); // a failure throws: the request is then dropped, not kept
@@ -362,7 +362,7 @@ public final class ProgressEngine implements InboundSink {
     }
 
     /** As {@link #receiveMessage(int, int, int)}; tells {@code event} (if not null) what matched. */
-    public Message receiveMessage(int context, int source, int tag, ReceiveEvent event) {
+    public Message receiveMessage(int context, int source, int tag, ReceiveSpan event) {
         Waiter w = waiters.get();
         RecvRequest r = blockingReceive(w, context, source, tag, null);
         r.await();

@@ -2,7 +2,7 @@ package io.cohort.engine;
 
 import io.cohort.Request;
 import io.cohort.profile.Profiling;
-import io.cohort.profile.WaitEvent;
+import io.cohort.profile.WaitSpan;
 
 import java.util.List;
 
@@ -19,7 +19,7 @@ public final class RequestWaiter {
 
     /** Waits for all requests; the first failure is thrown after all have completed. */
     public static void awaitAll(List<? extends Request> requests) {
-        WaitEvent wait = start(requests);
+        WaitSpan wait = start(requests);
         RuntimeException first = null;
         try {
             for (Request r : requests) {
@@ -43,7 +43,7 @@ public final class RequestWaiter {
 
     /** Waits until at least one request has completed. */
     public static void awaitAny(List<? extends Request> requests) {
-        WaitEvent wait = start(requests);
+        WaitSpan wait = start(requests);
         try {
             for (Request r : requests) {
                 if (r.isDone()) {
@@ -64,7 +64,7 @@ public final class RequestWaiter {
 
     /** Tests every request once; true if all have completed. */
     public static boolean testAll(List<? extends Request> requests) {
-        WaitEvent wait = start(requests);
+        WaitSpan wait = start(requests);
         try {
             boolean all = true;
             for (Request r : requests) {
@@ -79,7 +79,7 @@ public final class RequestWaiter {
     }
 
     /** A Wait event whose inner awaits record none, if waits are recorded and some request is the program's. */
-    private static WaitEvent start(List<? extends Request> requests) {
+    private static WaitSpan start(List<? extends Request> requests) {
         if (!Profiling.waitsRecorded() || !anyOfTheProgram(requests)) {
             return null;
         }

@@ -3,21 +3,27 @@ package io.cohort.profile;
 import jdk.jfr.FlightRecorder;
 
 /**
- * Where the library records its events: one gate in front of every event class.
+ * Where the library measures itself for the profiler: one gate in front of every span and event.
  *
- * <p>Why a gate: loading a subclass of {@code jdk.jfr.Event} registers it with the Flight Recorder,
+ * <p>Three modes. <b>Off</b> (no profile, no Flight Recorder): every method here returns null or
+ * does nothing after one volatile read. <b>Summary</b> ({@code cohort run --profile}, the default
+ * mode): spans add to this peer's {@link Summary}, written when the peer exits; no event class is
+ * loaded. <b>Events</b> ({@code --profile-mode=full}, or any Flight Recorder in the JVM): spans carry
+ * Flight Recorder events and each event's own {@code isEnabled()} decides, call by call.
+ *
+ * <p>Why the gate: loading a subclass of {@code jdk.jfr.Event} registers it with the Flight Recorder,
  * which loads and generates a few hundred classes (up to a third of a second of a peer's start-up on a
- * small machine) even when nothing will ever record. So until a Flight Recorder exists in this JVM
- * every method here returns null or does nothing after one volatile read, and no event class is
- * loaded; once one does, the events' own {@code isEnabled()} decides, call by call.
- *
- * <p>A recorder exists once {@link PeerProfile#start} started {@code cohort run --profile}'s
- * recording, or once {@link #refresh} saw one (a test's {@code Recording},
- * {@code -XX:StartFlightRecording}, {@code jcmd JFR.start}): the world's creation and the progress
- * agent's rounds look. Threads: any.
+ * small machine) even when nothing will ever record. So no event class is loaded until a Flight
+ * Recorder exists: {@link PeerProfile#start} started one, or {@link #refresh} saw one (a test's
+ * {@code Recording}, {@code -XX:StartFlightRecording}, {@code jcmd JFR.start}); the world's creation
+ * and the progress agent's rounds look. Threads: any.
  */
 public final class Profiling {
-    private static volatile boolean active;
+    private static final int OFF = 0;
+    private static final int SUMMARY = 1;
+    private static final int EVENTS = 2;
+
+    private static volatile int mode;
     /** Set if this runtime has no {@code jdk.jfr} module (a trimmed jlink image): nothing can record. */
     private static volatile boolean unavailable;
     private static volatile String application = "";
@@ -25,29 +31,32 @@ public final class Profiling {
     private Profiling() {
     }
 
-    /** Whether a Flight Recorder exists in this JVM (so events may be wanted). */
+    /** Whether anything measures this peer (a summary profile, or a Flight Recorder). */
     public static boolean active() {
-        return active;
+        return mode != OFF;
     }
 
     /** Looks again whether a Flight Recorder has started; cheap after the first look. Returns {@link #active()}. */
     public static boolean refresh() {
-        if (!active && !unavailable) {
+        if (mode == OFF && !unavailable) {
             try {
                 if (FlightRecorder.isInitialized()) {
-                    active = true;
+                    mode = EVENTS;
                 }
             } catch (LinkageError e) {
                 unavailable = true; // no jdk.jfr in this runtime: the program runs, unprofiled
             }
         }
-        return active;
+        return mode != OFF;
     }
 
     static void recorderStarted() {
-        active = true;
+        mode = EVENTS;
     }
 
+    static void summaryStarted() {
+        mode = SUMMARY;
+    }
     /**
      * The program's main class for {@link PeerInfoEvent}: as {@code PeerMain} was given it; without
      * {@code PeerMain} (a plain {@code java Main} run) the JVM's main class, or the empty string.
@@ -66,76 +75,102 @@ public final class Profiling {
         application = mainClass == null ? "" : mainClass;
     }
 
-    public static SendEvent startSend() {
-        return active ? SendEvent.startIfEnabled() : null;
+    public static SendSpan startSend() {
+        int m = mode;
+        return m == OFF ? null : SendSpan.start(m == SUMMARY);
     }
 
-    public static ReceiveEvent startReceive() {
-        return active ? ReceiveEvent.startIfEnabled() : null;
+    public static ReceiveSpan startReceive() {
+        int m = mode;
+        return m == OFF ? null : ReceiveSpan.start(m == SUMMARY);
     }
 
     /** The Receive of a nonblocking receive's message, an instant at the moment the program is handed it. */
     public static void receiveHandedOver(int communicator, int peer, int tag, long bytes, long sequence, String operation) {
-        if (active) {
+        int m = mode;
+        if (m == SUMMARY) {
+            Summary.call(Summary.Kind.RECEIVE, operation, "", communicator, peer, bytes, 0);
+        } else if (m == EVENTS) {
             ReceiveEvent.emit(communicator, peer, tag, bytes, sequence, operation);
         }
     }
 
-    public static ProbeEvent startProbe() {
-        return active ? ProbeEvent.startIfEnabled() : null;
+    public static ProbeSpan startProbe() {
+        int m = mode;
+        return m == OFF ? null : ProbeSpan.start(m == SUMMARY);
     }
 
-    /** A Wait event unless this thread is inside a recorded wait already (see {@link WaitEvent}). */
-    public static WaitEvent startWait() {
-        return active ? WaitEvent.startIfEnabled() : null;
+    /** A wait's span unless this thread is inside an enclosing wait already (see {@link WaitSpan}). */
+    public static WaitSpan startWait() {
+        int m = mode;
+        return m == OFF ? null : WaitSpan.start(m == SUMMARY, false);
     }
 
-    /** A Wait event whose thread's nested waits record nothing until it is finished. */
-    public static WaitEvent startEnclosingWait() {
-        return active ? WaitEvent.startEnclosingIfEnabled() : null;
+    /** A wait's span whose thread's nested waits measure nothing until it is finished. */
+    public static WaitSpan startEnclosingWait() {
+        int m = mode;
+        return m == OFF ? null : WaitSpan.start(m == SUMMARY, true);
     }
 
+    /** Whether waits are measured at all (so a caller may skip working out whether a wait is the program's). */
     public static boolean waitsRecorded() {
-        return active && WaitEvent.enabled();
+        int m = mode;
+        return m == SUMMARY || m == EVENTS && WaitEvent.enabled();
     }
 
-    public static CollectiveEvent startCollective() {
-        return active ? CollectiveEvent.startIfEnabled() : null;
+    public static CollectiveSpan startCollective() {
+        int m = mode;
+        return m == OFF ? null : CollectiveSpan.start(m == SUMMARY);
     }
 
-    public static RegionEvent startRegion() {
-        return active ? RegionEvent.startIfEnabled() : null;
+    public static RegionSpan startRegion() {
+        int m = mode;
+        return m == OFF ? null : RegionSpan.start(m == SUMMARY);
     }
 
-    public static FlowControlStallEvent startStall(String transport, int peer) {
-        return active ? FlowControlStallEvent.startIfEnabled(transport, peer) : null;
+    public static StallSpan startStall(String transport, int peer) {
+        int m = mode;
+        return m == OFF ? null : StallSpan.start(m == SUMMARY, transport, peer);
     }
 
-    public static JobEvent startJob(int rank) {
-        return active ? JobEvent.startIfEnabled(rank) : null;
+    public static JobSpan startJob(int rank) {
+        int m = mode;
+        return m == OFF ? null : JobSpan.start(m == SUMMARY, rank);
     }
 
-    /** Ends every open Job event: the peer exits without closing its world. */
+    /** Ends the job's time: the peer exits without closing its world. */
     public static void finishJobs() {
-        if (active) {
+        int m = mode;
+        if (m == SUMMARY) {
+            Summary.jobFinished();
+        } else if (m == EVENTS) {
             JobEvent.finishAll();
         }
     }
 
     public static void peerInfo(int rank, int size, String jobId, String host) {
-        if (active) {
+        int m = mode;
+        if (m == SUMMARY) {
+            Summary.peerInfo(rank, size, jobId, host);
+        } else if (m == EVENTS) {
             PeerInfoEvent.emit(rank, size, jobId, host);
         }
     }
 
     public static void nack(String transport, int peer, long count) {
-        if (active) {
+        int m = mode;
+        if (m == SUMMARY) {
+            Summary.nack(transport, peer, count);
+        } else if (m == EVENTS) {
             NackEvent.emit(transport, peer, count);
         }
     }
 
     public static void retransmission(String transport, int peer, long sequence, long bytes) {
-        if (active) {
+        int m = mode;
+        if (m == SUMMARY) {
+            Summary.retransmission(transport, peer, bytes);
+        } else if (m == EVENTS) {
             RetransmissionEvent.emit(transport, peer, sequence, bytes);
         }
     }

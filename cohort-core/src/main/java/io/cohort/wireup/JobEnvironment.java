@@ -25,6 +25,7 @@ import java.util.Map;
  *   <tr><td>{@value #FAULT}</td><td>datagram faults to inject under the udp transport and the broadcast domain (a {@link FaultPlan} spec)</td></tr>
  *   <tr><td>{@value #CRASH_DIR}</td><td>this peer's own directory for crash files ({@code cohort run --core-dir})</td></tr>
  *   <tr><td>{@value #PROFILE}</td><td>record a profile into this directory ({@code %j}: the job id), see {@link PeerMain}</td></tr>
+ *   <tr><td>{@value #PROFILE_MODE}</td><td>what the profile records: {@code summary} (default) or {@code full}</td></tr>
  * </table>
  */
 public final class JobEnvironment {
@@ -72,6 +73,7 @@ public final class JobEnvironment {
      * directory's. Unset or empty: no recording.
      */
     public static final String PROFILE = "COHORT_PROFILE";
+    public static final String PROFILE_MODE = "COHORT_PROFILE_MODE";
     /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix and the collective algorithms. */
     public static final String VERBOSE = "COHORT_VERBOSE";
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");

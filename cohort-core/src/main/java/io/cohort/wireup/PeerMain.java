@@ -66,7 +66,7 @@ public final class PeerMain {
     }
 
     /**
-     * With {@code cohort run --profile}: starts this peer's recording before the program runs. A
+     * With {@code cohort run --profile}: starts this peer's profile before the program runs. A
      * recording that cannot start costs one line, not the run.
      */
     private static void startProfile(String mainClass) {
@@ -80,7 +80,12 @@ public final class PeerMain {
         try {
             String jobId = System.getenv(JobEnvironment.JOB_ID);
             dir = PeerProfile.directory(spec, jobId == null ? "unknown" : jobId);
-            PeerProfile.start(java.nio.file.Path.of(dir), mainClass, Integer.parseInt(rank));
+            String modeName = System.getenv(JobEnvironment.PROFILE_MODE);
+            PeerProfile.Mode mode = PeerProfile.Mode.of(modeName == null || modeName.isBlank() ? "summary" : modeName);
+            if (mode == null) {
+                throw new IllegalArgumentException(JobEnvironment.PROFILE_MODE + "=" + modeName + " is neither summary nor full");
+            }
+            PeerProfile.start(java.nio.file.Path.of(dir), mainClass, Integer.parseInt(rank), mode);
         } catch (IOException | RuntimeException | LinkageError e) {
             System.err.println("cohort: rank " + rank + " cannot record a profile in " + dir + ": " + profileFailure(e)
                     + "; it runs without one");

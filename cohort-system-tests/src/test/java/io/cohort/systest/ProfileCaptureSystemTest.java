@@ -18,7 +18,11 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code cohort run --profile} alone: one readable Flight Recorder file per peer, with the job's messages in it, also when the job fails. */
+/**
+ * {@code cohort run --profile} alone: one summary file per peer (the default) or one readable Flight
+ * Recorder file per peer ({@code --profile-mode=full}), with the job's messages in it, also when the
+ * job fails.
+ */
 class ProfileCaptureSystemTest {
     private static List<RecordedEvent> events(Path file, String name) throws IOException {
         return RecordingFile.readAllEvents(file).stream().filter(e -> e.getEventType().getName().equals(name)).toList();
@@ -26,9 +30,50 @@ class ProfileCaptureSystemTest {
 
     @Test
     @Timeout(90)
-    void ringLeavesOneFilePerPeerWhoseSendsGoToItsSuccessor(@TempDir Path tmp) throws Exception {
+    void ringLeavesOneSummaryPerPeerWhoseSendsGoToItsSuccessor(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("prof");
         CohortProcess p = CohortProcess.run("run", "-n", "3", "--profile=" + dir, "--example", "ring");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(List.of("cohort: profile of 3 peers in " + dir + "; read it with: cohort prof " + dir), p.err());
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(Set.of("Ring.prof.0.tsv", "Ring.prof.1.tsv", "Ring.prof.2.tsv"),
+                    files.map(f -> f.getFileName().toString()).collect(Collectors.toSet()));
+        }
+        for (int rank = 0; rank < 3; rank++) {
+            List<String[]> lines = summary(dir.resolve("Ring.prof." + rank + ".tsv"));
+            String[] peer = record(lines, "peer").get(0);
+            assertEquals(List.of(Integer.toString(rank), "3"), List.of(peer[1], peer[2]));
+            assertEquals("io.cohort.examples.Ring", peer[5]);
+            assertEquals("1", record(lines, "job").get(0)[3], "the world was closed");
+            // comm kind operation algorithm communicator peer sizeClass count bytes ...
+            List<String[]> sends = record(lines, "comm").stream().filter(f -> f[1].equals("send")).toList();
+            assertEquals(Set.of(Integer.toString((rank + 1) % 3)), sends.stream().map(f -> f[5]).collect(Collectors.toSet()),
+                    "a peer of the ring sends to its successor only");
+            assertEquals(10, sends.stream().mapToLong(f -> Long.parseLong(f[7])).sum(), "one send per lap");
+            List<String[]> receives = record(lines, "comm").stream().filter(f -> f[1].equals("receive")).toList();
+            assertEquals(Set.of(Integer.toString((rank + 2) % 3)), receives.stream().map(f -> f[5]).collect(Collectors.toSet()));
+            assertEquals(10, receives.stream().mapToLong(f -> Long.parseLong(f[7])).sum());
+            assertTrue(record(lines, "site").stream().anyMatch(f -> f[3].equals("io.cohort.examples.Ring") && f[4].equals("main")),
+                    "call sites are in the example's own code");
+            assertEquals(1, record(lines, "sampler").size(), "the method sampler ran");
+        }
+    }
+
+    private static List<String[]> summary(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        assertEquals("format\tcohort-profile-summary\t1", lines.get(1), file.toString());
+        return lines.stream().filter(l -> !l.startsWith("#")).map(l -> l.split("\t", -1)).toList();
+    }
+
+    private static List<String[]> record(List<String[]> lines, String type) {
+        return lines.stream().filter(f -> f[0].equals(type)).toList();
+    }
+
+    @Test
+    @Timeout(90)
+    void fullModeLeavesOneRecordingPerPeerWithEveryMessage(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("prof");
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "--profile=" + dir, "--profile-mode=full", "--example", "ring");
         assertEquals(0, p.exitCode(), p.toString());
         assertEquals(List.of("cohort: profile of 3 peers in " + dir + "; read it with: cohort prof " + dir), p.err());
         try (Stream<Path> files = Files.list(dir)) {
@@ -57,7 +102,7 @@ class ProfileCaptureSystemTest {
 
     /**
      * Rank 1 calls System.exit(3); rank 0 then fails with an uncaught PeerFailedException (or is
-     * stopped by the launcher): both still write their files, into the default cohort-prof-JOBID.
+     * stopped by the launcher): both still write their summaries, into the default cohort-prof-JOBID.
      */
     @Test
     @Timeout(90)
@@ -72,9 +117,9 @@ class ProfileCaptureSystemTest {
         Path dir = CohortProcess.MODULE.resolve(name);
         try {
             for (int rank = 0; rank < 2; rank++) {
-                Path file = dir.resolve("FailingPeer.prof." + rank + ".jfr");
+                Path file = dir.resolve("FailingPeer.prof." + rank + ".tsv");
                 assertTrue(Files.isRegularFile(file), file + " " + p);
-                assertEquals(rank, events(file, "io.cohort.PeerInfo").get(0).getInt("rank"));
+                assertEquals(Integer.toString(rank), record(summary(file), "peer").get(0)[1]);
             }
         } finally {
             try (Stream<Path> all = Files.walk(dir)) {

@@ -28,13 +28,22 @@ class ProfileSystemTest {
 
     @Test
     @Timeout(120)
-    void ringProfileHasTheRingsEdgesAndATraceWithItsMessages(@TempDir Path dir) throws Exception {
+    void ringSummaryHasTheRingsEdgesAndNoTrace(@TempDir Path dir) throws Exception {
         Path prof = dir.resolve("prof");
         CohortProcess run = CohortProcess.run("run", "-n", Integer.toString(PEERS), "--profile=" + prof, "--example", "ring");
         assertEquals(0, run.exitCode(), run.toString());
+        assertRingReport(prof, "tsv");
+        CohortProcess trace = CohortProcess.run("prof", prof.toString(), "--trace");
+        assertEquals(2, trace.exitCode(), trace.toString());
+        assertTrue(trace.err().get(0).contains("summary profile, which has no events for a trace")
+                && trace.err().get(0).contains("--profile-mode=full"), trace.toString());
+    }
+
+    /** The matrix of the ring's messages, and call sites in its code, read from either kind of profile. */
+    private static void assertRingReport(Path prof, String extension) throws Exception {
         try (Stream<Path> files = Files.list(prof)) {
-            assertEquals(PEERS, files.filter(f -> f.getFileName().toString().matches(".+\\.prof\\.[0-3]\\.jfr")).count(),
-                    "one recording per peer");
+            assertEquals(PEERS, files.filter(f -> f.getFileName().toString().matches(".+\\.prof\\.[0-3]\\." + extension)).count(),
+                    "one profile per peer");
         }
 
         CohortProcess report = CohortProcess.run("prof", prof.toString());
@@ -55,6 +64,16 @@ class ProfileSystemTest {
         }
         assertTrue(out.stream().anyMatch(l -> l.matches("\\S+\\s+.*\\sRing\\.main:\\d+")),
                 "call sites are in the example's own code:\n" + String.join("\n", out));
+    }
+
+    @Test
+    @Timeout(120)
+    void ringFullProfileHasTheRingsEdgesAndATraceWithItsMessages(@TempDir Path dir) throws Exception {
+        Path prof = dir.resolve("prof");
+        CohortProcess run = CohortProcess.run("run", "-n", Integer.toString(PEERS), "--profile=" + prof, "--profile-mode=full",
+                "--example", "ring");
+        assertEquals(0, run.exitCode(), run.toString());
+        assertRingReport(prof, "jfr");
 
         CohortProcess trace = CohortProcess.run("prof", prof.toString(), "--trace");
         assertEquals(0, trace.exitCode(), trace.toString());

@@ -2,7 +2,7 @@ package io.cohort.transport.bcast;
 
 import io.cohort.GlobalProgramException;
 import io.cohort.BroadcastDomain;
-import io.cohort.profile.FlowControlStallEvent;
+import io.cohort.profile.StallSpan;
 import io.cohort.profile.Profiling;
 import io.cohort.transport.fault.DatagramPort;
 
@@ -197,7 +197,7 @@ public final class PcodeDomain implements BroadcastDomain {
     private void awaitRoom(boolean p2p, int dest, long pos, int length, long[] t, long start) {
         idler.reset();
         boolean stalled = false;
-        FlowControlStallEvent stall = null;
+        StallSpan stall = null;
         try {
             for (;;) {
                 long now = System.nanoTime();

@@ -1,6 +1,6 @@
 package io.cohort.transport.eqa;
 
-import io.cohort.profile.FlowControlStallEvent;
+import io.cohort.profile.StallSpan;
 import io.cohort.profile.Profiling;
 
 import java.nio.ByteBuffer;
@@ -72,7 +72,7 @@ final class EqaSender {
     private long lastNudgeAt;
     private boolean stalled;
     /** The profiler's event of the current window stall, if a recording wants it. */
-    private FlowControlStallEvent stall;
+    private StallSpan stall;
 
     private final long[] lastProgressAt;
     private final long[] lastGapFrom;

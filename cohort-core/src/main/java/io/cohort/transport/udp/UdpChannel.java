@@ -2,7 +2,7 @@ package io.cohort.transport.udp;
 
 import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
-import io.cohort.profile.FlowControlStallEvent;
+import io.cohort.profile.StallSpan;
 import io.cohort.profile.Profiling;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.RttEstimator;
@@ -74,7 +74,7 @@ final class UdpChannel {
     /** Written under the monitor, read without it by the close check and the owner's fast paths. */
     private volatile boolean ended;
     /** The profiler's event while messages wait behind a full window (and a recording wants it). */
-    private FlowControlStallEvent stall;
+    private StallSpan stall;
 
     // ---- receive side: the progress owner only ----
     private final InboundSequencer inbound;
@@ -189,7 +189,7 @@ final class UdpChannel {
         if (stalled && stall == null) {
             stall = Profiling.startStall(UdpTransport.NAME, peer);
         } else if (!stalled && stall != null) {
-            FlowControlStallEvent e = stall;
+            StallSpan e = stall;
             stall = null;
             e.finish();
         }

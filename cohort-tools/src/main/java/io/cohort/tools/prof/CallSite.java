@@ -1,5 +1,6 @@
 package io.cohort.tools.prof;
 
+import io.cohort.profile.CallSites;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 
@@ -7,7 +8,7 @@ import java.util.List;
 
 /**
  * Where the program called an operation: the first frame, from the top, outside the library and the
- * JDK ({@link ProfileEvents#LIBRARY_PACKAGES}). The shipped examples are the user's code even though
+ * JDK ({@link CallSites#LIBRARY_PACKAGES}, the rule the capture side uses too). The shipped examples are the user's code even though
  * their package starts with {@code io.cohort.}. A stack without such a frame (cut at JFR's depth
  * limit, or an operation started by the library itself) falls back to its top frame.
  */
@@ -34,15 +35,7 @@ public record CallSite(String className, String method, int line) implements Com
     }
 
     static boolean isUserCode(String className) {
-        if (className.startsWith(ProfileEvents.USER_CODE_INSIDE_LIBRARY)) {
-            return true;
-        }
-        for (String p : ProfileEvents.LIBRARY_PACKAGES) {
-            if (className.startsWith(p)) {
-                return false;
-            }
-        }
-        return true;
+        return CallSites.isUserCode(className);
     }
 
     /** {@code Ring.main:27}: the class without its package, as the text report prints it. */

@@ -33,6 +33,16 @@ public enum CommKind {
         return name().toLowerCase(java.util.Locale.ROOT);
     }
 
+    /** The kind a summary profile names by {@link #label()}, or null. */
+    static CommKind ofLabel(String label) {
+        for (CommKind k : values()) {
+            if (k.label().equals(label)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
     static CommKind ofEvent(String eventName) {
         for (CommKind k : values()) {
             if (k.eventName.equals(eventName)) {

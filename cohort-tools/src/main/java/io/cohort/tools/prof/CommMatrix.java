@@ -28,6 +28,11 @@ public final class CommMatrix {
                     size = Math.max(size, e.peer() + 1);
                 }
             }
+            for (Totals.CommTotal t : p.totals().comms()) {
+                if (t.kind() == CommKind.SEND || t.kind() == CommKind.RECEIVE) {
+                    size = Math.max(size, t.peer() + 1);
+                }
+            }
         }
         CommMatrix m = new CommMatrix(size);
         Set<Integer> recorded = new TreeSet<>();
@@ -43,12 +48,26 @@ public final class CommMatrix {
                     m.add(e.peer(), p.rank(), e.bytes());
                 }
             }
+            for (Totals.CommTotal t : p.totals().comms()) {
+                if (t.peer() < 0) {
+                    continue;
+                }
+                if (t.kind() == CommKind.SEND) {
+                    m.add(p.rank(), t.peer(), t.count(), t.bytes());
+                } else if (t.kind() == CommKind.RECEIVE && !recorded.contains(t.peer())) {
+                    m.add(t.peer(), p.rank(), t.count(), t.bytes());
+                }
+            }
         }
         return m;
     }
 
     private void add(int from, int to, long b) {
-        messages[from][to]++;
+        add(from, to, 1, b);
+    }
+
+    private void add(int from, int to, long count, long b) {
+        messages[from][to] += count;
         bytes[from][to] += Math.max(0, b);
     }
 

@@ -15,6 +15,11 @@ import java.util.Map;
  * is escaped, and the page is well-formed XML as well as HTML.
  */
 public final class HtmlReport {
+    /** What the report says instead of a timeline when every peer's profile is a summary. */
+    public static final String SUMMARY_HAS_NO_TIMELINE = "This profile is a summary (totals per operation, peer and call site, "
+            + "kept by each peer and written at its exit), which has no timeline; for one, record the job with "
+            + "'cohort run --profile --profile-mode=full', which records every call.";
+
     /** The most events the timeline draws; it says what it left out. */
     public static final int TIMELINE_MAX_EVENTS = Timeline.MAX_EVENTS;
 
@@ -40,7 +45,12 @@ public final class HtmlReport {
                 .append(scope.isOneRank() ? "rank " + scope.rank() : "all ranks")
                 .append("), the part spent in sends, receives, probes, waits and collectives first.</p>")
                 .append(SvgCharts.peerTimes(a.peerTimes())).append("</section>\n");
-        timeline(h, Timeline.of(set, scope, window, Timeline.MAX_EVENTS), window);
+        if (scope.peers().stream().allMatch(PeerProfile::isSummary)) {
+            h.append("<section class=\"card\" id=\"timeline\"><h2>Timeline</h2><p class=\"note\">")
+                    .append(Html.escape(SUMMARY_HAS_NO_TIMELINE)).append("</p></section>\n");
+        } else {
+            timeline(h, Timeline.of(set, scope, window, Timeline.MAX_EVENTS), window);
+        }
 
         h.append("<section class=\"card\"><h2>Communication matrix</h2><p class=\"note\">Point-to-point traffic of the whole job, "
                 + "from the rank of a row to the rank of a column")
@@ -104,6 +114,12 @@ public final class HtmlReport {
                 if (e.kind() == CommKind.SEND) {
                     messages++;
                     bytes += Math.max(0, e.bytes());
+                }
+            }
+            for (Totals.CommTotal t : p.totals().comms()) {
+                if (t.kind() == CommKind.SEND) {
+                    messages += t.count();
+                    bytes += Math.max(0, t.bytes());
                 }
             }
         }

@@ -15,19 +15,26 @@ import java.util.Map;
  * @param samples     {@code jdk.ExecutionSample} counts per top frame ({@code pkg.Class.method})
  * @param protocol    protocol counters per transport name
  * @param threads     Java thread id to name, for the threads that recorded something
+ * @param totals      a summary profile's totals ({@link Totals#NONE} for a recording of events, whose
+ *                    {@code comms} and {@code regions} hold every call instead)
  */
 public record PeerProfile(Path file, int rank, int size, String jobId, String host, String application, long pid,
                           long firstNanos, long lastNanos, long appNanos, boolean jobClosed,
                           List<CommEvent> comms, List<RegionEvent> regions, Map<String, Long> samples,
-                          Map<String, ProtocolStats> protocol, Map<Long, String> threads) {
+                          Map<String, ProtocolStats> protocol, Map<Long, String> threads, Totals totals) {
 
-    /** Sum of the communication events' durations (they do not nest). */
+    /** Sum of the communication events' durations (they do not nest), or of a summary's times. */
     public long commNanos() {
-        long sum = 0;
+        long sum = totals.commNanos();
         for (CommEvent e : comms) {
             sum += e.durationNanos();
         }
         return sum;
+    }
+
+    /** Whether this is a summary profile, without events (no timeline, no trace). */
+    public boolean isSummary() {
+        return totals.isSummary();
     }
 
     public long sampleCount() {

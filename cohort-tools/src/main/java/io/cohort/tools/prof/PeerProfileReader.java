@@ -54,6 +54,9 @@ final class PeerProfileReader {
      *                     says nowhere which rank wrote it
      */
     static PeerProfile read(Path file, Consumer<String> warnings) throws IOException {
+        if (ProfileFileName.isSummary(file)) {
+            return SummaryReader.read(file, warnings);
+        }
         return new PeerProfileReader(file).readAll(warnings);
     }
 
@@ -95,7 +98,7 @@ final class PeerProfileReader {
         return new PeerProfile(file, rank, size, jobId, host, application, pid, first, last, app, closed,
                 Collections.unmodifiableList(comms), Collections.unmodifiableList(regions),
                 Collections.unmodifiableMap(samples), Collections.unmodifiableMap(protocol),
-                Collections.unmodifiableMap(threads));
+                Collections.unmodifiableMap(threads), Totals.NONE);
     }
 
     private void accept(RecordedEvent e) {

@@ -48,6 +48,7 @@ public final class ProfileAnalysis {
     private final long samples;
     private final TableLimit.Ranked<RegionRow> regions;
     private final List<TransportRow> protocol;
+    private boolean summary;
 
     public ProfileAnalysis(ProfileSet set, Scope scope, TableLimit limit) {
         this.set = set;
@@ -73,10 +74,24 @@ public final class ProfileAnalysis {
                     sizeByOp.computeIfAbsent(e.operation(), SizeHistogram::new).add(e.bytes());
                 }
             }
+            for (Totals.CommTotal t : p.totals().comms()) {
+                add(ops.computeIfAbsent(t.operation(), k -> new long[2]), t.count(), t.nanos());
+                if (t.kind() == CommKind.SEND || t.kind() == CommKind.COLLECTIVE) {
+                    sizeByOp.computeIfAbsent(t.operation(), SizeHistogram::new)
+                            .add(t.sizeClass(), t.count(), t.bytes(), t.minBytes(), t.maxBytes());
+                }
+            }
+            for (Totals.SiteTotal t : p.totals().sites()) {
+                add(sites.computeIfAbsent(new SiteKey(t.operation(), t.site()), k -> new long[2]), t.calls(), t.nanos());
+            }
             p.samples().forEach((m, n) -> methodSamples.merge(m, n, Long::sum));
             for (RegionEvent r : p.regions()) {
                 add(regionTimes.computeIfAbsent(r.name(), k -> new long[2]), r.durationNanos());
             }
+            for (Totals.RegionTotal r : p.totals().regions()) {
+                add(regionTimes.computeIfAbsent(r.name(), k -> new long[2]), r.count(), r.nanos());
+            }
+            summary |= p.isSummary();
             p.protocol().forEach((t, s) -> transports.computeIfAbsent(t, k -> new ProtocolStats()).add(s));
         }
         this.appNanos = app;
@@ -117,8 +132,20 @@ public final class ProfileAnalysis {
     }
 
     private static void add(long[] countAndNanos, long nanos) {
-        countAndNanos[0]++;
+        add(countAndNanos, 1, nanos);
+    }
+
+    private static void add(long[] countAndNanos, long count, long nanos) {
+        countAndNanos[0] += count;
         countAndNanos[1] += nanos;
+    }
+
+    /**
+     * Whether some peer's profile is a summary: its call sites are estimates from sampled calls
+     * (see io.cohort.profile.Summary), and it has no events for a timeline.
+     */
+    public boolean summary() {
+        return summary;
     }
 
     private record SiteKey(String operation, CallSite site) {

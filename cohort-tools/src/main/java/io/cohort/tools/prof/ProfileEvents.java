@@ -40,13 +40,6 @@ public final class ProfileEvents {
     /** Fields every JFR event has; the rest of a Cohort event's fields are its own. */
     static final List<String> STANDARD_FIELDS = List.of("startTime", "duration", "eventThread", "stackTrace");
 
-    /**
-     * Packages whose frames are the library or the JDK, skipped to find an operation's call site. The
-     * shipped examples live under {@code io.cohort.examples} but are user programs (see {@link CallSite}).
-     */
-    static final List<String> LIBRARY_PACKAGES = List.of("io.cohort.", "java.", "jdk.", "sun.");
-    static final String USER_CODE_INSIDE_LIBRARY = "io.cohort.examples.";
-
     private ProfileEvents() {
     }
 }

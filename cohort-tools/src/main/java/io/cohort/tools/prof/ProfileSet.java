@@ -61,7 +61,7 @@ public final class ProfileSet {
             throw new ProfileInputException("cannot list " + directory + " (" + e.getMessage() + "); check its permissions");
         }
         if (files.isEmpty()) {
-            throw new ProfileInputException(directory + " holds no recordings (*.jfr); run the job with 'cohort run --profile="
+            throw new ProfileInputException(directory + " holds no profiles (*.prof.<rank>.tsv or *.jfr); run the job with 'cohort run --profile="
                     + directory + " ...' first");
         }
         List<PeerProfile> read = new ArrayList<>();

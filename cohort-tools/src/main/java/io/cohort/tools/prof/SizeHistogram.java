@@ -32,6 +32,18 @@ public final class SizeHistogram {
         classes[classOf(bytes)]++;
     }
 
+    /** {@code count} messages of size class {@code k}, {@code bytes} in all, from {@code min} to {@code max} bytes (a summary's totals). */
+    public void add(int k, long count, long bytes, long min, long max) {
+        if (k < 0 || count <= 0) {
+            return;
+        }
+        this.count += count;
+        totalBytes += Math.max(0, bytes);
+        this.min = Math.min(this.min, Math.max(0, min));
+        this.max = Math.max(this.max, max);
+        classes[k] += count;
+    }
+
     public static int classOf(long bytes) {
         return bytes <= 0 ? 0 : 64 - Long.numberOfLeadingZeros(bytes);
     }

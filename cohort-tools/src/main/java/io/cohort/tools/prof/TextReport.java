@@ -97,7 +97,8 @@ public final class TextReport {
                     Fmt.micros((double) r.nanos() / r.count()), Fmt.percent(r.nanos(), a.commNanos()),
                     Fmt.percent(r.nanos(), a.appNanos()), r.site().shortName());
         }
-        section(out, "Top call sites by communication time" + a.callSites().shownOf(), t);
+        section(out, "Top call sites by communication time" + a.callSites().shownOf()
+                + (a.summary() ? " (estimated from sampled calls)" : ""), t);
     }
 
     private static void messageSizes(StringBuilder out, ProfileAnalysis a) {

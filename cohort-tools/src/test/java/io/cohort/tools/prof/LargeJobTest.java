@@ -38,7 +38,7 @@ class LargeJobTest {
                     new CommEvent(CommKind.SEND, "send", START + 1_000, 2_000, 1, 0, next, 0, bytes, 0, site, Map.of("peer", next)),
                     new CommEvent(CommKind.RECEIVE, "recv", START + 5_000, 3_000, 1, 0, prev, 0, prevBytes, 0, site, Map.of("peer", prev)));
             peers.add(new PeerProfile(Path.of("Big.prof." + r + ".jfr"), r, PEERS, "feed0040", "n" + r / 8, "Big", 100 + r,
-                    START, START + 1_000_000, 1_000_000, true, comms, List.of(), Map.of(), Map.of(), Map.of(1L, "main")));
+                    START, START + 1_000_000, 1_000_000, true, comms, List.of(), Map.of(), Map.of(), Map.of(1L, "main"), Totals.NONE));
         }
         return ProfileSet.of(Path.of("big"), peers);
     }
@@ -83,7 +83,7 @@ class LargeJobTest {
             long end = START + 1_000 + messages * 10_000L;
             list.add(new PeerProfile(Path.of("Busy.prof." + r + ".jfr"), r, peers, "feed0041", "n", "Busy", 100 + r, START, end,
                     end - START, true, comms, List.of(new RegionEvent("main loop", START + r, end - START - r, 1)), Map.of(), Map.of(),
-                    Map.of(1L, "main")));
+                    Map.of(1L, "main"), Totals.NONE));
         }
         return ProfileSet.of(Path.of("busy"), list);
     }

@@ -52,7 +52,7 @@ class ProfileSetTest {
     void aDirectoryWithoutRecordingsSaysHowToMakeThem() throws Exception {
         Files.writeString(dir.resolve("notes.txt"), "not a recording");
         ProfileInputException e = assertThrows(ProfileInputException.class, () -> load(dir));
-        assertTrue(e.getMessage().contains("holds no recordings (*.jfr); run the job with 'cohort run --profile="), e.getMessage());
+        assertTrue(e.getMessage().contains("holds no profiles (*.prof.<rank>.tsv or *.jfr); run the job with 'cohort run --profile="), e.getMessage());
     }
 
     @Test

@@ -19,7 +19,7 @@ class TimelineTest {
 
     static PeerProfile peer(int rank, List<CommEvent> comms, List<RegionEvent> regions) {
         return new PeerProfile(Path.of("T.prof." + rank + ".jfr"), rank, 2, "j", "h", "T", 1, T0, T0 + 1_000_000, 1_000_000, true,
-                comms, regions, Map.of(), Map.of(), Map.of(1L, "main", 2L, "worker"));
+                comms, regions, Map.of(), Map.of(), Map.of(1L, "main", 2L, "worker"), Totals.NONE);
     }
 
     static CommEvent send(long at, long duration, long thread, int to, long sequence) {
