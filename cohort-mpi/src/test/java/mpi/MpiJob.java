@@ -44,7 +44,9 @@ final class MpiJob {
             try {
                 MPI.Init(new String[0]);
                 body.run(MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize());
-                MPI.Finalize();
+                if (!MPI.isFinalized()) {
+                    MPI.Finalize();
+                }
             } finally {
                 Peer.unbind();
             }
