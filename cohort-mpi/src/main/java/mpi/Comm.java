@@ -263,7 +263,7 @@ public class Comm implements Freeable {
      * (false), {@link MPI#APPNUM} (0), {@link MPI#UNIVERSE_SIZE} (the world's size); null otherwise.
      */
     public final Object getAttr(int keyval) throws MPIException {
-        Communicator c = c();
+        c();
         if (keyval == MPI.TAG_UB) {
             return Communicator.MAX_TAG;
         } else if (keyval == MPI.HOST) {
@@ -279,7 +279,7 @@ public class Comm implements Freeable {
         } else if (keyval == MPI.LASTUSEDCODE) {
             return MPI.ERR_LASTCODE;
         }
-        return c == null ? null : null;
+        return null;
     }
 
     @Override

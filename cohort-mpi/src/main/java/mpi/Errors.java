@@ -30,10 +30,15 @@ final class Errors {
         if (e instanceof MPIError w) {
             return w.exception;
         }
+        if (e instanceof MessageTruncatedException t) {
+            // Cohort's own advice names its API; say it in MPI's terms.
+            return new MPIException(MPI.ERR_TRUNCATE, operation + ": the message of " + t.status().length()
+                    + " bytes from rank " + t.status().source() + " (tag " + t.status().tag()
+                    + ") is longer than the receive buffer; receive more items, or probe and size the buffer from"
+                    + " getCount first", e);
+        }
         int clazz;
-        if (e instanceof MessageTruncatedException) {
-            clazz = MPI.ERR_TRUNCATE;
-        } else if (e instanceof PeerFailedException) {
+        if (e instanceof PeerFailedException) {
             clazz = MPI.ERR_OTHER;
         } else if (e instanceof IllegalArgumentException) {
             clazz = MPI.ERR_ARG;

@@ -67,7 +67,6 @@ public class Request implements Freeable {
         if (inner == null) {
             Status s = done != null ? done : Status.empty(index);
             done = null;
-            deactivate();
             return s.withIndex(index);
         }
         io.cohort.Request r = inner;
@@ -79,21 +78,14 @@ public class Request implements Freeable {
                 c.complete(s);
             }
             inner = null;
-            deactivate();
             return new Status(s.source(), s.tag(), s.length(), index);
         } catch (MPIException e) {
             inner = null;
-            deactivate();
             throw Errors.handle(handler(), e);
         } catch (RuntimeException | Error e) {
             inner = null;
-            deactivate();
             throw Errors.handle(handler(), Errors.of(e, "request"));
         }
-    }
-
-    /** Marks a completed request inactive; a persistent request stays startable. */
-    void deactivate() {
     }
 
     /** Waits for the operation and returns its status; the request becomes inactive. */
@@ -133,14 +125,10 @@ public class Request implements Freeable {
         if (!inner.test()) {
             return null;
         }
+        // Completed now (its data is in the buffer); the status is kept so that the request stays
+        // active until a wait or test returns it.
         done = finish(MPI.UNDEFINED);
-        reactivateForStatus();
         return done;
-    }
-
-    /** After getStatus completed it, the request still counts as active until waited or tested. */
-    private void reactivateForStatus() {
-        // finish() made it inactive; keep the status so the next wait or test returns it.
     }
 
     /**
