@@ -1,0 +1,444 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An MPI datatype: which elements of a buffer one item covers. As in the Open MPI Java bindings,
+ * sizes, extents, lower bounds and displacements are counted in <em>buffer elements</em> of the
+ * type's base type (ints in an {@code int[]}), except where a method says bytes
+ * ({@link #createHVector}, {@link #createHIndexed}, {@link #createStruct}, {@link #createResized}).
+ *
+ * <p>A type is a type map of runs: (offset, length) pairs of consecutive base elements, relative
+ * to the item's start, plus the item's lower bound and extent. Derived types must have one base
+ * type, except {@link #createStruct}, whose base type is {@link MPI#BYTE} (a struct item is laid out
+ * in bytes; use it with {@code byte[]} or a {@link java.nio.ByteBuffer}, or through {@link Struct}).
+ *
+ * <p>Immutable once made, apart from commit, name and free; any thread.
+ */
+public final class Datatype implements Freeable {
+    // Base types, numbered as the bindings number them.
+    static final int NULL = 0;
+    static final int BYTE = 1;
+    static final int CHAR = 2;
+    static final int SHORT = 3;
+    static final int BOOLEAN = 4;
+    static final int INT = 5;
+    static final int LONG = 6;
+    static final int FLOAT = 7;
+    static final int DOUBLE = 8;
+    static final int PACKED = 9;
+    static final int INT2 = 10;
+    static final int SHORT_INT = 11;
+    static final int LONG_INT = 12;
+    static final int FLOAT_INT = 13;
+    static final int DOUBLE_INT = 14;
+    static final int FLOAT_COMPLEX = 15;
+    static final int DOUBLE_COMPLEX = 16;
+
+    /** The base type of buffer elements: BYTE, CHAR, SHORT, BOOLEAN, INT, LONG, FLOAT or DOUBLE. */
+    final int baseType;
+    /** Bytes per buffer element (1 for BOOLEAN, as it travels). */
+    final int baseSize;
+    /** For the (value, index) pair types of MINLOC and MAXLOC: INT2 ... DOUBLE_INT; else NULL. */
+    final int pair;
+    /** The type map, in base elements relative to the item's start; runs do not touch. */
+    final int[] runOffset;
+    final int[] runLength;
+    /** Base elements one item carries. */
+    final int size;
+    final int lb;
+    final int extent;
+    final int trueLb;
+    final int trueExtent;
+    /** One run from 0 covering the whole extent: items lie back to back with no gaps. */
+    final boolean contiguous;
+    private final boolean predefined;
+    private volatile boolean committed;
+    private volatile boolean freed;
+    private volatile String name;
+
+    private Datatype(int baseType, int pair, int[] runOffset, int[] runLength, int lb, int extent, boolean predefined,
+                     String name) {
+        this.baseType = baseType;
+        this.baseSize = bytesOf(baseType);
+        this.pair = pair;
+        this.runOffset = runOffset;
+        this.runLength = runLength;
+        int s = 0;
+        int lo = Integer.MAX_VALUE;
+        int hi = Integer.MIN_VALUE;
+        for (int i = 0; i < runOffset.length; i++) {
+            s += runLength[i];
+            lo = Math.min(lo, runOffset[i]);
+            hi = Math.max(hi, runOffset[i] + runLength[i]);
+        }
+        this.size = s;
+        this.lb = lb;
+        this.extent = extent;
+        this.trueLb = runOffset.length == 0 ? 0 : lo;
+        this.trueExtent = runOffset.length == 0 ? 0 : hi - lo;
+        this.contiguous = lb == 0 && (runOffset.length == 0 ? extent == 0
+                : runOffset.length == 1 && runOffset[0] == 0 && runLength[0] == extent);
+        this.predefined = predefined;
+        this.committed = predefined;
+        this.name = name;
+    }
+
+    /** A predefined type of one base element. */
+    static Datatype basic(int baseType, String name) {
+        return new Datatype(baseType, NULL, new int[] {0}, new int[] {1}, 0, 1, true, name);
+    }
+
+    /** A predefined type of {@code count} consecutive base elements (the complex types). */
+    static Datatype basicPair(int baseType, int count, String name) {
+        return new Datatype(baseType, NULL, new int[] {0}, new int[] {count}, 0, count, true, name);
+    }
+
+    /** A (value, index) pair over bytes, laid out as C lays the struct out on a 64-bit machine. */
+    static Datatype valueIndex(int pair, int valueBytes, int indexOffset, int extent, String name) {
+        Builder b = new Builder();
+        b.add(0, valueBytes);
+        b.add(indexOffset, 4);
+        return new Datatype(BYTE, pair, b.offsets(), b.lengths(), 0, extent, true, name);
+    }
+
+    static Datatype nullType() {
+        return new Datatype(NULL, NULL, new int[0], new int[0], 0, 0, true, "MPI_DATATYPE_NULL");
+    }
+
+    static int bytesOf(int baseType) {
+        return switch (baseType) {
+            case CHAR, SHORT -> 2;
+            case INT, FLOAT -> 4;
+            case LONG, DOUBLE -> 8;
+            case NULL -> 0;
+            default -> 1;
+        };
+    }
+
+    static String baseName(int baseType) {
+        return switch (baseType) {
+            case BYTE -> "byte";
+            case CHAR -> "char";
+            case SHORT -> "short";
+            case BOOLEAN -> "boolean";
+            case INT -> "int";
+            case LONG -> "long";
+            case FLOAT -> "float";
+            case DOUBLE -> "double";
+            default -> "no";
+        };
+    }
+
+    // ---- queries ---------------------------------------------------------------------------
+
+    /** The lower bound, in buffer elements. */
+    public int getLb() throws MPIException {
+        check();
+        return lb;
+    }
+
+    /** The extent (span of one item, the stride between consecutive items), in buffer elements. */
+    public int getExtent() throws MPIException {
+        check();
+        return extent;
+    }
+
+    /** The lower bound of the elements actually carried, in buffer elements. */
+    public int getTrueLb() throws MPIException {
+        check();
+        return trueLb;
+    }
+
+    /** The span of the elements actually carried, in buffer elements. */
+    public int getTrueExtent() throws MPIException {
+        check();
+        return trueExtent;
+    }
+
+    /** The number of buffer elements one item carries. */
+    public int getSize() throws MPIException {
+        check();
+        return size;
+    }
+
+    /** Makes a derived type usable in communication (predefined types always are). */
+    public void commit() throws MPIException {
+        check();
+        committed = true;
+    }
+
+    /** Releases a derived type; freeing a predefined type is an error. */
+    @Override
+    public void free() throws MPIException {
+        MPI.check();
+        if (predefined) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_TYPE,
+                    "a predefined datatype (" + name + ") cannot be freed"));
+        }
+        freed = true;
+    }
+
+    /** Whether this is {@link MPI#DATATYPE_NULL} or a freed type. */
+    public boolean isNull() {
+        return baseType == NULL || freed;
+    }
+
+    /** A copy of this type (committed if this one is). */
+    public Datatype dup() throws MPIException {
+        check();
+        Datatype d = new Datatype(baseType, pair, runOffset, runLength, lb, extent, false, name);
+        d.committed = committed;
+        return d;
+    }
+
+    /** As {@link #dup()}, for callers that cannot take a checked exception. */
+    @Override
+    public Datatype clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    public void setName(String name) throws MPIException {
+        check();
+        this.name = name;
+    }
+
+    public String getName() throws MPIException {
+        check();
+        return name == null ? "" : name;
+    }
+
+    @Override
+    public String toString() {
+        return name != null ? name : "Datatype[" + baseName(baseType) + ", size " + size + ", extent " + extent + "]";
+    }
+
+    // ---- constructors --------------------------------------------------------------------------
+
+    /** {@code count} copies of {@code oldType}, one after another. */
+    public static Datatype createContiguous(int count, Datatype oldType) throws MPIException {
+        checkOld(oldType, "createContiguous");
+        checkCount(count, "createContiguous count");
+        Builder b = new Builder();
+        for (int i = 0; i < count; i++) {
+            b.addType(oldType, i * oldType.extent);
+        }
+        return derived(oldType, b, oldType.lb, count * oldType.extent);
+    }
+
+    /**
+     * {@code count} blocks of {@code blockLength} copies of {@code oldType}, the blocks
+     * {@code stride} old extents apart.
+     */
+    public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
+        checkOld(oldType, "createVector");
+        checkCount(count, "createVector count");
+        checkCount(blockLength, "createVector block length");
+        return strided(count, blockLength, stride * oldType.extent, oldType);
+    }
+
+    /** As {@link #createVector}, with the stride between blocks in bytes (a multiple of the base element size). */
+    public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
+        checkOld(oldType, "createHVector");
+        checkCount(count, "createHVector count");
+        checkCount(blockLength, "createHVector block length");
+        return strided(count, blockLength, bytesToElements(stride, oldType, "createHVector stride"), oldType);
+    }
+
+    private static Datatype strided(int count, int blockLength, int strideElements, Datatype oldType) {
+        Builder b = new Builder();
+        int lo = 0;
+        int hi = 0;
+        for (int i = 0; i < count; i++) {
+            int start = i * strideElements;
+            for (int j = 0; j < blockLength; j++) {
+                b.addType(oldType, start + j * oldType.extent);
+            }
+            lo = Math.min(lo, start);
+            hi = Math.max(hi, start + blockLength * oldType.extent);
+        }
+        if (count == 0 || blockLength == 0) {
+            return derived(oldType, b, 0, 0);
+        }
+        return derived(oldType, b, lo + oldType.lb, hi - lo);
+    }
+
+    /** Blocks of {@code blockLengths[i]} copies of {@code oldType} at {@code displacements[i]} old extents. */
+    public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType) throws MPIException {
+        checkOld(oldType, "createIndexed");
+        return indexed(blockLengths, scaled(displacements, oldType.extent), oldType, "createIndexed");
+    }
+
+    /** As {@link #createIndexed}, with displacements in bytes (multiples of the base element size). */
+    public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType) throws MPIException {
+        checkOld(oldType, "createHIndexed");
+        int[] d = new int[displacements.length];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = bytesToElements(displacements[i], oldType, "createHIndexed displacement");
+        }
+        return indexed(blockLengths, d, oldType, "createHIndexed");
+    }
+
+    private static Datatype indexed(int[] blockLengths, int[] displs, Datatype oldType, String what) throws MPIException {
+        if (blockLengths == null || displs == null || blockLengths.length != displs.length) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG,
+                    what + " needs as many displacements as block lengths"));
+        }
+        Builder b = new Builder();
+        int lo = Integer.MAX_VALUE;
+        int hi = Integer.MIN_VALUE;
+        for (int i = 0; i < blockLengths.length; i++) {
+            checkCount(blockLengths[i], what + " block length");
+            for (int j = 0; j < blockLengths[i]; j++) {
+                b.addType(oldType, displs[i] + j * oldType.extent);
+            }
+            if (blockLengths[i] > 0) {
+                lo = Math.min(lo, displs[i]);
+                hi = Math.max(hi, displs[i] + blockLengths[i] * oldType.extent);
+            }
+        }
+        if (lo == Integer.MAX_VALUE) {
+            return derived(oldType, b, 0, 0);
+        }
+        return derived(oldType, b, lo + oldType.lb, hi - lo);
+    }
+
+    /**
+     * The general constructor: block i holds {@code blockLengths[i]} items of {@code types[i]} at
+     * byte displacement {@code displacements[i]}. The result's base type is {@link MPI#BYTE}.
+     */
+    public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types) throws MPIException {
+        MPI.check();
+        if (blockLengths == null || displacements == null || types == null || blockLengths.length != displacements.length
+                || blockLengths.length != types.length) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG,
+                    "createStruct needs as many displacements and types as block lengths"));
+        }
+        Builder b = new Builder();
+        int lo = Integer.MAX_VALUE;
+        int hi = Integer.MIN_VALUE;
+        for (int i = 0; i < types.length; i++) {
+            checkOld(types[i], "createStruct");
+            checkCount(blockLengths[i], "createStruct block length");
+            Datatype t = types[i];
+            int bs = t.baseSize;
+            for (int j = 0; j < blockLengths[i]; j++) {
+                int at = displacements[i] + j * t.extent * bs;
+                for (int r = 0; r < t.runOffset.length; r++) {
+                    b.add(at + t.runOffset[r] * bs, t.runLength[r] * bs);
+                }
+            }
+            if (blockLengths[i] > 0) {
+                lo = Math.min(lo, displacements[i] + t.lb * bs);
+                hi = Math.max(hi, displacements[i] + t.lb * bs + blockLengths[i] * t.extent * bs);
+            }
+        }
+        if (lo == Integer.MAX_VALUE) {
+            lo = 0;
+            hi = 0;
+        }
+        return new Datatype(BYTE, NULL, b.offsets(), b.lengths(), lo, hi - lo, false, null);
+    }
+
+    /** {@code oldType} with lower bound {@code lb} and extent {@code extent}, both in bytes. */
+    public static Datatype createResized(Datatype oldType, int lb, int extent) throws MPIException {
+        checkOld(oldType, "createResized");
+        int l = bytesToElements(lb, oldType, "createResized lower bound");
+        int e = bytesToElements(extent, oldType, "createResized extent");
+        if (e < 0) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG, "createResized extent is negative: " + extent));
+        }
+        return new Datatype(oldType.baseType, oldType.pair, oldType.runOffset, oldType.runLength, l, e, false, null);
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    private void check() throws MPIException {
+        MPI.check();
+        if (freed) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_TYPE, "the datatype was freed"));
+        }
+    }
+
+    boolean isCommitted() {
+        return committed && !freed && baseType != NULL;
+    }
+
+    private static void checkOld(Datatype t, String what) throws MPIException {
+        MPI.check();
+        if (t == null || t.isNull()) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_TYPE,
+                    what + " needs an old type, not " + (t == null ? "null" : t)));
+        }
+        if (t.baseType == PACKED) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_TYPE, what + " cannot build on MPI.PACKED"));
+        }
+    }
+
+    private static void checkCount(int n, String what) throws MPIException {
+        if (n < 0) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_COUNT, what + " is negative: " + n));
+        }
+    }
+
+    private static int bytesToElements(int bytes, Datatype t, String what) throws MPIException {
+        if (bytes % t.baseSize != 0) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG, what + " of " + bytes
+                    + " bytes is not a whole number of " + baseName(t.baseType) + " elements (" + t.baseSize + " bytes)"));
+        }
+        return bytes / t.baseSize;
+    }
+
+    private static int[] scaled(int[] displacements, int by) {
+        if (displacements == null) {
+            return null;
+        }
+        int[] d = new int[displacements.length];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = displacements[i] * by;
+        }
+        return d;
+    }
+
+    private static Datatype derived(Datatype oldType, Builder b, int lb, int extent) {
+        return new Datatype(oldType.baseType, oldType.pair, b.offsets(), b.lengths(), lb, extent, false, null);
+    }
+
+    /** Collects runs in order, joining a run to the previous one when they touch. */
+    private static final class Builder {
+        private final List<int[]> runs = new ArrayList<>();
+
+        void addType(Datatype t, int at) {
+            for (int r = 0; r < t.runOffset.length; r++) {
+                add(at + t.runOffset[r], t.runLength[r]);
+            }
+        }
+
+        void add(int offset, int length) {
+            if (length == 0) {
+                return;
+            }
+            if (!runs.isEmpty()) {
+                int[] last = runs.get(runs.size() - 1);
+                if (last[0] + last[1] == offset) {
+                    last[1] += length;
+                    return;
+                }
+            }
+            runs.add(new int[] {offset, length});
+        }
+
+        int[] offsets() {
+            return runs.stream().mapToInt(r -> r[0]).toArray();
+        }
+
+        int[] lengths() {
+            return runs.stream().mapToInt(r -> r[1]).toArray();
+        }
+    }
+}

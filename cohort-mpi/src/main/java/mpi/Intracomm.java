@@ -1,0 +1,134 @@
+package mpi;
+
+import io.cohort.Communicator;
+
+/**
+ * An intra-communicator: a {@link Comm} that can be split, made from a group, and scanned. Cohort's
+ * communicators are all intra-communicators; {@link MPI#COMM_WORLD} and {@link MPI#COMM_SELF} are
+ * instances of this class.
+ */
+public class Intracomm extends Comm {
+    Intracomm(int kind) {
+        super(kind);
+    }
+
+    Intracomm(Communicator handle, Errhandler errhandler) {
+        super(handle, errhandler);
+    }
+
+    @Override
+    public Intracomm dup() throws MPIException {
+        return (Intracomm) super.dup();
+    }
+
+    @Override
+    public Intracomm iDup() throws MPIException {
+        return (Intracomm) super.iDup();
+    }
+
+    @Override
+    public Intracomm clone() {
+        return (Intracomm) super.clone();
+    }
+
+    /**
+     * Splits this communicator: the processes giving the same {@code colour} form a new one, ranked
+     * by {@code key}, then by their rank here. A process giving {@link MPI#UNDEFINED} gets a null
+     * communicator ({@link #isNull()}). Collective.
+     */
+    public final Intracomm split(int colour, int key) throws MPIException {
+        Communicator c = c();
+        if (colour < 0 && colour != MPI.UNDEFINED) {
+            throw error(MPI.ERR_ARG, "split: colour " + colour + " is negative; colours are 0 or more, or MPI.UNDEFINED");
+        }
+        queue().drain();
+        try {
+            return derive(c.split(colour, key));
+        } catch (RuntimeException e) {
+            throw fail(e, "split");
+        }
+    }
+
+    /**
+     * A communicator of {@code group}'s processes, which must be a subset of this one's and the same
+     * at every process. Processes outside the group get a null communicator. Collective.
+     */
+    public final Intracomm create(Group group) throws MPIException {
+        Communicator c = c();
+        if (group == null || group.isNull()) {
+            throw error(MPI.ERR_GROUP, "create needs a group, not " + (group == null ? "null" : "a freed one"));
+        }
+        io.cohort.Group g = group.group != null ? group.group : new io.cohort.Group(new int[0], Peer.current().world.rank());
+        queue().drain();
+        try {
+            return derive(c.create(g));
+        } catch (RuntimeException e) {
+            throw fail(e, "create");
+        }
+    }
+
+    // ---- scan ------------------------------------------------------------------------------------
+
+    private record ScanPrepared(Communicator c, Operands x, io.cohort.Op op, boolean inclusive) implements Prepared {
+        @Override
+        public void run() {
+            if (inclusive) {
+                c.scan(x.send, x.recv, op);
+            } else {
+                c.exscan(x.send, x.recv, op);
+            }
+        }
+
+        @Override
+        public void store() {
+            // Exscan leaves rank 0's result undefined; Cohort leaves it untouched, and so do we.
+            if (inclusive || c.rank() > 0) {
+                x.store();
+            }
+        }
+    }
+
+    private Prepared prepareScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace,
+                                 boolean inclusive, String name) throws MPIException {
+        Communicator c = c();
+        io.cohort.Op cop = cohortOp(op, type, count, name);
+        checkBuffer(sendbuf, count, type, name + " send buffer");
+        checkBuffer(recvbuf, count, type, name + " receive buffer");
+        return new ScanPrepared(c, new Operands(sendbuf, recvbuf, count, count, type, op, inPlace), cop, inclusive);
+    }
+
+    /** Inclusive prefix reduction: rank r receives the combination of ranks 0 to r's items. */
+    public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        blocking("scan", prepareScan(sendbuf, recvbuf, count, type, op, false, true, "scan"));
+    }
+
+    /** In place: {@code recvbuf} is the operand and receives the result. */
+    public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        blocking("scan", prepareScan(recvbuf, recvbuf, count, type, op, true, true, "scan"));
+    }
+
+    public final Request iScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return nonblocking("iScan", prepareScan(sendbuf, recvbuf, count, type, op, false, true, "iScan"), null);
+    }
+
+    public final Request iScan(Object buf, int count, Datatype type, Op op) throws MPIException {
+        return nonblocking("iScan", prepareScan(buf, buf, count, type, op, true, true, "iScan"), null);
+    }
+
+    /** Exclusive prefix reduction: rank r receives ranks 0 to r - 1's; rank 0's receive buffer is left as it was. */
+    public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        blocking("exScan", prepareScan(sendbuf, recvbuf, count, type, op, false, false, "exScan"));
+    }
+
+    public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
+        blocking("exScan", prepareScan(buf, buf, count, type, op, true, false, "exScan"));
+    }
+
+    public final Request iExScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return nonblocking("iExScan", prepareScan(sendbuf, recvbuf, count, type, op, false, false, "iExScan"), null);
+    }
+
+    public final Request iExScan(Object buf, int count, Datatype type, Op op) throws MPIException {
+        return nonblocking("iExScan", prepareScan(buf, buf, count, type, op, true, false, "iExScan"), null);
+    }
+}

@@ -1,0 +1,351 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A nonblocking operation in progress, over a Cohort {@link io.cohort.Request}. When a wait or a
+ * test finds it complete, the received data is in the program's buffer (a receive into an array
+ * or a typed buffer is copied there at that moment), and the request becomes inactive: it is then
+ * {@link #isNull() null}, as {@link MPI#REQUEST_NULL} is.
+ *
+ * <p>Threads: as MPI's requests; one thread at a time per request.
+ */
+public class Request implements Freeable {
+    /** What to do once the operation completed: copy a received message into the buffer. */
+    @FunctionalInterface
+    interface Completion {
+        void complete(io.cohort.Status status) throws MPIException;
+    }
+
+    /** The operation, or null when the request is inactive. */
+    io.cohort.Request inner;
+    private Completion completion;
+    /** The communicator whose error handler applies; null for MPI.REQUEST_NULL. */
+    Comm comm;
+    /** Whether {@link #inner} is a point-to-point request of the engine (Cohort's awaitAny works on those). */
+    boolean engine;
+    /** The status of a completed operation until the request is freed or restarted. */
+    private Status done;
+
+    Request(io.cohort.Request inner, Comm comm, boolean engine, Completion completion) {
+        this.inner = inner;
+        this.comm = comm;
+        this.engine = engine;
+        this.completion = completion;
+    }
+
+    /** A request that is already complete with {@code status} (PROC_NULL operations). */
+    static Request completed(Comm comm, Status status) {
+        Request r = new Request(null, comm, true, null);
+        r.done = status;
+        return r;
+    }
+
+    void start(io.cohort.Request inner, boolean engine, Completion completion) {
+        this.inner = inner;
+        this.engine = engine;
+        this.completion = completion;
+        this.done = null;
+    }
+
+    private Errhandler handler() {
+        return comm != null ? comm.errhandler() : MPI.worldErrhandler();
+    }
+
+    /** Whether the operation has completed, without waiting (driving no progress). */
+    boolean isDone() {
+        return inner == null || inner.isDone();
+    }
+
+    /**
+     * Completes an operation whose inner request is done: its status, its data in the buffer.
+     * Returns the status and makes the request inactive.
+     */
+    private Status finish(int index) throws MPIException {
+        if (inner == null) {
+            Status s = done != null ? done : Status.empty(index);
+            done = null;
+            return s.withIndex(index);
+        }
+        io.cohort.Request r = inner;
+        try {
+            io.cohort.Status s = r.await();
+            Completion c = completion;
+            completion = null;
+            if (c != null) {
+                c.complete(s);
+            }
+            inner = null;
+            return new Status(s.source(), s.tag(), s.length(), index);
+        } catch (MPIException e) {
+            inner = null;
+            throw Errors.handle(handler(), e);
+        } catch (RuntimeException | Error e) {
+            inner = null;
+            throw Errors.handle(handler(), Errors.of(e, "request"));
+        }
+    }
+
+    /** Waits for the operation and returns its status; the request becomes inactive. */
+    public final Status waitStatus() throws MPIException {
+        MPI.check();
+        return finish(MPI.UNDEFINED);
+    }
+
+    /** Waits for the operation; the request becomes inactive. */
+    public final void waitFor() throws MPIException {
+        waitStatus();
+    }
+
+    /** The status if the operation has completed (the request becomes inactive), else null. */
+    public final Status testStatus() throws MPIException {
+        MPI.check();
+        if (inner != null && !inner.test()) {
+            return null;
+        }
+        return finish(MPI.UNDEFINED);
+    }
+
+    /** Whether the operation has completed; if so the request becomes inactive. */
+    public final boolean test() throws MPIException {
+        return testStatus() != null;
+    }
+
+    /**
+     * The status if the operation has completed, else null, leaving the request as it is
+     * ({@code MPI_REQUEST_GET_STATUS}). The data of a receive is in its buffer once this is non-null.
+     */
+    public final Status getStatus() throws MPIException {
+        MPI.check();
+        if (inner == null) {
+            return done != null ? done : Status.empty(MPI.UNDEFINED);
+        }
+        if (!inner.test()) {
+            return null;
+        }
+        // Completed now (its data is in the buffer); the status is kept so that the request stays
+        // active until a wait or test returns it.
+        done = finish(MPI.UNDEFINED);
+        return done;
+    }
+
+    /**
+     * Lets the operation finish on its own and frees the request. A receive completes into its
+     * buffer only if the buffer is a {@code ByteBuffer} or {@code byte[]} of a contiguous type;
+     * others need a wait or test to copy the data in.
+     */
+    @Override
+    public void free() throws MPIException {
+        inner = null;
+        completion = null;
+        done = null;
+    }
+
+    /**
+     * Cohort cannot cancel a send or receive once started: this does nothing, and the operation
+     * must still be completed ({@link Status#isCancelled()} is false), which MPI permits.
+     */
+    public final void cancel() throws MPIException {
+        MPI.check();
+    }
+
+    /** Whether the request is inactive (completed and waited for, freed, or MPI.REQUEST_NULL). */
+    public final boolean isNull() {
+        return inner == null && done == null;
+    }
+
+    // ---- arrays of requests ------------------------------------------------------------------
+
+    private static boolean active(Request r) {
+        return r != null && !r.isNull();
+    }
+
+    /** Waits for one of the requests; returns its index and makes it inactive, or UNDEFINED if none is active. */
+    public static int waitAny(Request[] requests) throws MPIException {
+        Status s = waitAnyStatus(requests);
+        return s.getIndex();
+    }
+
+    /** As {@link #waitAny}; the status's {@link Status#getIndex()} is the request's index. */
+    public static Status waitAnyStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        int i = awaitOne(requests);
+        if (i == MPI.UNDEFINED) {
+            return Status.empty(MPI.UNDEFINED);
+        }
+        return requests[i].finish(i);
+    }
+
+    /** Tests the requests once; the index of one that completed (now inactive), or UNDEFINED. */
+    public static int testAny(Request[] requests) throws MPIException {
+        Status s = testAnyStatus(requests);
+        return s == null ? MPI.UNDEFINED : s.getIndex();
+    }
+
+    /** As {@link #testAny}; null if none completed. */
+    public static Status testAnyStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        boolean any = false;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (active(r)) {
+                any = true;
+                if (r.inner == null || r.inner.test()) {
+                    return r.finish(i);
+                }
+            }
+        }
+        return any ? null : Status.empty(MPI.UNDEFINED);
+    }
+
+    /** Waits for all the requests; the first failure is raised once all have completed. */
+    public static void waitAll(Request[] requests) throws MPIException {
+        waitAllStatus(requests);
+    }
+
+    /** As {@link #waitAll}, with each request's status (an inactive request's is empty). */
+    public static Status[] waitAllStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        Status[] out = new Status[requests.length];
+        MPIException first = null;
+        for (int i = 0; i < requests.length; i++) {
+            try {
+                out[i] = requests[i] == null ? Status.empty(i) : requests[i].finish(i);
+            } catch (MPIException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return out;
+    }
+
+    /** Whether all the requests have completed; if so they all become inactive, else none changes. */
+    public static boolean testAll(Request[] requests) throws MPIException {
+        return testAllStatus(requests) != null;
+    }
+
+    /** As {@link #testAll}: the statuses if all completed, else null. */
+    public static Status[] testAllStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        boolean all = true;
+        for (Request r : requests) {
+            if (active(r) && r.inner != null && !r.inner.test()) {
+                all = false;
+            }
+        }
+        return all ? waitAllStatus(requests) : null;
+    }
+
+    /** Waits until at least one request completes; the indexes of all that completed, or null if none is active. */
+    public static int[] waitSome(Request[] requests) throws MPIException {
+        Status[] s = waitSomeStatus(requests);
+        return s == null ? null : indexes(s);
+    }
+
+    /** As {@link #waitSome}, with statuses. */
+    public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        if (awaitOne(requests) == MPI.UNDEFINED) {
+            return null;
+        }
+        return completedNow(requests);
+    }
+
+    /** The indexes of the requests that have completed now (an empty array if none), or null if none is active. */
+    public static int[] testSome(Request[] requests) throws MPIException {
+        Status[] s = testSomeStatus(requests);
+        return s == null ? null : indexes(s);
+    }
+
+    /** As {@link #testSome}, with statuses. */
+    public static Status[] testSomeStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        boolean any = false;
+        for (Request r : requests) {
+            if (active(r)) {
+                any = true;
+                if (r.inner != null) {
+                    r.inner.test();
+                }
+            }
+        }
+        return any ? completedNow(requests) : null;
+    }
+
+    private static Status[] completedNow(Request[] requests) throws MPIException {
+        List<Status> out = new ArrayList<>();
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (active(r) && r.isDone()) {
+                out.add(r.finish(i));
+            }
+        }
+        return out.toArray(new Status[0]);
+    }
+
+    private static int[] indexes(Status[] s) {
+        int[] out = new int[s.length];
+        for (int i = 0; i < s.length; i++) {
+            out[i] = s[i].getIndex();
+        }
+        return out;
+    }
+
+    /**
+     * Waits until some active request is done; returns its index, or UNDEFINED if none is active.
+     * Point-to-point requests wait in Cohort's engine; with nonblocking collectives among them the
+     * requests are tested in turn with a growing pause (spin, yield, then park up to 1 ms).
+     */
+    private static int awaitOne(Request[] requests) {
+        List<io.cohort.Request> pending = new ArrayList<>();
+        boolean allEngine = true;
+        boolean any = false;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (active(r)) {
+                any = true;
+                if (r.isDone()) {
+                    return i;
+                }
+                pending.add(r.inner);
+                allEngine &= r.engine;
+            }
+        }
+        if (!any) {
+            return MPI.UNDEFINED;
+        }
+        if (allEngine) {
+            io.cohort.Request.awaitAny(pending);
+        } else {
+            long pause = 0;
+            outer:
+            while (true) {
+                for (io.cohort.Request q : pending) {
+                    if (q.test()) {
+                        break outer;
+                    }
+                }
+                if (pause < 100) {
+                    Thread.onSpinWait();
+                } else if (pause < 200) {
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(Math.min(1_000_000L, (pause - 199) * 10_000L));
+                }
+                pause++;
+            }
+        }
+        for (int i = 0; i < requests.length; i++) {
+            if (active(requests[i]) && requests[i].isDone()) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("a wait returned with no request done");
+    }
+}

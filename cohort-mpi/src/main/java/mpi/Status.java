@@ -1,0 +1,81 @@
+package mpi;
+
+/**
+ * What a receive, probe or completed request learned: the message's source and tag, and its
+ * length, from which {@link #getCount} gives the number of items of a datatype.
+ */
+public final class Status {
+    private final int source;
+    private final int tag;
+    private final int error;
+    /** The message's length on the wire, in bytes. */
+    private final long bytes;
+    private final int index;
+
+    Status(int source, int tag, long bytes, int index) {
+        this.source = source;
+        this.tag = tag;
+        this.error = MPI.SUCCESS;
+        this.bytes = bytes;
+        this.index = index;
+    }
+
+    /** The status of an operation with {@link MPI#PROC_NULL}, or of an inactive request. */
+    static Status empty(int index) {
+        return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, index);
+    }
+
+    Status withIndex(int i) {
+        return new Status(source, tag, bytes, i);
+    }
+
+    /**
+     * The number of whole items of {@code datatype} the message carried, or {@link MPI#UNDEFINED}
+     * if its length is not a whole number of items.
+     */
+    public int getCount(Datatype datatype) throws MPIException {
+        MPI.check();
+        long item = (long) datatype.size * datatype.baseSize;
+        if (item == 0) {
+            return bytes == 0 ? 0 : MPI.UNDEFINED;
+        }
+        return bytes % item == 0 ? (int) (bytes / item) : MPI.UNDEFINED;
+    }
+
+    /** The number of base elements of {@code datatype} the message carried. */
+    public int getElements(Datatype datatype) throws MPIException {
+        MPI.check();
+        int b = Math.max(1, datatype.baseSize);
+        return bytes % b == 0 ? (int) (bytes / b) : MPI.UNDEFINED;
+    }
+
+    /** Always false: Cohort does not cancel operations (see {@link Request#cancel()}). */
+    public boolean isCancelled() throws MPIException {
+        MPI.check();
+        return false;
+    }
+
+    /** The rank of the sender in the communicator of the receive. */
+    public int getSource() {
+        return source;
+    }
+
+    public int getTag() {
+        return tag;
+    }
+
+    /** {@link MPI#SUCCESS}: a failed operation throws (or ends the job) instead. */
+    public int getError() {
+        return error;
+    }
+
+    /** The index of the request this status is for, in the array given to waitAny, waitSome, ... */
+    public int getIndex() {
+        return index;
+    }
+
+    @Override
+    public String toString() {
+        return "Status[source=" + source + ", tag=" + tag + ", bytes=" + bytes + "]";
+    }
+}

@@ -1,0 +1,113 @@
+package mpi;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** ERRORS_ARE_FATAL by default, ERRORS_RETURN throwing MPIException with the right error class. */
+@Timeout(60)
+class ErrorHandlersTest {
+
+    static void expect(int errorClass, Executable call) {
+        MPIException e = assertThrows(MPIException.class, call::run);
+        assertEquals(errorClass, e.getErrorClass(), e.getMessage());
+        assertTrue(e.getMessage() != null && !e.getMessage().isBlank());
+    }
+
+    @FunctionalInterface
+    interface Executable {
+        void run() throws Exception;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 8})
+    void errorsReturnThrowsWithTheErrorClass(int np) {
+        MpiJob.run(np, (rank, size) -> {
+            Intracomm w = MPI.COMM_WORLD;
+            assertSame(MPI.ERRORS_ARE_FATAL, w.getErrhandler());
+            w.setErrhandler(MPI.ERRORS_RETURN);
+            assertSame(MPI.ERRORS_RETURN, w.getErrhandler());
+            int[] buf = new int[4];
+            expect(MPI.ERR_RANK, () -> w.send(buf, 1, MPI.INT, size, 0));
+            expect(MPI.ERR_RANK, () -> w.recv(buf, 1, MPI.INT, -7, 0));
+            expect(MPI.ERR_TAG, () -> w.send(buf, 1, MPI.INT, 0, -3));
+            expect(MPI.ERR_COUNT, () -> w.send(buf, -1, MPI.INT, 0, 0));
+            expect(MPI.ERR_BUFFER, () -> w.send(buf, 5, MPI.INT, 0, 0));
+            expect(MPI.ERR_TYPE, () -> w.send(buf, 1, MPI.DOUBLE, 0, 0));
+            expect(MPI.ERR_BUFFER, () -> w.send("text", 1, MPI.INT, 0, 0));
+            Datatype uncommitted = Datatype.createContiguous(2, MPI.INT);
+            expect(MPI.ERR_TYPE, () -> w.send(buf, 1, uncommitted, 0, 0));
+            expect(MPI.ERR_ROOT, () -> w.bcast(buf, 1, MPI.INT, size));
+            expect(MPI.ERR_OP, () -> w.allReduce(new double[1], new double[1], 1, MPI.DOUBLE, MPI.BAND));
+            expect(MPI.ERR_OP, () -> w.allReduce(new int[2], new int[2], 1, MPI.INT, MPI.MINLOC));
+            expect(MPI.ERR_COMM, () -> MPI.COMM_WORLD.free());
+
+            // Truncation: a message longer than the receive buffer, into an array and into a direct buffer.
+            int next = (rank + 1) % size;
+            int prev = (rank + size - 1) % size;
+            Request s = w.iSend(new int[] {1, 2, 3}, 3, MPI.INT, next, 1);
+            expect(MPI.ERR_TRUNCATE, () -> w.recv(buf, 2, MPI.INT, prev, 1));
+            s.waitFor();
+            Request s2 = w.iSend(new byte[8], 8, MPI.BYTE, next, 2);
+            expect(MPI.ERR_TRUNCATE, () -> w.recv(MPI.newByteBuffer(4), 4, MPI.BYTE, prev, 2));
+            s2.waitFor();
+            Request s3 = w.iSend(new int[] {1, 2, 3}, 3, MPI.INT, next, 3);
+            Request r3 = w.iRecv(buf, 1, MPI.INT, prev, 3);
+            expect(MPI.ERR_TRUNCATE, r3::waitFor);
+            s3.waitFor();
+
+            // A derived communicator inherits the handler; it can be set back to fatal.
+            Intracomm dup = w.dup();
+            assertSame(MPI.ERRORS_RETURN, dup.getErrhandler());
+            dup.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            MpiJob.Fatal f = assertThrows(MpiJob.Fatal.class, () -> dup.send(buf, 1, MPI.INT, size + 5, 0));
+            assertEquals(MPI.ERR_RANK, f.error.getErrorClass());
+            dup.free();
+            w.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            w.barrier();
+        });
+    }
+
+    @Test
+    void fatalIsTheDefault() {
+        MpiJob.run(2, (rank, size) -> {
+            MpiJob.Fatal f = assertThrows(MpiJob.Fatal.class, () -> MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, 9, 0));
+            assertEquals(MPI.ERR_RANK, f.error.getErrorClass());
+            assertTrue(f.error.getMessage().contains("destination rank 9"), f.error.getMessage());
+        });
+    }
+
+    @Test
+    void abortEndsTheJobWithItsCode() {
+        AtomicInteger code = new AtomicInteger(-1);
+        java.util.function.IntConsumer before = Errors.abortAction;
+        Errors.abortAction = code::set;
+        try {
+            MpiJob.run(1, (rank, size) -> MPI.COMM_WORLD.abort(7));
+        } finally {
+            Errors.abortAction = before;
+        }
+        assertEquals(7, code.get());
+    }
+
+    @Test
+    void callsOutsideInitAndFinalizeFail() {
+        MpiJob.run(1, (rank, size) -> {
+            assertTrue(MPI.isInitialized());
+            MPIException again = assertThrows(MPIException.class, () -> MPI.Init(new String[0]));
+            assertTrue(again.getMessage().contains("already initialized"));
+            MPI.Finalize();
+            assertTrue(MPI.isFinalized());
+            MPIException after = assertThrows(MPIException.class, () -> MPI.COMM_WORLD.getRank());
+            assertTrue(after.getMessage().contains("finalized"), after.getMessage());
+        });
+    }
+}
