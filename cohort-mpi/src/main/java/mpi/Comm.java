@@ -2,6 +2,7 @@ package mpi;
 
 import io.cohort.Communicator;
 import io.cohort.Message;
+import io.cohort.collective.NonblockingRunner;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -36,7 +37,15 @@ public class Comm implements Freeable {
     /** A made communicator's Cohort communicator; null once freed or for MPI_COMM_NULL. */
     private volatile Communicator handle;
     private volatile Errhandler errhandler;
-    private final CollectiveQueue queue;
+    /**
+     * Runs this communicator's nonblocking collectives that Cohort has no nonblocking form of
+     * (iGather, iScan, ...) as Cohort's blocking ones, in the order the program started them; every
+     * blocking collective drains it first, and Cohort's own nonblocking forms are used only while it
+     * is idle, so each peer starts the communicator's collectives in its program order.
+     */
+    private final NonblockingRunner queue;
+    /** The name of a queue's thread, before the rank. */
+    static final String THREAD_PREFIX = "cohort-mpi-coll-";
     private volatile String name;
     private Request request;
 
@@ -53,7 +62,7 @@ public class Comm implements Freeable {
         this.kind = PLAIN;
         this.handle = handle;
         this.errhandler = errhandler;
-        this.queue = handle == null ? null : new CollectiveQueue(handle.rank());
+        this.queue = handle == null ? null : new NonblockingRunner(handle.rank(), THREAD_PREFIX);
     }
 
     // ---- what this communicator is ----------------------------------------------------------
@@ -80,7 +89,7 @@ public class Comm implements Freeable {
         return kind == WORLD ? p.world : p.self;
     }
 
-    final CollectiveQueue queue() {
+    final NonblockingRunner queue() {
         if (kind == PLAIN) {
             return queue;
         }
@@ -671,7 +680,7 @@ public class Comm implements Freeable {
     /** Starts a nonblocking collective: Cohort's own nonblocking form when one exists and nothing is queued. */
     final Request nonblocking(String op, Prepared p, Supplier<io.cohort.Request> cohortForm) throws MPIException {
         try {
-            CollectiveQueue q = queue();
+            NonblockingRunner q = queue();
             io.cohort.Request inner = cohortForm != null && q.idle() ? cohortForm.get() : q.submit(p::run);
             return new Request(inner, this, false, s -> p.store());
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package mpi;
 
 import io.cohort.Communicator;
+import io.cohort.collective.NonblockingRunner;
 
 /**
  * The MPI state of one peer: its world and self communicators and where it is between Init and
@@ -28,13 +29,13 @@ final class Peer {
     volatile Errhandler worldErrhandler = MPI.ERRORS_ARE_FATAL;
     volatile Errhandler selfErrhandler = MPI.ERRORS_ARE_FATAL;
     /** Orders COMM_WORLD's and COMM_SELF's nonblocking collectives. */
-    final CollectiveQueue worldQueue;
-    final CollectiveQueue selfQueue;
+    final NonblockingRunner worldQueue;
+    final NonblockingRunner selfQueue;
 
     Peer(Communicator world) {
         this.world = world;
-        this.worldQueue = new CollectiveQueue(world.rank());
-        this.selfQueue = new CollectiveQueue(world.rank());
+        this.worldQueue = new NonblockingRunner(world.rank(), Comm.THREAD_PREFIX);
+        this.selfQueue = new NonblockingRunner(world.rank(), Comm.THREAD_PREFIX);
     }
 
     /** The calling thread's peer, or null before Init. */

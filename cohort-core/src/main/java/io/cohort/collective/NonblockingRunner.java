@@ -18,14 +18,16 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Runs nonblocking collectives one after another, in the order they were started, on one daemon
- * thread ({@code cohort-coll-<rank>}, created on first use). Blocking collectives {@link #drain()}
+ * thread (named {@code <prefix><rank>}, created on first use). Blocking collectives {@link #drain()}
  * it first, so collectives run in the same global order on every peer; the thread ends at
- * {@link #close()}.
+ * {@link #close()}. Public for layers over the API that run their own nonblocking forms of
+ * blocking collectives the same way (cohort-mpi's {@code iGather}, {@code iScan}, ...).
  *
  * <p>Threads: {@link #submit} and {@link #drain} from any thread; requests may be waited on by any thread.
  */
-final class NonblockingRunner implements AutoCloseable {
+public final class NonblockingRunner implements AutoCloseable {
     private final int rank;
+    private final String threadName;
     /** Created on first submit; guarded by this. */
     private ExecutorService executor;
     /** The last task submitted (each runs after the one before); guarded by this. */
@@ -33,16 +35,32 @@ final class NonblockingRunner implements AutoCloseable {
     private boolean closed;
 
     NonblockingRunner(int rank) {
-        this.rank = rank;
+        this(rank, "cohort-coll-");
     }
 
-    synchronized Request submit(Runnable task) {
+    /** A runner for the peer of this {@code rank} whose thread is named {@code threadPrefix + rank}. */
+    public NonblockingRunner(int rank, String threadPrefix) {
+        this.rank = rank;
+        this.threadName = threadPrefix + rank;
+    }
+
+    /** Whether every collective submitted so far has finished. */
+    public synchronized boolean idle() {
+        return last.isDone();
+    }
+
+    /**
+     * Runs {@code task} after every one submitted before it; its request completes when it has run.
+     *
+     * @throws IllegalStateException after {@link #close()}
+     */
+    public synchronized Request submit(Runnable task) {
         if (closed) {
-            throw new IllegalStateException("these collectives are closed; no nonblocking collective can start");
+            throw new IllegalStateException("these collectives are closed (their communicator is); no nonblocking collective can start");
         }
         if (executor == null) {
             executor = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "cohort-coll-" + rank);
+                Thread t = new Thread(r, threadName);
                 t.setDaemon(true);
                 return t;
             });
@@ -53,7 +71,7 @@ final class NonblockingRunner implements AutoCloseable {
     }
 
     /** Waits until every collective submitted so far has finished (failures stay with their requests). */
-    void drain() {
+    public void drain() {
         CompletableFuture<Void> f;
         synchronized (this) {
             f = last;
