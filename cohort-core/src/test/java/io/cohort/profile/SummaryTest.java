@@ -137,6 +137,6 @@ class SummaryTest {
         assertEquals("isend", s[2]);
         assertEquals("1000", s[6], "every call is credited to the site of its operation's latest walk");
         assertEquals("100000", s[7]);
-        assertEquals("1", s[8], "one walk in well under 100 ms of calls");
+        assertTrue(Long.parseLong(s[8]) >= 1, "the first call walks; more walks only if the loop outlasted 100 ms");
     }
 }
