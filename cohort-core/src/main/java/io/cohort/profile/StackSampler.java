@@ -35,7 +35,6 @@ final class StackSampler extends Thread {
     StackSampler() {
         super("cohort-profile-sampler");
         setDaemon(true);
-        setPriority(Thread.MAX_PRIORITY); // a late sample is a biased one; it runs for microseconds
     }
 
     @Override
