@@ -108,14 +108,19 @@ public final class Summary {
         Table t = TABLE.get();
         Op o = t.op(kind, operation == null ? "" : operation);
         if (end - o.lastWalk >= SITE_INTERVAL_NANOS && end - t.lastWalk >= WALK_GAP_NANOS) {
-            o.lastWalk = end;
-            t.lastWalk = end;
-            StackWalker.StackFrame f = CallSites.ofCurrentThread();
-            if (f != null) {
-                o.current = t.site(kind, o.operation, f);
-            }
+            walk(t, o, end);
         }
         o.add(algorithm == null ? "" : algorithm, communicator, peer, bytes, nanos);
+    }
+
+    /** The rare part of a call, out of line so that the common part stays small enough to inline. */
+    private static void walk(Table t, Op o, long end) {
+        o.lastWalk = end;
+        t.lastWalk = end;
+        StackWalker.StackFrame f = CallSites.ofCurrentThread();
+        if (f != null) {
+            o.current = t.site(o.kind, o.operation, f);
+        }
     }
 
     static void region(String name, long nanos) {
