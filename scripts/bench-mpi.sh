@@ -16,7 +16,7 @@
 #   - cohort-mpj  the same MpjOsu*.java on cohort-mpj.jar under `cohort run --transport shm`, when
 #                 cohort-dist/target/cohort/lib/cohort-mpj.jar exists.
 # Cohort's variants run once per idle strategy (--idles; busy-spin and the default, backoff); at N
-# greater than the cores only the default runs (spinning peers on shared cores measure the
+# greater than the cores only the default (backoff) runs (spinning peers on shared cores measure the
 # scheduler). Every repetition runs every variant once, the variants' order rotated from one
 # repetition to the next, so that machine noise hits them all; the tables give, per figure, the
 # median over the repetitions.
@@ -183,6 +183,8 @@ run() {
   echo "  $label" >&2
   timeout --kill-after=10 "$limit" "$@" >"$work/run.out" 2>"$work/run.err" || rc=$?
   { grep '^osu ' "$work/run.out" || true; } | sed "s/\$/ $tags/" >>"$out"
+  # MPJ's multicore starter exits 0 when a rank throws (it prints the trace and calls exit(0)).
+  if ((rc == 0)) && [[ $label == *" mpj "* ]] && grep -qE 'Exception|Error' "$work/run.err"; then rc=1; fi
   if ((rc != 0)) || ! grep -q '^osu ' "$work/run.out"; then
     failed=1
     echo "# FAILED $label (exit $rc$( ((rc == 124)) && echo ", timed out after ${limit}s"))" | tee -a "$out" >&2
@@ -235,7 +237,7 @@ variant() {
 variants() { # PART N BUFFER OP
   local part=$1 n=$2 buffer=$3 op=$4 i list=()
   local cidles=${idles//,/ }
-  if ((n > cores)); then cidles=${cidles##* }; fi
+  if ((n > cores)); then cidles=backoff; fi   # the default; spinning peers on shared cores measure the scheduler
   for i in $cidles; do
     has cohort && ! [[ $op == allreduce && $buffer == direct ]] && list+=("cohort/$i")
     has cohort-mpi && list+=("cohort-mpi/$i")
