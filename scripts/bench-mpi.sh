@@ -34,6 +34,9 @@
 # deb.debian.org), checked against the SHA-256 in openmpi_4.1.4-3.dsc; once mpi.jar is built no
 # network is needed. Nothing fetched or generated goes into the source tree.
 #
+# BENCH_COHORT_RUN_ARGS="--collectives p2p" adds options to every `cohort run` (Cohort, cohort-mpi,
+# cohort-mpj alike), for experiments; the default run uses Cohort's defaults.
+#
 # --quick: one repetition, fewer sizes and iterations, 0.3 s of JIT warm-up: a smoke run (a few
 # minutes), figures not meaningful. The full run: 3 repetitions, sizes 1 B - 4 MiB and 8 B - 64 KiB,
 # 2 s of JIT warm-up per program.
@@ -209,6 +212,8 @@ variant() {
   args+=(--impl "$impl" --buffer "$buffer" --sizes "$sizes" --prewarm-seconds "$prewarm")
   local tags="idle=$idle rep=$r" label="rep $r: $impl ${op} n=$n buffer=$buffer idle=$idle"
   local crun=(./cohort run -n "$n" --transport shm --idle "$idle" --jvm-opt "-Xms$heap" --jvm-opt "-Xmx$heap")
+  # shellcheck disable=SC2206
+  crun+=(${BENCH_COHORT_RUN_ARGS:-})
   case $impl in
     cohort)
       run "$label" "$tags" "${crun[@]}" -cp "$bench" io.cohort.bench.OsuStyleJob "$op" "${args[@]}" ;;
@@ -253,7 +258,7 @@ variants() { # PART N BUFFER OP
   has ompi-java && echo "# $(mpirun --version 2>/dev/null | head -n1), Java bindings built from its source (bench-out/ompi-java/mpi.jar), btl self,vader"
   has mpj && echo "# MPJ Express $(dpkg-query -W -f '${Version}' libmpj-java 2>/dev/null), multicore device"
   has cohort-mpj && ((cohort_mpj == 0)) && echo "# cohort-mpj: $lib/cohort-mpj.jar does not exist; skipped"
-  echo "# reps=$reps parts=$parts impls=$impls idles=$idles buffers=$buffers peers=\"$peers\" quick=$quick prewarm=${prewarm}s"
+  echo "# reps=$reps parts=$parts impls=$impls idles=$idles buffers=$buffers peers=\"$peers\" quick=$quick prewarm=${prewarm}s${BENCH_COHORT_RUN_ARGS:+ cohort-run-args=\"$BENCH_COHORT_RUN_ARGS\"}"
 } | tee -a "$out"
 
 start=$(date +%s)
