@@ -30,8 +30,9 @@
 # "# FAILED ..." line; the others go on and the script exits 1 at the end.
 #
 # Installs openmpi-bin, libopenmpi-dev and libmpj-java if missing (needs root then). The bindings'
-# sources come from Debian's openmpi_4.1.4.orig.tar.xz (bench-out/ompi-java/, else /tmp/pub/, else
-# deb.debian.org), checked against the SHA-256 in openmpi_4.1.4-3.dsc; once mpi.jar is built no
+# sources come from Debian's openmpi_4.1.4.orig.tar.xz (bench-out/ompi-java/, else the cache of
+# scripts/public-suites.sh, else /tmp/pub/, else deb.debian.org), checked against the SHA-256 in
+# openmpi_4.1.4-3.dsc; once mpi.jar is built no
 # network is needed. Nothing fetched or generated goes into the source tree.
 #
 # BENCH_COHORT_RUN_ARGS="--collectives p2p" adds options to every `cohort run` (Cohort, cohort-mpi,
@@ -128,7 +129,11 @@ build_ompi_jar() {
   mkdir -p "$cache"
   for f in $tarball $dsc; do
     [[ -s $cache/$f ]] && continue
-    if [[ -s /tmp/pub/$f ]]; then cp "/tmp/pub/$f" "$cache/$f"; continue; fi
+    # The cache of scripts/public-suites.sh, or a copy left in /tmp/pub, saves the download.
+    local d
+    for d in "${COHORT_PUBLIC_CACHE:-$HOME/.cache/cohort/public}" /tmp/pub; do
+      if [[ -s $d/$f ]]; then cp "$d/$f" "$cache/$f"; continue 2; fi
+    done
     echo "fetching $base/$f..." >&2
     curl -fsS -o "$cache/$f.part" "$base/$f" && mv "$cache/$f.part" "$cache/$f" || die "could not fetch $base/$f"
   done
