@@ -10,8 +10,6 @@ import io.cohort.profile.Profiling;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -40,7 +38,9 @@ public final class Collectives implements AutoCloseable {
     private final CollectiveChannel channel;
     private final CollectivePolicy policy;
     private final Consumer<String> verbose;
-    private final Set<String> logged = ConcurrentHashMap.newKeySet();
+    /** Per operation, a bit per algorithm already reported to {@code --verbose}. */
+    private final java.util.concurrent.atomic.AtomicLongArray logged =
+            new java.util.concurrent.atomic.AtomicLongArray(Algorithm.Operation.values().length);
     /** Held while a collective runs: one at a time touches the channel's domain. */
     private final ReentrantLock running = new ReentrantLock();
     private final NonblockingRunner runner;
@@ -177,11 +177,25 @@ public final class Collectives implements AutoCloseable {
         if (a.usesDomain() && domain == DomainState.UNAVAILABLE) {
             a = policy.withoutDomain(a, n, bytes, op);
         }
-        if (logged.add(operation + "/" + a)) {
+        if (firstUse(operation, a)) {
             verbose.accept("cohort: " + operation.label() + " of " + bytes + " B at " + n + " peers uses " + a.label());
         }
         ran = a;
         return a;
+    }
+
+    /** True once per operation and algorithm: without building a string on every call. */
+    private boolean firstUse(Algorithm.Operation operation, Algorithm a) {
+        long bit = 1L << a.ordinal();
+        int i = operation.ordinal();
+        long seen = logged.get(i);
+        while ((seen & bit) == 0) {
+            if (logged.compareAndSet(i, seen, seen | bit)) {
+                return true;
+            }
+            seen = logged.get(i);
+        }
+        return false;
     }
 
     // ---- barrier and bcast -----------------------------------------------------------------
