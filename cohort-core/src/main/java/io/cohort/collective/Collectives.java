@@ -38,6 +38,8 @@ public final class Collectives implements AutoCloseable {
     private final CollectiveChannel channel;
     private final CollectivePolicy policy;
     private final Consumer<String> verbose;
+    /** 0 until asked, then 1 if every peer is reached over shared memory, else -1 (racy but idempotent). */
+    private volatile int sharedMemory;
     /** Per operation, a bit per algorithm already reported to {@code --verbose}. */
     private final java.util.concurrent.atomic.AtomicLongArray logged =
             new java.util.concurrent.atomic.AtomicLongArray(Algorithm.Operation.values().length);
@@ -164,7 +166,7 @@ public final class Collectives implements AutoCloseable {
     /** The policy's choice, with the domain opened on first need, or p2p if it cannot open; logged once. */
     private Algorithm pick(Algorithm.Operation operation, long bytes, Op op) {
         int n = channel.size();
-        Algorithm a = policy.choose(operation, n, bytes, op);
+        Algorithm a = policy.choose(operation, n, bytes, op, sharedMemoryOnly());
         if (a.usesDomain() && domain == DomainState.UNKNOWN) {
             try {
                 channel.domain(); // collective: every peer reaches this point with the same choice
@@ -182,6 +184,16 @@ public final class Collectives implements AutoCloseable {
         }
         ran = a;
         return a;
+    }
+
+    /** Asked once: the routes of a communicator's peers do not change. */
+    private boolean sharedMemoryOnly() {
+        int s = sharedMemory;
+        if (s == 0) {
+            s = channel.sharedMemoryOnly() ? 1 : -1;
+            sharedMemory = s;
+        }
+        return s > 0;
     }
 
     /** True once per operation and algorithm: without building a string on every call. */
