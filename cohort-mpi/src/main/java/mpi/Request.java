@@ -1,8 +1,9 @@
 package mpi;
 
+import io.cohort.mpi.support.Completions;
+
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A nonblocking operation in progress, over a Cohort {@link io.cohort.Request}. When a wait or a
@@ -320,27 +321,7 @@ public class Request implements Freeable {
         if (!any) {
             return MPI.UNDEFINED;
         }
-        if (allEngine) {
-            io.cohort.Request.awaitAny(pending);
-        } else {
-            long pause = 0;
-            outer:
-            while (true) {
-                for (io.cohort.Request q : pending) {
-                    if (q.test()) {
-                        break outer;
-                    }
-                }
-                if (pause < 100) {
-                    Thread.onSpinWait();
-                } else if (pause < 200) {
-                    Thread.yield();
-                } else {
-                    LockSupport.parkNanos(Math.min(1_000_000L, (pause - 199) * 10_000L));
-                }
-                pause++;
-            }
-        }
+        Completions.awaitAny(pending, allEngine);
         for (int i = 0; i < requests.length; i++) {
             if (active(requests[i]) && requests[i].isDone()) {
                 return i;
