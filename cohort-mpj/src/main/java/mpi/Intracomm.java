@@ -93,19 +93,24 @@ public class Intracomm extends Comm {
     }
 
     private static void checkCounts(Communicator c, int[] counts, int[] displs, String op) {
-        if (counts == null || counts.length != c.size()) {
+        if (counts == null || counts.length < c.size()) {
             throw Errors.error(op + " needs a count for each of the " + c.size() + " processes, not "
                     + (counts == null ? "null" : counts.length));
         }
-        if (displs != null && displs.length != c.size()) {
+        if (displs != null && displs.length < c.size()) {
             throw Errors.error(op + " needs a displacement for each of the " + c.size() + " processes, not "
                     + displs.length);
         }
-        for (int r = 0; r < counts.length; r++) {
+        for (int r = 0; r < c.size(); r++) {
             if (counts[r] < 0) {
                 throw Errors.error(op + ": the count for rank " + r + " is negative: " + counts[r]);
             }
         }
+    }
+
+    /** The first {@code n} entries: MPI reads only as many counts and displacements as there are processes. */
+    private static int[] first(int[] a, int n) {
+        return a == null || a.length == n ? a : java.util.Arrays.copyOf(a, n);
     }
 
     private static void checkBlocks(Object buf, int offset, int[] counts, int[] displs, Datatype type, String what) {
@@ -210,6 +215,8 @@ public class Intracomm extends Comm {
                 return;
             }
             checkCounts(c, recvcount, displs, "Gatherv");
+            recvcount = first(recvcount, c.size());
+            displs = first(displs, c.size());
             checkBlocks(recvbuf, recvoffset, recvcount, displs, recvtype, "Gatherv receive buffer");
             checkMatch(s.elements(), recvcount[root] * recvtype.layout.size, "Gatherv");
             Operand.Blocks r = new Operand.Blocks(recvbuf, recvoffset, recvcount, displs, recvtype, false);
@@ -259,6 +266,8 @@ public class Intracomm extends Comm {
                 c.scatterv(root, null, null, null, r.carrier);
             } else {
                 checkCounts(c, sendcount, displs, "Scatterv");
+                sendcount = first(sendcount, c.size());
+                displs = first(displs, c.size());
                 checkBlocks(sendbuf, sendoffset, sendcount, displs, sendtype, "Scatterv send buffer");
                 checkMatch(sendcount[root] * sendtype.layout.size, recvcount * recvtype.layout.size, "Scatterv");
                 Operand.Blocks s = new Operand.Blocks(sendbuf, sendoffset, sendcount, displs, sendtype, true);
@@ -297,6 +306,8 @@ public class Intracomm extends Comm {
         Communicator c = c("Allgatherv");
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype, "Allgatherv send buffer");
         checkCounts(c, recvcount, displs, "Allgatherv");
+        recvcount = first(recvcount, c.size());
+        displs = first(displs, c.size());
         checkBlocks(recvbuf, recvoffset, recvcount, displs, recvtype, "Allgatherv receive buffer");
         checkMatch(sendcount * sendtype.layout.size, recvcount[c.rank()] * recvtype.layout.size, "Allgatherv");
         try {
@@ -338,6 +349,10 @@ public class Intracomm extends Comm {
         Communicator c = c("Alltoallv");
         checkCounts(c, sendcount, sdispls, "Alltoallv");
         checkCounts(c, recvcount, rdispls, "Alltoallv");
+        sendcount = first(sendcount, c.size());
+        sdispls = first(sdispls, c.size());
+        recvcount = first(recvcount, c.size());
+        rdispls = first(rdispls, c.size());
         checkBlocks(sendbuf, sendoffset, sendcount, sdispls, sendtype, "Alltoallv send buffer");
         checkBlocks(recvbuf, recvoffset, recvcount, rdispls, recvtype, "Alltoallv receive buffer");
         try {
@@ -407,6 +422,7 @@ public class Intracomm extends Comm {
                                Datatype datatype, Op op) throws MPIException {
         Communicator c = c("Reduce_scatter");
         checkCounts(c, recvcounts, null, "Reduce_scatter");
+        recvcounts = first(recvcounts, c.size());
         int total = 0;
         for (int n : recvcounts) {
             total += n;

@@ -88,8 +88,9 @@ class CollectivesTest {
         MpjJob.run(np, (rank, size) -> {
             for (Datatype t : TYPES) {
                 int root = 0;
-                int[] counts = new int[size];
-                int[] displs = new int[size];
+                // Longer than the communicator, as MPI allows (only the first size entries count).
+                int[] counts = {0, 0, 0, 0, 0, 0, 0, 0, -1, -1};
+                int[] displs = {0, 0, 0, 0, 0, 0, 0, 0, -1, -1};
                 int total = 0;
                 for (int r = 0; r < size; r++) {
                     counts[r] = r + 1;
@@ -200,7 +201,7 @@ class CollectivesTest {
                     int[] counts = new int[size];
                     java.util.Arrays.fill(counts, 1);
                     Object rrecv = PointToPointTest.newArray(t, 1);
-                    MPI.COMM_WORLD.Reduce_scatter(rsend, 0, rrecv, 0, counts, t, op);
+                    MPI.COMM_WORLD.Reduce_scatter(rsend, 0, rrecv, 0, java.util.Arrays.copyOf(counts, size + 1), t, op);
                     check(new long[] {all[rank % n]}, rrecv, 0, t, what + " reduce_scatter");
                 }
             }
