@@ -719,15 +719,18 @@ public class Comm {
     // ---- inter-communicators ------------------------------------------------------------------
 
     /**
-     * An inter-communicator between this (local) intra-communicator's group and a remote group,
-     * whose leaders reach each other in {@code peer_comm}. Collective over both groups.
+     * An inter-communicator between the group of {@code local_comm} and a remote group, made on
+     * this, the peer communicator, in which the two groups' leaders reach each other (mpiJava
+     * defines it on the peer communicator, like a send to the remote leader). {@code local_leader}
+     * is a rank in {@code local_comm}, {@code remote_leader} the remote leader's rank in this
+     * communicator. Collective over both groups.
      *
-     * <p>Cohort makes the new communicator over {@code peer_comm}, so the two groups together must
-     * be all of {@code peer_comm}'s processes (the usual case: COMM_WORLD split in two); otherwise
-     * every process gets the same error.
+     * <p>Cohort makes the new communicator over this peer communicator, so the two groups together
+     * must be all of its processes (the usual case: COMM_WORLD split in two); otherwise every
+     * process gets the same error.
      */
-    public Intercomm Create_intercomm(Comm peer_comm, int local_leader, int remote_leader, int tag)
+    public Intercomm Create_intercomm(Comm local_comm, int local_leader, int remote_leader, int tag)
             throws MPIException {
-        return Intercomm.create(this, peer_comm, local_leader, remote_leader, tag);
+        return Intercomm.create(local_comm, this, local_leader, remote_leader, tag);
     }
 }

@@ -50,12 +50,12 @@ public class Intercomm extends Comm {
 
     static Intercomm create(Comm local, Comm peerComm, int localLeader, int remoteLeader, int tag) {
         String op = "Create_intercomm";
+        if (local == null) {
+            throw Errors.error(op + " needs the local communicator, not null");
+        }
         Communicator l = local.c(op);
         if (local instanceof Intercomm) {
-            throw Errors.error(op + " is called on the local intra-communicator, not on an inter-communicator");
-        }
-        if (peerComm == null) {
-            throw Errors.error(op + " needs a peer communicator, not null");
+            throw Errors.error(op + " needs an intra-communicator as the local communicator, not an inter-communicator");
         }
         Communicator p = peerComm.c(op);
         if (localLeader < 0 || localLeader >= l.size()) {

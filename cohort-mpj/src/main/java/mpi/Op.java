@@ -81,7 +81,7 @@ public class Op {
             throw Errors.error(what + ": " + name + " does not apply to MPI.OBJECT; reduce objects with a User_function");
         }
         try {
-            predefined.check(BaseType.newCarrier(t.element, 0), count * t.layout.size);
+            predefined.check(BaseType.empty(t.element), count * t.layout.size);
         } catch (IllegalArgumentException e) {
             throw Errors.error(what + ": " + name + " does not apply to " + t + " (" + e.getMessage() + ")");
         }

@@ -107,7 +107,7 @@ class GroupsAndCommunicatorsTest {
             int color = rank < size / 2 ? 0 : 1; // the low half and the high half
             Intracomm local = MPI.COMM_WORLD.Split(color, rank);
             int remoteLeader = color == 0 ? size / 2 : 0;
-            Intercomm inter = local.Create_intercomm(MPI.COMM_WORLD, 0, remoteLeader, 99);
+            Intercomm inter = MPI.COMM_WORLD.Create_intercomm(local, 0, remoteLeader, 99);
             int lowSize = size / 2;
             int mySize = color == 0 ? lowSize : size - lowSize;
             int theirSize = size - mySize;

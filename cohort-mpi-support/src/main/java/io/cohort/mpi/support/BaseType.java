@@ -89,6 +89,22 @@ public final class BaseType {
         };
     }
 
+    private static final Object[] EMPTY = new Object[OBJECT + 1];
+
+    static {
+        for (int t = 0; t <= OBJECT; t++) {
+            EMPTY[t] = newCarrier(t, 0);
+        }
+    }
+
+    /**
+     * A shared empty carrier of {@code baseType}, for checks that only look at an array's type
+     * (an op's {@code check}); never written, so sharing it is safe.
+     */
+    public static Object empty(int baseType) {
+        return EMPTY[baseType];
+    }
+
     /** Whether {@code buf} is the carrier array of {@code baseType}. */
     public static boolean isCarrier(Object buf, int baseType) {
         return buf != null && ofArray(buf) == baseType;
