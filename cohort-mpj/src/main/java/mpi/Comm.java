@@ -227,7 +227,8 @@ public class Comm {
             throw Errors.error(what + ": the buffer is a " + buf.getClass().getName() + "; pass an array (a primitive"
                     + " array, or Object[] for MPI.OBJECT)");
         }
-        if (holds != type.element) {
+        // A type of no elements (an empty Struct) touches nothing, so any array goes.
+        if (holds != type.element && type.layout.size > 0) {
             throw Errors.error(what + ": the buffer is a " + BaseType.name(holds) + "[] but its datatype " + type
                     + " is made of " + BaseType.name(type.element) + " elements; they must match");
         }

@@ -132,6 +132,25 @@ class DatatypesTest {
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void anEmptyStructCarriesNothingWithAnyArray(int np) {
+        MpjJob.run(np, (rank, size) -> {
+            Datatype none = Datatype.Struct(new int[0], new int[0], new Datatype[0]);
+            none.Commit();
+            assertEquals(0, none.Size());
+            assertEquals(0, none.Extent());
+            int[] ii = {rank + 2};
+            if (rank == 0) {
+                MPI.COMM_WORLD.Send(ii, 0, 100, none, 1, 0);
+            } else if (rank == 1) {
+                Status s = MPI.COMM_WORLD.Recv(ii, 0, 100, none, 0, 0);
+                assertEquals(3, ii[0], "nothing written");
+                assertEquals(0, s.Get_count(none), "MPI: a zero-size type's count is 0");
+            }
+        });
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {1, 2, 3})
     void packAndUnpackEveryKindIntoOneMessage(int np) {
         MpjJob.run(np, (rank, size) -> {

@@ -26,6 +26,9 @@ public final class Carriers {
 
     /** Copies {@code count} items of the buffer into {@code carrier} from element {@code at}, packed. */
     public static void copyOut(Object buf, int base, int count, Layout t, int baseType, Object carrier, int at) {
+        if (count == 0 || t.size == 0) {
+            return;
+        }
         ElementView v = new ElementView(buf, baseType);
         int[] cursor = {at};
         t.forEachRun(base, count, (from, n) -> {
@@ -36,7 +39,7 @@ public final class Carriers {
 
     /** Writes {@code count} packed items of {@code carrier}, from element {@code at}, into the buffer's items. */
     public static void scatter(Object carrier, int at, Object buf, int base, int count, Layout t, int baseType) {
-        if (count == 0 || carrier == buf && at == base && t.contiguous) {
+        if (count == 0 || t.size == 0 || carrier == buf && at == base && t.contiguous) {
             return;
         }
         ElementView v = new ElementView(buf, baseType);
@@ -61,6 +64,9 @@ public final class Carriers {
 
     /** Appends the wire bytes of {@code count} items to {@code out} (little-endian), advancing it. */
     public static void encode(Object buf, int base, int count, Layout t, int baseType, ByteBuffer out) {
+        if (count == 0 || t.size == 0) {
+            return;
+        }
         ElementView v = new ElementView(buf, baseType);
         t.forEachRun(base, count, (at, n) -> v.encode(at, n, out));
     }
@@ -70,6 +76,9 @@ public final class Carriers {
      * as the bytes go (a shorter message fills the first items); advances {@code src}.
      */
     public static void decode(ByteBuffer src, Object buf, int base, int count, Layout t, int baseType) {
+        if (count == 0 || t.size == 0) {
+            return;
+        }
         ByteBuffer in = src.order() == ByteOrder.LITTLE_ENDIAN ? src : src.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         ElementView v = new ElementView(buf, baseType);
         int bs = BaseType.bytes(baseType);
