@@ -1,6 +1,7 @@
 package mpi;
 
 import io.cohort.mpi.support.Completions;
+import io.cohort.mpi.support.RequestSlots;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -120,6 +121,26 @@ public class Request {
         return r != null && r.active();
     }
 
+    /** The array as the shared waiting sees it. */
+    private static RequestSlots slots(Request[] requests) {
+        return new RequestSlots() {
+            @Override
+            public int count() {
+                return requests.length;
+            }
+
+            @Override
+            public boolean active(int i) {
+                return Request.active(requests[i]);
+            }
+
+            @Override
+            public io.cohort.Request inner(int i) {
+                return requests[i].inner;
+            }
+        };
+    }
+
     /**
      * Waits for one of the requests; returns its status, whose {@link Status#index} is its
      * position, and makes it inactive. With no active request, a status whose index is
@@ -138,17 +159,14 @@ public class Request {
      * position), or null if none did. With no active request, a status whose index is UNDEFINED.
      */
     public static Status Testany(Request[] array_of_requests) throws MPIException {
-        boolean any = false;
-        for (int i = 0; i < array_of_requests.length; i++) {
-            Request r = array_of_requests[i];
-            if (active(r)) {
-                any = true;
-                if (r.inner == null || r.inner.test()) {
-                    return r.finish(i);
-                }
-            }
+        int i = Completions.testOne(slots(array_of_requests));
+        if (i == Completions.NOT_YET) {
+            return null;
         }
-        return any ? null : new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.UNDEFINED);
+        if (i == Completions.NONE_ACTIVE) {
+            return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.UNDEFINED);
+        }
+        return array_of_requests[i].finish(i);
     }
 
     /** Waits for all the requests; their statuses in order (an inactive one's is empty). */
@@ -173,12 +191,7 @@ public class Request {
 
     /** The statuses if all the requests have completed (all become inactive), else null and none changes. */
     public static Status[] Testall(Request[] array_of_requests) throws MPIException {
-        for (Request r : array_of_requests) {
-            if (active(r) && r.inner != null && !r.inner.test()) {
-                return null;
-            }
-        }
-        return Waitall(array_of_requests);
+        return Completions.testAll(slots(array_of_requests)) ? Waitall(array_of_requests) : null;
     }
 
     /**
@@ -194,16 +207,7 @@ public class Request {
 
     /** The statuses of the requests that have completed now (an empty array if none), or null if none is active. */
     public static Status[] Testsome(Request[] array_of_requests) throws MPIException {
-        boolean any = false;
-        for (Request r : array_of_requests) {
-            if (active(r)) {
-                any = true;
-                if (r.inner != null) {
-                    r.inner.test();
-                }
-            }
-        }
-        return any ? completedNow(array_of_requests) : null;
+        return Completions.testEach(slots(array_of_requests)) ? completedNow(array_of_requests) : null;
     }
 
     private static Status[] completedNow(Request[] requests) {
@@ -219,29 +223,11 @@ public class Request {
 
     /** Waits until some active request is done; returns its index, or UNDEFINED if none is active. */
     private static int awaitOne(Request[] requests) {
-        List<io.cohort.Request> pending = new ArrayList<>();
-        for (int i = 0; i < requests.length; i++) {
-            Request r = requests[i];
-            if (active(r)) {
-                if (r.isDone()) {
-                    return i;
-                }
-                pending.add(r.inner);
-            }
-        }
-        if (pending.isEmpty()) {
-            return MPI.UNDEFINED;
-        }
         try {
-            Completions.awaitAny(pending, true);
+            int i = Completions.awaitOne(slots(requests));
+            return i == Completions.NONE_ACTIVE ? MPI.UNDEFINED : i;
         } catch (RuntimeException e) {
             throw Errors.of(e, "Request.Waitany");
         }
-        for (int i = 0; i < requests.length; i++) {
-            if (active(requests[i]) && requests[i].isDone()) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("a wait returned with no request done");
     }
 }

@@ -2,16 +2,91 @@ package io.cohort.mpi.support;
 
 import io.cohort.Request;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Waiting until one of several Cohort requests is done, for MPI's wait-any and wait-some.
+ * The waiting behind MPI's array calls (wait-any, test-any, test-all, wait-some, test-some) over
+ * {@link RequestSlots}. Completing a request (its status, its data in the program's buffer) stays
+ * with each API.
  *
  * <p>Stateless; any thread.
  */
 public final class Completions {
+    /** No slot holds an active request. */
+    public static final int NONE_ACTIVE = -1;
+    /** Some slots are active, none is done yet. */
+    public static final int NOT_YET = -2;
+
     private Completions() {
+    }
+
+    /** Waits until some active slot is done; returns its index, or {@link #NONE_ACTIVE}. */
+    public static int awaitOne(RequestSlots slots) {
+        List<Request> pending = new ArrayList<>();
+        boolean allEngine = true;
+        for (int i = 0; i < slots.count(); i++) {
+            if (slots.active(i)) {
+                if (slots.isDone(i)) {
+                    return i;
+                }
+                pending.add(slots.inner(i));
+                allEngine &= slots.engine(i);
+            }
+        }
+        if (pending.isEmpty()) {
+            return NONE_ACTIVE;
+        }
+        awaitAny(pending, allEngine);
+        for (int i = 0; i < slots.count(); i++) {
+            if (slots.active(i) && slots.isDone(i)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("a wait returned with no request done");
+    }
+
+    /** Tests the active slots in order, driving progress: the first done, or {@link #NOT_YET}, or {@link #NONE_ACTIVE}. */
+    public static int testOne(RequestSlots slots) {
+        boolean any = false;
+        for (int i = 0; i < slots.count(); i++) {
+            if (slots.active(i)) {
+                any = true;
+                Request r = slots.inner(i);
+                if (r == null || r.test()) {
+                    return i;
+                }
+            }
+        }
+        return any ? NOT_YET : NONE_ACTIVE;
+    }
+
+    /** Tests every active slot, driving progress; whether all of them are done. */
+    public static boolean testAll(RequestSlots slots) {
+        boolean all = true;
+        for (int i = 0; i < slots.count(); i++) {
+            Request r = slots.active(i) ? slots.inner(i) : null;
+            if (r != null && !r.test()) {
+                all = false;
+            }
+        }
+        return all;
+    }
+
+    /** Tests every active slot once, driving progress; whether any slot is active. */
+    public static boolean testEach(RequestSlots slots) {
+        boolean any = false;
+        for (int i = 0; i < slots.count(); i++) {
+            if (slots.active(i)) {
+                any = true;
+                Request r = slots.inner(i);
+                if (r != null) {
+                    r.test();
+                }
+            }
+        }
+        return any;
     }
 
     /**
