@@ -570,16 +570,19 @@ public class Comm {
         return sendInit(buf, offset, count, datatype, dest, tag, "Send_init");
     }
 
+    /** A persistent buffered send (as {@link #Send_init}). */
     public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag)
             throws MPIException {
         return sendInit(buf, offset, count, datatype, dest, tag, "Bsend_init");
     }
 
+    /** A persistent synchronous send (as {@link #Send_init}). */
     public Prequest Ssend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag)
             throws MPIException {
         return sendInit(buf, offset, count, datatype, dest, tag, "Ssend_init");
     }
 
+    /** A persistent ready send (as {@link #Send_init}). */
     public Prequest Rsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag)
             throws MPIException {
         return sendInit(buf, offset, count, datatype, dest, tag, "Rsend_init");
