@@ -196,18 +196,19 @@ public class Request {
 
     /**
      * Waits until at least one request completes; the statuses of all that completed (indexes
-     * set), or null if none is active.
+     * set). With no active request, an empty array at once (as MPJ Express's Testsome; programs
+     * read its length).
      */
     public static Status[] Waitsome(Request[] array_of_requests) throws MPIException {
         if (awaitOne(array_of_requests) == MPI.UNDEFINED) {
-            return null;
+            return new Status[0];
         }
         return completedNow(array_of_requests);
     }
 
-    /** The statuses of the requests that have completed now (an empty array if none), or null if none is active. */
+    /** The statuses of the requests that have completed now: an empty array if none did, or none is active. */
     public static Status[] Testsome(Request[] array_of_requests) throws MPIException {
-        return Completions.testEach(slots(array_of_requests)) ? completedNow(array_of_requests) : null;
+        return Completions.testEach(slots(array_of_requests)) ? completedNow(array_of_requests) : new Status[0];
     }
 
     private static Status[] completedNow(Request[] requests) {

@@ -168,7 +168,7 @@ class PointToPointTest {
                         assertEquals(s.index + 1, s.source);
                     }
                 }
-                assertNull(Request.Waitsome(rs), "no active request");
+                assertEquals(0, Request.Waitsome(rs).length, "no active request");
                 assertEquals(MPI.UNDEFINED, Request.Waitany(rs).index);
                 for (int r = 1; r < size; r++) {
                     assertEquals(r * r, bufs[r - 1][0]);
@@ -189,7 +189,7 @@ class PointToPointTest {
                     Status[] some = Request.Testsome(more);
                     got += some.length;
                 }
-                assertNull(Request.Testsome(more));
+                assertEquals(0, Request.Testsome(more).length);
                 Request last = MPI.COMM_WORLD.Irecv(bufs[0], 0, 1, MPI.INT, 1, 7);
                 MPI.COMM_WORLD.Barrier();
                 Status t = null;
