@@ -49,14 +49,33 @@ public class Intracomm extends Comm {
         }
     }
 
-    /** A communicator of {@code group}'s processes (a subset of this one's); null at the others. Collective. */
+    /**
+     * A communicator of {@code group}'s processes (a subset of this one's), ranked as in the group;
+     * null at the others. Collective: every process of this communicator calls it, with the same
+     * group or, as MPI-2.2 allows, with disjoint groups (each process names the group it joins),
+     * and each group gets a communicator of its own.
+     */
     public Intracomm Create(Group group) throws MPIException {
         Communicator c = c("Create");
         if (group == null) {
             throw Errors.error("Create needs a group, not null");
         }
+        io.cohort.Group mine = c.group();
+        int[] members = group.g.worldRanks();
+        int lowest = Integer.MAX_VALUE;
+        for (int w : members) {
+            if (mine.rankOfWorld(w) == io.cohort.Group.UNDEFINED) {
+                throw Errors.error("Create: the group holds a process (job rank " + w + ") that is not in this"
+                        + " communicator; pass a group made from this communicator's group");
+            }
+            lowest = Math.min(lowest, w);
+        }
+        // Split with one color per group (its lowest job rank), ranked by group rank: one collective
+        // that serves a common group and disjoint groups alike.
+        int inGroup = group.g.rank();
         try {
-            Communicator s = c.create(group.g);
+            Communicator s = c.split(inGroup == io.cohort.Group.UNDEFINED ? io.cohort.Group.UNDEFINED : lowest,
+                    inGroup);
             return s == null ? null : new Intracomm(s);
         } catch (RuntimeException e) {
             throw Errors.of(e, "Create");

@@ -69,6 +69,18 @@ class GroupsAndCommunicatorsTest {
             } else {
                 assertNull(alone);
             }
+            // Disjoint groups (MPI-2.2): evens and odds each name their own.
+            Group parity = MPI.COMM_WORLD.Group().Range_incl(new int[][] {{rank % 2, size - 1, 2}});
+            Intracomm sameParity = MPI.COMM_WORLD.Create(parity);
+            assertEquals(parity.Size(), sameParity.Size());
+            assertEquals(rank / 2, sameParity.Rank());
+            int[] total = new int[1];
+            sameParity.Allreduce(new int[] {rank}, 0, total, 0, 1, MPI.INT, MPI.SUM);
+            int expect = 0;
+            for (int r = rank % 2; r < size; r += 2) {
+                expect += r;
+            }
+            assertEquals(expect, total[0]);
             Intracomm dup = (Intracomm) MPI.COMM_WORLD.clone();
             assertEquals(MPI.CONGRUENT, Comm.Compare(dup, MPI.COMM_WORLD));
             assertEquals(MPI.IDENT, Comm.Compare(MPI.COMM_WORLD, MPI.COMM_WORLD));
