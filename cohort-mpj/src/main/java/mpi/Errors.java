@@ -1,6 +1,7 @@
 package mpi;
 
 import io.cohort.MessageTruncatedException;
+import io.cohort.PeerFailedException;
 
 /**
  * Turns failures into MPI errors and applies the process's error handler:
@@ -49,6 +50,13 @@ final class Errors {
     private static void exit(MPIException e) {
         Peer p = Peer.current();
         String rank = p != null ? String.valueOf(p.world.rank()) : "?";
+        if (e.getCause() instanceof PeerFailedException) {
+            // Collateral: another peer's failure is the job's root cause, which the launcher names;
+            // one short line, as PeerMain gives a peer that stopped because another one vanished.
+            System.err.println("cohort-mpj: rank " + rank + " stopped: " + e.getMessage());
+            System.err.flush();
+            System.exit(1);
+        }
         System.err.println("cohort-mpj: rank " + rank + ": " + e.getMessage() + "; the error handler is"
                 + " MPI.ERRORS_ARE_FATAL, so the process ends (MPI.Errorhandler_set(MPI.ERRORS_RETURN) throws an"
                 + " MPIException instead)");

@@ -73,7 +73,15 @@ public class Intercomm extends Comm {
                             + p.size());
                 }
                 io.cohort.Request s = p.isend(remoteLeader, tag, mine);
-                payload = p.recv(remoteLeader, tag).bytes();
+                // From any source: if the two leaders do not name each other, one of them hears from
+                // the wrong process and says so, where waiting for the named one would hang.
+                io.cohort.Message m = p.recv(Communicator.ANY_SOURCE, tag);
+                if (m.source() != remoteLeader) {
+                    throw Errors.error(op + ": rank " + m.source() + " of the peer communicator sent this leader"
+                            + " its group, but the remote leader given is rank " + remoteLeader + "; the two leaders"
+                            + " must name each other (each the other's rank in the peer communicator)");
+                }
+                payload = m.bytes();
                 s.await();
             }
             ByteBuffer b = ByteBuffer.wrap(l.bcast(localLeader, payload)).order(ByteOrder.LITTLE_ENDIAN);
