@@ -36,6 +36,9 @@ final class Errors {
                     + " receive more items, or Probe and size the buffer from Get_count first", e));
         }
         String why = e.getMessage() != null ? e.getMessage() : e.toString();
+        if (why.regionMatches(true, 0, operation + ": ", 0, operation.length() + 2)) {
+            why = why.substring(operation.length() + 2); // Cohort named the call already ("split: ...")
+        }
         return handle(new MPIException(operation + ": " + why, e));
     }
 
