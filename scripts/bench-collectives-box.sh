@@ -116,7 +116,7 @@ if has mpj; then
   for j in /usr/share/mpj/lib/*.jar /usr/share/java/log4j-1.2.jar; do ln -s "$(readlink -f "$j")" "$work/mpj-home/lib/$(basename "$j")"; done
   cp /usr/share/mpj/conf/mpjexpress.conf "$work/mpj-home/conf/"
   mpj_cp="$work/mpj-home/lib/mpj.jar:$work/mpj-home/lib/log4j-1.2.jar:$work/mpj-classes"
-  javac -nowarn -d "$work/mpj-classes" -cp "$mpj_cp" cohort-bench/src/main/java-mpj/*.java
+  javac -nowarn -d "$work/mpj-classes" -cp "$mpj_cp" cohort-bench/src/main/java-mpj/MpjColl.java cohort-bench/src/main/java-mpj/MpjRendezvous.java
 fi
 if has cohort; then
   mvn -q -o -pl cohort-core,cohort-bench -am package -DskipTests

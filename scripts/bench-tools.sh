@@ -9,19 +9,23 @@
 #  2. `cohort stacks` on a job of S hung peers, against the JDK's own way of getting the same
 #     stacks: `jcmd PID Thread.print` on every peer, all started at once.
 #
-#   scripts/bench-tools.sh [--peers 4] [--rounds 20000] [--runs 10] [--stack-peers 16] [--stack-runs 20] [--out DIR]
+#   scripts/bench-tools.sh [--peers 4] [--rounds 20000] [--runs 10] [--variants off,on,jfr,full]
+#                          [--stack-peers 16] [--stack-runs 20] [--out DIR]
+# --variants picks the profiling variants (off = plain, on = summary, jfr = an empty Flight Recorder,
+# full = --profile-mode=full); off and on are always run. --stack-runs 0 skips part 2.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-peers=4 rounds=20000 runs=10 stack_peers=16 stack_runs=20 out=""
+peers=4 rounds=20000 runs=10 variants=off,on,jfr,full stack_peers=16 stack_runs=20 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --peers) peers=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --variants) variants=$2; shift 2 ;;
     --stack-peers) stack_peers=$2; shift 2 ;;
     --stack-runs) stack_runs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    *) echo "usage: $0 [--peers N] [--rounds R] [--runs K] [--stack-peers S] [--stack-runs K] [--out DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--peers N] [--rounds R] [--runs K] [--variants off,on,jfr,full] [--stack-peers S] [--stack-runs K] [--out DIR]" >&2; exit 2 ;;
   esac
 done
 cd "$root"
@@ -68,33 +72,51 @@ cat > "$work/empty.jfc" <<'XML'
 <configuration version="2.0" label="nothing"></configuration>
 XML
 rm -f "$out"/alltoall-*.ms
+has() { [[ ,$variants, == *,$1,* ]]; }
 for _ in $(seq "$runs"); do
   one_run off
   rm -rf "$work/prof"
   one_run on --profile="$work/prof"
-  one_run jfr --jvm-opt=-XX:StartFlightRecording=settings="$work/empty.jfc"
-  rm -rf "$work/full"
-  one_run full --profile="$work/full" --profile-mode=full
+  if has jfr; then one_run jfr --jvm-opt=-XX:StartFlightRecording=settings="$work/empty.jfc"; fi
+  if has full; then rm -rf "$work/full"; one_run full --profile="$work/full" --profile-mode=full; fi
 done
 prof_kib=$(du -sk "$work/prof" | awk '{print $1}')
-full_kib=$(du -sk "$work/full" | awk '{print $1}')
 ./cohort prof "$work/prof" > "$out/alltoall-profile.txt"
-./cohort prof "$work/full" > "$out/alltoall-profile-full.txt"
 read -r offm offp < <(stat "$out/alltoall-off-main.ms")
 read -r onm onp < <(stat "$out/alltoall-on-main.ms")
 read -r offj offjp < <(stat "$out/alltoall-off-job.ms")
 read -r onj onjp < <(stat "$out/alltoall-on-job.ms")
-read -r jfrm jfrp < <(stat "$out/alltoall-jfr-main.ms")
-read -r fullm fullp < <(stat "$out/alltoall-full-main.ms")
-read -r fullj fulljp < <(stat "$out/alltoall-full-job.ms")
 ratio=$(awk -v a="$onm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
-fratio=$(awk -v a="$jfrm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
-fullratio=$(awk -v a="$fullm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
 jratio=$(awk -v a="$onj" -v b="$offj" 'BEGIN {printf "%.3f", a / b}')
-fulljratio=$(awk -v a="$fullj" -v b="$offj" 'BEGIN {printf "%.2f", a / b}')
+# Each profiled run beside the plain run just before it: the median of those ratios leans less on
+# the machine's slow drifts than the ratio of two medians does.
+pratio=$(paste "$out/alltoall-off-main.ms" "$out/alltoall-on-main.ms" | awk '{print $2 / $1}' | sort -n \
+  | awk '{a[NR]=$1} END {printf "%.3f", (NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2}')
+extra=""
+if has full; then
+  full_kib=$(du -sk "$work/full" | awk '{print $1}')
+  ./cohort prof "$work/full" > "$out/alltoall-profile-full.txt"
+  read -r fullm fullp < <(stat "$out/alltoall-full-main.ms")
+  read -r fullj fulljp < <(stat "$out/alltoall-full-job.ms")
+  fullratio=$(awk -v a="$fullm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
+  fulljratio=$(awk -v a="$fullj" -v b="$offj" 'BEGIN {printf "%.2f", a / b}')
+  extra+="| the program with \`--profile --profile-mode=full\` ($full_kib KiB of recordings) | $fullm | $fullp | $runs |
+| ratio full / plain, the program (median) | $fullratio | | |
+| ratio full / plain, the whole job (median) | $fulljratio | | |
+"
+fi
+if has jfr; then
+  read -r jfrm jfrp < <(stat "$out/alltoall-jfr-main.ms")
+  fratio=$(awk -v a="$jfrm" -v b="$offm" 'BEGIN {printf "%.3f", a / b}')
+  extra+="| the program with a Flight Recorder running that records nothing (the floor of a JFR-based profiler) | $jfrm | $jfrp | $runs |
+| ratio JFR-with-nothing / plain, the program (median) | $fratio | | |
+"
+fi
 
 # --- 2. cohort stacks on a hung job -----------------------------------------------------------------
-cat > "$work/Hung.java" <<'JAVA'
+stacks_rows=""
+if [ "$stack_runs" -gt 0 ]; then
+  cat > "$work/Hung.java" <<'JAVA'
 import io.cohort.Cohort;
 import io.cohort.Communicator;
 
@@ -111,31 +133,36 @@ public class Hung {
     }
 }
 JAVA
-javac -cp "$lib/cohort-core.jar" -d "$work" "$work/Hung.java"
-mkfifo "$work/hung.out"
-./cohort run -n "$stack_peers" -cp "$work" Hung > "$work/hung.out" 2>"$work/hung.err" </dev/null &
-launcher=$!
-read -r -t 120 line < "$work/hung.out" || { echo "the hung job did not start; see $work/hung.err" >&2; exit 1; }
-[ "$line" = ready ] || { echo "unexpected line from the hung job: $line" >&2; exit 1; }
-cat "$work/hung.out" > /dev/null &   # keep the pipe drained
-mapfile -t pids < <(pgrep -f "io.cohort.wireup.PeerMain Hung")
-[ "${#pids[@]}" -eq "$stack_peers" ] || { echo "found ${#pids[@]} peers, expected $stack_peers" >&2; exit 1; }
-./cohort stacks > "$out/stacks.txt"   # first run, shown in docs; not timed
-: > "$out/stacks.ms"; : > "$out/jcmd.ms"
-for _ in $(seq "$stack_runs"); do
-  t0=$(now_ms); ./cohort stacks >/dev/null; echo $(($(now_ms) - t0)) >> "$out/stacks.ms"
-  t0=$(now_ms)
-  jcmds=()
-  for p in "${pids[@]}"; do jcmd "$p" Thread.print >/dev/null & jcmds+=($!); done
-  wait "${jcmds[@]}"
-  echo $(($(now_ms) - t0)) >> "$out/jcmd.ms"
-done
-kill -TERM "$launcher" 2>/dev/null || true
-wait "$launcher" 2>/dev/null || true
-launcher=""
-read -r sm sp < <(stat "$out/stacks.ms")
-read -r jm jp < <(stat "$out/jcmd.ms")
-sratio=$(awk -v a="$sm" -v b="$jm" 'BEGIN {printf "%.2f", a / b}')
+  javac -cp "$lib/cohort-core.jar" -d "$work" "$work/Hung.java"
+  mkfifo "$work/hung.out"
+  ./cohort run -n "$stack_peers" -cp "$work" Hung > "$work/hung.out" 2>"$work/hung.err" </dev/null &
+  launcher=$!
+  read -r -t 120 line < "$work/hung.out" || { echo "the hung job did not start; see $work/hung.err" >&2; exit 1; }
+  [ "$line" = ready ] || { echo "unexpected line from the hung job: $line" >&2; exit 1; }
+  cat "$work/hung.out" > /dev/null &   # keep the pipe drained
+  mapfile -t pids < <(pgrep -f "io.cohort.wireup.PeerMain Hung")
+  [ "${#pids[@]}" -eq "$stack_peers" ] || { echo "found ${#pids[@]} peers, expected $stack_peers" >&2; exit 1; }
+  ./cohort stacks > "$out/stacks.txt"   # first run, shown in docs; not timed
+  : > "$out/stacks.ms"; : > "$out/jcmd.ms"
+  for _ in $(seq "$stack_runs"); do
+    t0=$(now_ms); ./cohort stacks >/dev/null; echo $(($(now_ms) - t0)) >> "$out/stacks.ms"
+    t0=$(now_ms)
+    jcmds=()
+    for p in "${pids[@]}"; do jcmd "$p" Thread.print >/dev/null & jcmds+=($!); done
+    wait "${jcmds[@]}"
+    echo $(($(now_ms) - t0)) >> "$out/jcmd.ms"
+  done
+  kill -TERM "$launcher" 2>/dev/null || true
+  wait "$launcher" 2>/dev/null || true
+  launcher=""
+  read -r sm sp < <(stat "$out/stacks.ms")
+  read -r jm jp < <(stat "$out/jcmd.ms")
+  sratio=$(awk -v a="$sm" -v b="$jm" 'BEGIN {printf "%.2f", a / b}')
+  stacks_rows="| \`cohort stacks\` on $stack_peers hung peers (a CLI JVM start included) | $sm | $sp | $stack_runs |
+| \`jcmd PID Thread.print\` on the same $stack_peers peers, all at once (unmerged) | $jm | $jp | $stack_runs |
+| ratio cohort stacks / jcmd (median) | $sratio | | target: cohort stacks ≤ 2000 ms |
+"
+fi
 
 table=$(cat <<MD
 Machine: $machine.
@@ -148,14 +175,8 @@ Machine: $machine.
 | the whole job (\`cohort run\` to exit): plain | $offj | $offjp | $runs |
 | the whole job with \`--profile\` (summary mode, its files written at exit) | $onj | $onjp | $runs |
 | **ratio profiled / plain, the whole job (median)** | **$jratio** | | target ≤ 1.05 |
-| the program with \`--profile --profile-mode=full\` ($full_kib KiB of recordings) | $fullm | $fullp | $runs |
-| ratio full / plain, the program (median) | $fullratio | | |
-| ratio full / plain, the whole job (median) | $fulljratio | | |
-| the program with a Flight Recorder running that records nothing (the floor of a JFR-based profiler) | $jfrm | $jfrp | $runs |
-| ratio JFR-with-nothing / plain, the program (median) | $fratio | | |
-| \`cohort stacks\` on $stack_peers hung peers (a CLI JVM start included) | $sm | $sp | $stack_runs |
-| \`jcmd PID Thread.print\` on the same $stack_peers peers, all at once (unmerged) | $jm | $jp | $stack_runs |
-| ratio cohort stacks / jcmd (median) | $sratio | | target: cohort stacks ≤ 2000 ms |
+| median of each profiled run over the plain run before it, the program | $pratio | | |
+${extra}${stacks_rows}
 MD
 )
 echo "$table" | tee "$out/table.md"

@@ -306,6 +306,17 @@ public class Comm implements Freeable {
         }
     }
 
+    /**
+     * {@link #checkBuffer(Object, int, Datatype, String)} naming the buffer {@code op + " " + role},
+     * a string made only when the check fails: collectives check every call, and building it each
+     * time was most of what allReduce allocated per call.
+     */
+    final void checkBuffer(Object buf, int count, Datatype type, String op, String role) throws MPIException {
+        if (Buffers.check(buf, count, type, role) != null) {
+            checkBuffer(buf, count, type, op + " " + role);
+        }
+    }
+
     private void checkDest(Communicator c, int dest, String op) throws MPIException {
         if (dest < 0 || dest >= c.size()) {
             throw error(MPI.ERR_RANK, op + ": destination rank " + dest + " is not in this communicator of "
@@ -897,12 +908,12 @@ public class Comm implements Freeable {
             if (inPlace) {
                 send = input(recvbuf, displs[root], recvcounts[root], recvtype);
             } else {
-                checkBuffer(sendbuf, sendcount, sendtype, op + " send buffer");
+                checkBuffer(sendbuf, sendcount, sendtype, op, "send buffer");
                 sameBase(sendtype, recvtype, op);
                 send = input(sendbuf, 0, sendcount, sendtype);
             }
         } else {
-            checkBuffer(sendbuf, sendcount, sendtype, op + " send buffer");
+            checkBuffer(sendbuf, sendcount, sendtype, op, "send buffer");
             send = input(sendbuf, 0, sendcount, sendtype);
         }
         return new GatherPrepared(c, root, send, recv);
@@ -1023,12 +1034,12 @@ public class Comm implements Freeable {
                 // The root's own block stays where it is: Cohort copies it into a scratch carrier.
                 recv = Out.over(Buffers.newCarrier(sendtype.baseType, sendcounts[root] * sendtype.size), null, 0, sendtype);
             } else {
-                checkBuffer(recvbuf, recvcount, recvtype, op + " receive buffer");
+                checkBuffer(recvbuf, recvcount, recvtype, op, "receive buffer");
                 sameBase(sendtype, recvtype, op);
                 recv = new Out(recvbuf, recvcount, recvtype, false);
             }
         } else {
-            checkBuffer(recvbuf, recvcount, recvtype, op + " receive buffer");
+            checkBuffer(recvbuf, recvcount, recvtype, op, "receive buffer");
             recv = new Out(recvbuf, recvcount, recvtype, false);
             elementCounts = new int[c.size()];
             elementCounts[c.rank()] = recvcount * recvtype.size;
@@ -1124,7 +1135,7 @@ public class Comm implements Freeable {
         if (inPlace) {
             send = input(recvbuf, displs[c.rank()], recvcounts[c.rank()], recvtype);
         } else {
-            checkBuffer(sendbuf, sendcount, sendtype, op + " send buffer");
+            checkBuffer(sendbuf, sendcount, sendtype, op, "send buffer");
             sameBase(sendtype, recvtype, op);
             send = input(sendbuf, 0, sendcount, sendtype);
         }
@@ -1333,9 +1344,9 @@ public class Comm implements Freeable {
         checkRoot(c, root, name);
         io.cohort.Op cop = cohortOp(op, type, count, name);
         boolean atRoot = c.rank() == root;
-        checkBuffer(sendbuf, count, type, name + " send buffer");
+        checkBuffer(sendbuf, count, type, name, "send buffer");
         if (atRoot) {
-            checkBuffer(recvbuf, count, type, name + " receive buffer");
+            checkBuffer(recvbuf, count, type, name, "receive buffer");
         }
         return new ReducePrepared(c, root, new Operands(sendbuf, atRoot ? recvbuf : null, count, count, type, op,
                 inPlace), cop);
@@ -1377,8 +1388,8 @@ public class Comm implements Freeable {
                                       String name) throws MPIException {
         Communicator c = c();
         io.cohort.Op cop = cohortOp(op, type, count, name);
-        checkBuffer(sendbuf, count, type, name + " send buffer");
-        checkBuffer(recvbuf, count, type, name + " receive buffer");
+        checkBuffer(sendbuf, count, type, name, "send buffer");
+        checkBuffer(recvbuf, count, type, name, "receive buffer");
         return new AllreducePrepared(c, new Operands(sendbuf, recvbuf, count, count, type, op, inPlace), cop);
     }
 
@@ -1428,8 +1439,8 @@ public class Comm implements Freeable {
             total += n;
         }
         io.cohort.Op cop = cohortOp(op, type, total, name);
-        checkBuffer(sendbuf, total, type, name + " send buffer");
-        checkBuffer(recvbuf, recvcounts[c.rank()], type, name + " receive buffer");
+        checkBuffer(sendbuf, total, type, name, "send buffer");
+        checkBuffer(recvbuf, recvcounts[c.rank()], type, name, "receive buffer");
         int[] elements = new int[recvcounts.length];
         for (int r = 0; r < elements.length; r++) {
             elements[r] = op.isMinMaxLoc() ? Pairs.elements(type, recvcounts[r]) : recvcounts[r] * type.size;

@@ -92,8 +92,8 @@ public class Intracomm extends Comm {
                                  boolean inclusive, String name) throws MPIException {
         Communicator c = c();
         io.cohort.Op cop = cohortOp(op, type, count, name);
-        checkBuffer(sendbuf, count, type, name + " send buffer");
-        checkBuffer(recvbuf, count, type, name + " receive buffer");
+        checkBuffer(sendbuf, count, type, name, "send buffer");
+        checkBuffer(recvbuf, count, type, name, "receive buffer");
         return new ScanPrepared(c, new Operands(sendbuf, recvbuf, count, count, type, op, inPlace), cop, inclusive);
     }
 

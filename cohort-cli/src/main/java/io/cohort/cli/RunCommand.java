@@ -69,7 +69,7 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-n", "--np"}, required = true, paramLabel = "N", description = "Number of peers (1 or more).")
+    @Option(names = {"-n", "-np", "--np"}, required = true, paramLabel = "N", description = "Number of peers (1 or more).")
     int np;
 
     @Option(names = "-jar", paramLabel = "JAR", parameterConsumer = ProgramConsumer.class,

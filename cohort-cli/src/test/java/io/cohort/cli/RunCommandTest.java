@@ -90,6 +90,13 @@ class RunCommandTest {
     }
 
     @Test
+    void mpirunsAndMpjrunsDashNpCountsThePeers() {
+        JobSpec s = spec(Map.of(), "run", "-np", "4", "-cp", TEST_CLASSES, SELF, "-np", "9");
+        assertEquals(4, s.size());
+        assertEquals(List.of("-np", "9"), s.programArgs());
+    }
+
+    @Test
     void exampleFormUsesTheExamplesJar() {
         JobSpec s = spec(Map.of(), "run", "-n", "2", "--example", "pi", "1000");
         assertEquals("io.cohort.examples.Pi", s.mainClass());

@@ -40,4 +40,14 @@ public interface CollectiveChannel {
      * @throws UnsupportedOperationException when the communicator has none
      */
     BroadcastDomain domain();
+
+    /**
+     * Whether every other peer of the communicator is reached over shared memory: then they all
+     * share this host, and a tree of shared-memory hops beats any datagram through the kernel, so
+     * AUTO leaves the domain alone. Every peer answers alike (a pair's transport is the same from
+     * both ends, and shared memory only joins peers of one host).
+     */
+    default boolean sharedMemoryOnly() {
+        return false;
+    }
 }

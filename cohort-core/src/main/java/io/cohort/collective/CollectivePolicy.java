@@ -56,9 +56,20 @@ public final class CollectivePolicy {
      * @param op the reduction op, or null for operations without one
      */
     public Algorithm choose(Algorithm.Operation operation, int n, long bytes, Op op) {
+        return choose(operation, n, bytes, op, false);
+    }
+
+    /**
+     * As {@link #choose(Algorithm.Operation, int, long, Op)}, knowing whether all peers share this
+     * host over shared memory ({@link CollectiveChannel#sharedMemoryOnly()}): then AUTO never takes
+     * the domain. Measured over shared memory at N = 4 on one host (docs/benchmarks.md, MPI for
+     * Java): an 8-byte bcast over the domain took several times the binomial tree's time; the
+     * domain's gain is one datagram instead of N - 1 network sends, which shared memory lacks.
+     */
+    public Algorithm choose(Algorithm.Operation operation, int n, long bytes, Op op, boolean sharedMemoryOnly) {
         Algorithm a = forced.get(operation);
         if (a == null) {
-            a = byMode(operation, n, bytes);
+            a = byMode(operation, n, bytes, sharedMemoryOnly);
         }
         return runnable(a, n, op);
     }
@@ -71,13 +82,13 @@ public final class CollectivePolicy {
         return runnable(p2p(a.operation(), bytes), n, op);
     }
 
-    private Algorithm byMode(Algorithm.Operation operation, int n, long bytes) {
+    private Algorithm byMode(Algorithm.Operation operation, int n, long bytes, boolean sharedMemoryOnly) {
         Algorithm domain = domainAlgorithm(operation);
         if (domain != null && n > 1) {
             if (mode == CollectiveMode.BCAST) {
                 return domain;
             }
-            if (mode == CollectiveMode.AUTO && domainPays(operation, n, bytes)) {
+            if (mode == CollectiveMode.AUTO && !sharedMemoryOnly && domainPays(operation, n, bytes)) {
                 return domain;
             }
         }

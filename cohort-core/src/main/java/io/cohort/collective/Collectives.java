@@ -10,8 +10,6 @@ import io.cohort.profile.Profiling;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -40,7 +38,11 @@ public final class Collectives implements AutoCloseable {
     private final CollectiveChannel channel;
     private final CollectivePolicy policy;
     private final Consumer<String> verbose;
-    private final Set<String> logged = ConcurrentHashMap.newKeySet();
+    /** 0 until asked, then 1 if every peer is reached over shared memory, else -1 (racy but idempotent). */
+    private volatile int sharedMemory;
+    /** Per operation, a bit per algorithm already reported to {@code --verbose}. */
+    private final java.util.concurrent.atomic.AtomicLongArray logged =
+            new java.util.concurrent.atomic.AtomicLongArray(Algorithm.Operation.values().length);
     /** Held while a collective runs: one at a time touches the channel's domain. */
     private final ReentrantLock running = new ReentrantLock();
     private final NonblockingRunner runner;
@@ -164,7 +166,7 @@ public final class Collectives implements AutoCloseable {
     /** The policy's choice, with the domain opened on first need, or p2p if it cannot open; logged once. */
     private Algorithm pick(Algorithm.Operation operation, long bytes, Op op) {
         int n = channel.size();
-        Algorithm a = policy.choose(operation, n, bytes, op);
+        Algorithm a = policy.choose(operation, n, bytes, op, sharedMemoryOnly());
         if (a.usesDomain() && domain == DomainState.UNKNOWN) {
             try {
                 channel.domain(); // collective: every peer reaches this point with the same choice
@@ -177,11 +179,35 @@ public final class Collectives implements AutoCloseable {
         if (a.usesDomain() && domain == DomainState.UNAVAILABLE) {
             a = policy.withoutDomain(a, n, bytes, op);
         }
-        if (logged.add(operation + "/" + a)) {
+        if (firstUse(operation, a)) {
             verbose.accept("cohort: " + operation.label() + " of " + bytes + " B at " + n + " peers uses " + a.label());
         }
         ran = a;
         return a;
+    }
+
+    /** Asked once: the routes of a communicator's peers do not change. */
+    private boolean sharedMemoryOnly() {
+        int s = sharedMemory;
+        if (s == 0) {
+            s = channel.sharedMemoryOnly() ? 1 : -1;
+            sharedMemory = s;
+        }
+        return s > 0;
+    }
+
+    /** True once per operation and algorithm: without building a string on every call. */
+    private boolean firstUse(Algorithm.Operation operation, Algorithm a) {
+        long bit = 1L << a.ordinal();
+        int i = operation.ordinal();
+        long seen = logged.get(i);
+        while ((seen & bit) == 0) {
+            if (logged.compareAndSet(i, seen, seen | bit)) {
+                return true;
+            }
+            seen = logged.get(i);
+        }
+        return false;
     }
 
     // ---- barrier and bcast -----------------------------------------------------------------

@@ -55,6 +55,16 @@ public final class EngineChannel implements CollectiveChannel {
     }
 
     @Override
+    public boolean sharedMemoryOnly() {
+        for (int r = 0; r < worldRanks.length; r++) {
+            if (r != rank && !"shm".equals(engine.transportName(worldRanks[r]))) {
+                return false;
+            }
+        }
+        return worldRanks.length > 1;
+    }
+
+    @Override
     public int rank() {
         return rank;
     }

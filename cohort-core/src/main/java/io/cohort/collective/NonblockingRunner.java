@@ -112,13 +112,18 @@ public final class NonblockingRunner implements AutoCloseable {
      * A nonblocking collective in progress: await, test, isDone; {@link #message()} is null. Only
      * the program holds one, so its waits and tests are the program's: each records a Wait event.
      */
-    static final class CollectiveRequest implements Request {
+    static final class CollectiveRequest implements io.cohort.engine.FutureRequest {
         private final CompletableFuture<Void> future;
         private final int rank;
 
         CollectiveRequest(CompletableFuture<Void> future, int rank) {
             this.future = future;
             this.rank = rank;
+        }
+
+        @Override
+        public CompletableFuture<?> completion() {
+            return future;
         }
 
         private Status done() {

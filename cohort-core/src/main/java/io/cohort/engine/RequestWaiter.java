@@ -5,6 +5,8 @@ import io.cohort.profile.Profiling;
 import io.cohort.profile.WaitSpan;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Waiting on several requests at once, for {@link Request#awaitAll}, {@link Request#awaitAny} and
@@ -50,15 +52,53 @@ public final class RequestWaiter {
                     return;
                 }
             }
-            AbstractRequest a = engineRequest(requests.get(0));
-            if (a == null) {
-                throw new IllegalArgumentException("not a Cohort request: " + requests.get(0));
+            AbstractRequest engineRequest = null;
+            boolean allFutures = true;
+            for (Request r : requests) {
+                AbstractRequest a = engineRequest(r);
+                if (a != null && engineRequest == null) {
+                    engineRequest = a;
+                }
+                allFutures &= r instanceof FutureRequest;
             }
-            a.engine.waitAny(requests);
+            if (allFutures) {
+                CompletableFuture<?>[] futures = new CompletableFuture<?>[requests.size()];
+                for (int i = 0; i < futures.length; i++) {
+                    futures[i] = ((FutureRequest) requests.get(i)).completion();
+                }
+                CompletableFuture.anyOf(futures).exceptionally(RequestWaiter::ignore).join();
+            } else if (engineRequest != null) {
+                // The engine's wait loop checks every request of the list, so a collective among them
+                // is seen once done; its waiters are woken whenever the progress owner leaves.
+                engineRequest.engine.waitAny(requests);
+            } else {
+                pollAny(requests); // requests of no engine (the program's own kind of Request)
+            }
         } finally {
             if (wait != null) {
                 wait.finish("awaitAny", requests.size());
             }
+        }
+    }
+
+    private static Object ignore(Throwable failure) {
+        return null; // a request that failed is done: its own await reports the failure
+    }
+
+    /** Waits for one of requests no engine drives, testing them with a backoff up to a millisecond. */
+    private static void pollAny(List<? extends Request> requests) {
+        long park = 1_000;
+        while (true) {
+            for (Request r : requests) {
+                if (r.test()) {
+                    return;
+                }
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new io.cohort.CohortException("interrupted while waiting for communication");
+            }
+            LockSupport.parkNanos(park);
+            park = Math.min(1_000_000, park * 2);
         }
     }
 

@@ -57,6 +57,36 @@ public final class Profiling {
     static void summaryStarted() {
         mode = SUMMARY;
     }
+
+    /**
+     * For the training run of the peers' class-data-sharing archive only ({@code StartupTraining}):
+     * runs {@code work} with the summary mode on, takes one method sample, writes the summary to a
+     * temporary file and deletes it, then forgets what was recorded and turns measuring off again.
+     * So the classes a profiled peer loads (the spans, the tables, the stack walker's, the writer's)
+     * come from the archive: loading and verifying them from the jar was part of what
+     * {@code --profile} added to every peer's start-up. Not for a program's use: it switches
+     * profiling off for the whole JVM.
+     */
+    public static void trainSummary(Runnable work) throws java.io.IOException {
+        if (mode != OFF) {
+            throw new IllegalStateException("a profile is already running in this JVM");
+        }
+        mode = SUMMARY;
+        try {
+            work.run();
+            StackSampler sampler = new StackSampler();
+            sampler.sample();
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("cohort-training", SummaryFormat.EXTENSION);
+            try {
+                Summary.write(file, sampler, 0);
+            } finally {
+                java.nio.file.Files.deleteIfExists(file);
+            }
+        } finally {
+            mode = OFF;
+            Summary.clear();
+        }
+    }
     /**
      * The program's main class for {@link PeerInfoEvent}: as {@code PeerMain} was given it; without
      * {@code PeerMain} (a plain {@code java Main} run) the JVM's main class, or the empty string.

@@ -46,31 +46,37 @@ final class StackSampler extends Thread {
             if (stopped) {
                 break;
             }
-            long t0 = System.nanoTime();
-            Map<Thread, StackTraceElement[]> stacks = Thread.getAllStackTraces();
-            long pause = System.nanoTime() - t0;
-            synchronized (this) {
-                ticks++;
-                pauseNanos += pause;
-                for (Map.Entry<Thread, StackTraceElement[]> e : stacks.entrySet()) {
-                    StackTraceElement[] st = e.getValue();
-                    Thread t = e.getKey();
-                    if (t == this || st.length == 0 || st[0].isNativeMethod() || t.getState() != State.RUNNABLE) {
-                        continue;
-                    }
-                    String method = new StringBuilder(st[0].getClassName()).append('.').append(st[0].getMethodName()).toString();
-                    long[] n = methods.get(method);
-                    if (n == null) {
-                        n = new long[1];
-                        methods.put(method, n);
-                    }
-                    n[0]++;
-                    samples++;
-                }
-            }
+            long pause = sample();
             meanPause = meanPause == 0 ? pause : 0.8 * meanPause + 0.2 * pause;
             period = Math.max(MIN_PERIOD_NANOS, Math.min(MAX_PERIOD_NANOS, (long) (meanPause / BUDGET)));
         }
+    }
+
+    /** Takes one sample of every thread; returns how long the JVM was stopped for it. */
+    long sample() {
+        long t0 = System.nanoTime();
+        Map<Thread, StackTraceElement[]> stacks = Thread.getAllStackTraces();
+        long pause = System.nanoTime() - t0;
+        synchronized (this) {
+            ticks++;
+            pauseNanos += pause;
+            for (Map.Entry<Thread, StackTraceElement[]> e : stacks.entrySet()) {
+                StackTraceElement[] st = e.getValue();
+                Thread t = e.getKey();
+                if (t == this || st.length == 0 || st[0].isNativeMethod() || t.getState() != State.RUNNABLE) {
+                    continue;
+                }
+                String method = new StringBuilder(st[0].getClassName()).append('.').append(st[0].getMethodName()).toString();
+                long[] n = methods.get(method);
+                if (n == null) {
+                    n = new long[1];
+                    methods.put(method, n);
+                }
+                n[0]++;
+                samples++;
+            }
+        }
+        return pause;
     }
 
     /** Ends the sampling (waits briefly for a sample in progress). */

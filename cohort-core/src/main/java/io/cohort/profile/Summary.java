@@ -26,7 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (the first one far more); walking for every call over a millisecond, or for every operation every
  * 10 ms, cost a program of small messages a third of its time. So a thread walks for at most one
  * call of an operation per {@link #SITE_INTERVAL_NANOS} and one of any per {@link #WALK_GAP_NANOS}
- * (at most 50 walks a second, about 1% at worst), and each call is credited to the site its
+ * (at most 20 walks a second, well under 1% at worst), and each call is credited to the site its
  * operation's latest walk found: systematic sampling, so each site's calls and time are estimates,
  * good where a site has many calls. The per-operation and per-peer totals are exact.
  *
@@ -52,9 +52,9 @@ public final class Summary {
     }
 
     /** A thread finds the call site of at most one call of an operation in this time... */
-    public static final long SITE_INTERVAL_NANOS = 100_000_000;
+    public static final long SITE_INTERVAL_NANOS = 250_000_000;
     /** ...and of at most one call of any operation in this time. */
-    public static final long WALK_GAP_NANOS = 20_000_000;
+    public static final long WALK_GAP_NANOS = 50_000_000;
 
     private static final List<Table> TABLES = new CopyOnWriteArrayList<>();
     private static final ThreadLocal<Table> TABLE = new ThreadLocal<>() { // not withInitial: no lambda to link
@@ -89,6 +89,14 @@ public final class Summary {
         peerInfo = null;
     }
 
+    /**
+     * A last walk long enough ago that the next call walks: the call's end time is read before its
+     * table or operation may be made, so "now minus the interval" would be too recent by a hair.
+     */
+    private static long neverWalked() {
+        return System.nanoTime() - 2 * (SITE_INTERVAL_NANOS + WALK_GAP_NANOS);
+    }
+
     /** Adds one call that took {@code nanos} and ended now. {@code bytes} below 0: the call has no size. */
     static void call(Kind kind, String operation, String algorithm, int communicator, int peer, long bytes, long nanos) {
         call(kind, operation, algorithm, communicator, peer, bytes, nanos, System.nanoTime());
@@ -100,14 +108,19 @@ public final class Summary {
         Table t = TABLE.get();
         Op o = t.op(kind, operation == null ? "" : operation);
         if (end - o.lastWalk >= SITE_INTERVAL_NANOS && end - t.lastWalk >= WALK_GAP_NANOS) {
-            o.lastWalk = end;
-            t.lastWalk = end;
-            StackWalker.StackFrame f = CallSites.ofCurrentThread();
-            if (f != null) {
-                o.current = t.site(kind, o.operation, f);
-            }
+            walk(t, o, end);
         }
         o.add(algorithm == null ? "" : algorithm, communicator, peer, bytes, nanos);
+    }
+
+    /** The rare part of a call, out of line so that the common part stays small enough to inline. */
+    private static void walk(Table t, Op o, long end) {
+        o.lastWalk = end;
+        t.lastWalk = end;
+        StackWalker.StackFrame f = CallSites.ofCurrentThread();
+        if (f != null) {
+            o.current = t.site(o.kind, o.operation, f);
+        }
     }
 
     static void region(String name, long nanos) {
@@ -271,8 +284,10 @@ public final class Summary {
         @SuppressWarnings("unchecked")
         private final Map<String, Op>[] ops = new Map[Kind.values().length];
         private final Map<SiteKey, long[]> sites = new HashMap<>();
+        /** The operation each kind last called; only the owning thread touches it. */
+        private final Op[] last = new Op[Kind.values().length];
         /** When the owning thread last walked its stack, for any operation; only that thread touches it. */
-        long lastWalk = System.nanoTime() - WALK_GAP_NANOS;
+        long lastWalk = neverWalked();
 
         Table() {
             for (int i = 0; i < ops.length; i++) {
@@ -280,13 +295,24 @@ public final class Summary {
             }
         }
 
+        /**
+         * The operation's cells. The library names operations with constant strings and a thread
+         * mostly calls one operation of a kind after another, so the last one of each kind is
+         * checked by identity before the map is asked.
+         */
         Op op(Kind kind, String operation) {
-            Map<String, Op> m = ops[kind.ordinal()];
-            Op o = m.get(operation);
+            int k = kind.ordinal();
+            Op o = last[k];
+            if (o != null && o.operation == operation) {
+                return o;
+            }
+            Map<String, Op> m = ops[k];
+            o = m.get(operation);
             if (o == null) {
                 o = new Op(kind, operation);
                 m.put(operation, o);
             }
+            last[k] = o;
             return o;
         }
 
@@ -306,8 +332,9 @@ public final class Summary {
             for (Map<String, Op> m : ops) {
                 m.clear();
             }
+            Arrays.fill(last, null);
             sites.clear();
-            lastWalk = System.nanoTime() - WALK_GAP_NANOS;
+            lastWalk = neverWalked();
         }
 
         void writeTo(Writer w) throws IOException {
@@ -336,7 +363,7 @@ public final class Summary {
     private static final class Op {
         final Kind kind;
         final String operation;
-        long lastWalk = System.nanoTime() - SITE_INTERVAL_NANOS;
+        long lastWalk = neverWalked();
         long[] current;
         long waitingCalls;
         long waitingNanos;

@@ -28,6 +28,23 @@ public final class StartupTraining {
                 });
             }
         }
+        // What --profile (the summary mode) adds to a peer: its classes, a walk, a sample, the writer.
+        io.cohort.profile.Profiling.trainSummary(() -> {
+            try {
+                LocalCohort.builder().size(2).transport("shm").run(world -> {
+                    int other = 1 - world.rank();
+                    io.cohort.Request send = world.isend(other, 2, new byte[] {1});
+                    world.iprobe(other, 2);
+                    world.recv(other, 2).bytes();
+                    io.cohort.Request.awaitAll(java.util.List.of(send));
+                    world.bcast(0, new int[] {1});
+                    world.allreduce(new double[] {1}, new double[1], io.cohort.Op.SUM);
+                    world.barrier();
+                });
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
         PeerRecord[] table = {new PeerRecord(0, 1, "a", Map.of("tcp", "127.0.0.1:1", "shm", "/dev/shm")),
             new PeerRecord(1, 2, "a", Map.of("tcp", "127.0.0.1:2", "shm", "/dev/shm"))};
         PeerRecord.parseTable(ControlFrame.parse(PeerRecord.table(table).encode()));
@@ -41,5 +58,6 @@ public final class StartupTraining {
         Class.forName(PeerMain.class.getName());
         Class.forName(WireupClient.class.getName());
         Class.forName(PeerRuntime.class.getName());
+        Class.forName(io.cohort.profile.PeerProfile.class.getName());
     }
 }

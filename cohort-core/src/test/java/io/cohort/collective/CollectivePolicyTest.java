@@ -31,6 +31,16 @@ class CollectivePolicyTest {
     }
 
     @Test
+    void autoKeepsToTheTreeWhenEveryPeerIsOverSharedMemoryButBcastModeAndForcingDoNot() {
+        CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 4, 8, null, true));
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 4, 8, null, false));
+        assertEquals(Algorithm.BCAST_DOMAIN, new CollectivePolicy(CollectiveMode.BCAST).choose(BCAST, 4, 8, null, true));
+        p.force(Algorithm.BCAST_DOMAIN);
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 4, 8, null, true));
+    }
+
+    @Test
     void bcastModeUsesTheDomainWhereItCanAndP2pNever() {
         CollectivePolicy b = new CollectivePolicy(CollectiveMode.BCAST);
         assertEquals(Algorithm.ALLREDUCE_DOMAIN, b.choose(ALLREDUCE, 2, 1 << 20, Op.SUM));

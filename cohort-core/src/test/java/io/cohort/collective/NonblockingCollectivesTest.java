@@ -67,6 +67,32 @@ class NonblockingCollectivesTest {
         }
     }
 
+    /** Request.awaitAny over nonblocking collectives alone, and with a collective before a receive. */
+    @ParameterizedTest
+    @EnumSource(CollectiveMode.class)
+    void awaitAnyTakesNonblockingCollectivesAloneOrBeforeAReceive(CollectiveMode mode) {
+        LocalCohort.builder().size(3).timeout(Duration.ofSeconds(50)).run(world -> {
+            int me = world.rank();
+            try (Collectives c = Fixtures.collectives(world, mode, s -> { })) {
+                int[] value = {me == 0 ? 7 : 0};
+                List<Request> collectives = List.of(c.ibarrier(), c.ibcast(0, value));
+                int first = Request.awaitAny(collectives);
+                assertTrue(collectives.get(first).isDone());
+                Request.awaitAll(collectives);
+                assertEquals(7, value[0]);
+
+                Request barrier = c.ibarrier();
+                Request recv = world.irecv((me + 1) % 3, 5);
+                world.send((me + 2) % 3, 5, new byte[] {(byte) me});
+                List<Request> mixed = List.of(barrier, recv);
+                int any = Request.awaitAny(mixed);
+                assertTrue(mixed.get(any).isDone());
+                Request.awaitAll(mixed);
+                assertEquals((me + 1) % 3, recv.message().bytes()[0]);
+            }
+        });
+    }
+
     /** A bcast whose non-root buffers are too short: their requests fail, the root's and later ones succeed. */
     @ParameterizedTest
     @EnumSource(CollectiveMode.class)

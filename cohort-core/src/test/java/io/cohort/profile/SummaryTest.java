@@ -137,6 +137,41 @@ class SummaryTest {
         assertEquals("isend", s[2]);
         assertEquals("1000", s[6], "every call is credited to the site of its operation's latest walk");
         assertEquals("100000", s[7]);
-        assertTrue(Long.parseLong(s[8]) >= 1, "the first call walks; more walks only if the loop outlasted 100 ms");
+        assertTrue(Long.parseLong(s[8]) >= 1, "the first call walks; more walks only if the loop outlasted Summary.SITE_INTERVAL_NANOS");
+    }
+    @Test
+    void anOperationsFirstCallWalks() throws IOException {
+        Summary.call(Summary.Kind.PROBE, "iprobe", "", 0, 1, -1, 500);
+        List<String[]> sites = records(write(), SummaryFormat.SITE);
+        assertEquals(1, sites.size(), "a call made once still gets its site");
+        assertEquals(List.of("1", "500", "1"), Arrays.asList(sites.get(0)).subList(6, 9));
+    }
+
+    @Test
+    void anOperationNamedByAnEqualStringIsTheSameOperation() throws IOException {
+        String same = new String("recv".toCharArray());
+        Summary.call(Summary.Kind.RECEIVE, "recv", "", 0, 1, 8, 100);
+        Summary.call(Summary.Kind.RECEIVE, same, "", 0, 1, 8, 100);
+        Summary.call(Summary.Kind.SEND, "recv", "", 0, 1, 8, 100); // another kind, another cell
+        Summary.call(Summary.Kind.RECEIVE, "recv", "", 0, 1, 8, 100);
+        List<String[]> comms = records(write(), SummaryFormat.COMM);
+        assertEquals(2, comms.size(), () -> comms.stream().map(Arrays::toString).toList().toString());
+        for (String[] c : comms) {
+            assertEquals(c[1].equals("receive") ? "3" : "1", c[7], c[1] + "'s count");
+        }
+    }
+
+    @Test
+    void theArchivesTrainingRunLeavesNothingBehind() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeFalse(Profiling.active(), "another test left a Flight Recorder on");
+        Profiling.trainSummary(new Runnable() {
+            @Override
+            public void run() {
+                assertTrue(Profiling.active());
+                Profiling.startSend().finish(0, 1, 5, 8, 0, "send");
+            }
+        });
+        assertFalse(Profiling.active(), "measuring is off again");
+        assertTrue(records(write(), SummaryFormat.COMM).isEmpty(), "the training's calls are forgotten");
     }
 }
