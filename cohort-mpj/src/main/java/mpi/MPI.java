@@ -58,20 +58,20 @@ public class MPI {
     public static Datatype DOUBLE2 = Datatype.pair(DOUBLE, "MPI.DOUBLE2");
 
     // ---- operations ----------------------------------------------------------------------------
-    public static Op MAX = new Op(io.cohort.Op.MAX, "MPI.MAX");
-    public static Op MIN = new Op(io.cohort.Op.MIN, "MPI.MIN");
-    public static Op SUM = new Op(io.cohort.Op.SUM, "MPI.SUM");
-    public static Op PROD = new Op(io.cohort.Op.PROD, "MPI.PROD");
-    public static Op LAND = new Op(io.cohort.Op.LAND, "MPI.LAND");
-    public static Op BAND = new Op(io.cohort.Op.BAND, "MPI.BAND");
-    public static Op LOR = new Op(io.cohort.Op.LOR, "MPI.LOR");
-    public static Op BOR = new Op(io.cohort.Op.BOR, "MPI.BOR");
-    public static Op LXOR = new Op(io.cohort.Op.LXOR, "MPI.LXOR");
-    public static Op BXOR = new Op(io.cohort.Op.BXOR, "MPI.BXOR");
+    public static Op MAX = Op.predefined(io.cohort.Op.MAX, "MPI.MAX");
+    public static Op MIN = Op.predefined(io.cohort.Op.MIN, "MPI.MIN");
+    public static Op SUM = Op.predefined(io.cohort.Op.SUM, "MPI.SUM");
+    public static Op PROD = Op.predefined(io.cohort.Op.PROD, "MPI.PROD");
+    public static Op LAND = Op.predefined(io.cohort.Op.LAND, "MPI.LAND");
+    public static Op BAND = Op.predefined(io.cohort.Op.BAND, "MPI.BAND");
+    public static Op LOR = Op.predefined(io.cohort.Op.LOR, "MPI.LOR");
+    public static Op BOR = Op.predefined(io.cohort.Op.BOR, "MPI.BOR");
+    public static Op LXOR = Op.predefined(io.cohort.Op.LXOR, "MPI.LXOR");
+    public static Op BXOR = Op.predefined(io.cohort.Op.BXOR, "MPI.BXOR");
     /** The largest value with its index (the smaller index on ties), over the pair types. */
-    public static Op MAXLOC = new Op(io.cohort.Op.MAXLOC, "MPI.MAXLOC");
+    public static Op MAXLOC = Op.predefined(io.cohort.Op.MAXLOC, "MPI.MAXLOC");
     /** The smallest value with its index (the smaller index on ties), over the pair types. */
-    public static Op MINLOC = new Op(io.cohort.Op.MINLOC, "MPI.MINLOC");
+    public static Op MINLOC = Op.predefined(io.cohort.Op.MINLOC, "MPI.MINLOC");
 
     // ---- wildcards and other constants (MPJ Express's values) -----------------------------------
     public static int ANY_SOURCE = -2;

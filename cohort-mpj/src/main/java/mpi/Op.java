@@ -19,8 +19,18 @@ public class Op {
     private final boolean commute;
     private final String name;
 
-    Op(io.cohort.Op predefined, String name) {
-        this.predefined = predefined;
+    /** A predefined op. */
+    static Op predefined(io.cohort.Op op, String name) {
+        return new Op(name, op);
+    }
+
+    /**
+     * The predefined ops' constructor. Its parameters name no Cohort type on purpose: javac looks at
+     * every constructor of the same arity while it resolves a program's {@code new Op(function,
+     * commute)}, and programs compile against cohort-mpj.jar alone, without cohort-core.jar.
+     */
+    private Op(String name, Object predefined) {
+        this.predefined = (io.cohort.Op) predefined;
         this.function = null;
         this.commute = true;
         this.name = name;
@@ -70,6 +80,18 @@ public class Op {
     io.cohort.Op toCohort(Datatype t, int count, String what) {
         if (predefined == null) {
             int unit = Math.max(1, t.layout.size);
+            if (t.element == BaseType.OBJECT) {
+                return io.cohort.Op.create(name, commute, unit, (in, inout, n) -> {
+                    // mpiJava's object ops update inout's objects in place; Cohort's collectives copy
+                    // Object[] by reference, so the object may also be another buffer's (scan's
+                    // partial and result). Give the function fresh copies to change.
+                    Object[] io = (Object[]) inout;
+                    for (int i = 0; i < n; i++) {
+                        io[i] = copy(io[i]);
+                    }
+                    function.Call(in, 0, inout, 0, n / unit, t);
+                });
+            }
             return io.cohort.Op.create(name, commute, unit,
                     (in, inout, n) -> function.Call(in, 0, inout, 0, n / unit, t));
         }
@@ -86,6 +108,15 @@ public class Op {
             throw Errors.error(what + ": " + name + " does not apply to " + t + " (" + e.getMessage() + ")");
         }
         return predefined;
+    }
+
+    /** A deep copy by serialization (objects travel that way anyway). */
+    private static Object copy(Object o) {
+        if (o == null) {
+            return null;
+        }
+        byte[] b = io.cohort.engine.Payloads.ofObject(o);
+        return io.cohort.engine.Payloads.toObject(b, new io.cohort.Status(0, 0, b.length));
     }
 
     @Override

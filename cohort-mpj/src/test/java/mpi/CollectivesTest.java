@@ -390,6 +390,46 @@ class CollectivesTest {
         });
     }
 
+    /** A mutable value, changed in place by the op as mpiJava's object ops do. */
+    static final class Counter implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        long value;
+
+        Counter(long value) {
+            this.value = value;
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 8})
+    void objectOpsThatChangeTheirInoutInPlace(int np) {
+        MpjJob.run(np, (rank, size) -> {
+            Op addInPlace = new Op(new User_function() {
+                @Override
+                public void Call(Object invec, int inoffset, Object inoutvec, int inoutoffset, int count, Datatype d) {
+                    for (int i = 0; i < count; i++) {
+                        ((Counter) ((Object[]) inoutvec)[inoutoffset + i]).value += ((Counter) ((Object[]) invec)[inoffset + i]).value;
+                    }
+                }
+            }, true);
+            Object[] mine = {new Counter(1), new Counter(rank)};
+            Object[] scan = new Object[2];
+            Object[] all = new Object[2];
+            Object[] top = new Object[2];
+            MPI.COMM_WORLD.Scan(mine, 0, scan, 0, 2, MPI.OBJECT, addInPlace);
+            MPI.COMM_WORLD.Allreduce(mine, 0, all, 0, 2, MPI.OBJECT, addInPlace);
+            MPI.COMM_WORLD.Reduce(mine, 0, top, 0, 2, MPI.OBJECT, addInPlace, 0);
+            assertEquals(rank + 1, ((Counter) scan[0]).value);
+            assertEquals((long) rank * (rank + 1) / 2, ((Counter) scan[1]).value);
+            assertEquals(size, ((Counter) all[0]).value);
+            assertEquals((long) size * (size - 1) / 2, ((Counter) all[1]).value);
+            if (rank == 0) {
+                assertEquals(size, ((Counter) top[0]).value);
+            }
+            assertEquals(1, ((Counter) mine[0]).value, "the send buffer's objects are left alone");
+        });
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 4})
     void barrierAndSplitCommunicatorCollectivesStayApart(int np) {
