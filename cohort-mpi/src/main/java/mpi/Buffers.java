@@ -1,9 +1,11 @@
 package mpi;
 
+import io.cohort.mpi.support.BaseType;
+import io.cohort.mpi.support.Carriers;
+
 import java.lang.reflect.Array;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
@@ -26,8 +28,6 @@ import java.nio.ShortBuffer;
  * <p>Threads: stateless; any thread.
  */
 final class Buffers {
-    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
-
     private Buffers() {
     }
 
@@ -153,74 +153,19 @@ final class Buffers {
         if (w != null) {
             return w;
         }
-        ByteBuffer out = ByteBuffer.allocate((int) wireBytes(count, t)).order(ByteOrder.LITTLE_ENDIAN);
-        View v = new View(buf, t.baseType);
-        forEachRun(count, t, (at, n) -> v.encode(at, n, out));
-        return out.flip();
+        return Carriers.encode(buf, 0, count, t.layout, t.baseType);
     }
 
     /** Writes the wire bytes from {@code src}'s position into items of {@code t}, as far as they go. */
     static void unpack(ByteBuffer src, Object buf, int count, Datatype t) {
-        ByteBuffer in = src.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        View v = new View(buf, t.baseType);
-        int bs = t.baseSize;
-        forEachRun(count, t, (at, n) -> {
-            int m = Math.min(n, in.remaining() / bs);
-            if (m > 0) {
-                v.decode(in, at, m);
-            }
-        });
-    }
-
-    @FunctionalInterface
-    interface RunVisitor {
-        void run(int at, int n);
-    }
-
-    /** Calls {@code visitor} for each run of consecutive elements of {@code count} items, in type-map order. */
-    static void forEachRun(int count, Datatype t, RunVisitor visitor) {
-        if (count == 0 || t.size == 0) {
-            return;
-        }
-        if (t.contiguous) {
-            visitor.run(0, count * t.size);
-            return;
-        }
-        for (int k = 0; k < count; k++) {
-            int base = k * t.extent;
-            for (int r = 0; r < t.runOffset.length; r++) {
-                visitor.run(base + t.runOffset[r], t.runLength[r]);
-            }
-        }
+        Carriers.decode(src.duplicate(), buf, 0, count, t.layout, t.baseType);
     }
 
     // ---- carriers (collectives) -----------------------------------------------------------------
 
     /** A new carrier of {@code n} base elements: byte[] for byte types, else the primitive array. */
     static Object newCarrier(int baseType, int n) {
-        return switch (baseType) {
-            case Datatype.CHAR -> new char[n];
-            case Datatype.SHORT -> new short[n];
-            case Datatype.BOOLEAN -> new boolean[n];
-            case Datatype.INT -> new int[n];
-            case Datatype.LONG -> new long[n];
-            case Datatype.FLOAT -> new float[n];
-            case Datatype.DOUBLE -> new double[n];
-            default -> new byte[n];
-        };
-    }
-
-    private static boolean isCarrierArray(Object buf, int baseType) {
-        return switch (baseType) {
-            case Datatype.CHAR -> buf instanceof char[];
-            case Datatype.SHORT -> buf instanceof short[];
-            case Datatype.BOOLEAN -> buf instanceof boolean[];
-            case Datatype.INT -> buf instanceof int[];
-            case Datatype.LONG -> buf instanceof long[];
-            case Datatype.FLOAT -> buf instanceof float[];
-            case Datatype.DOUBLE -> buf instanceof double[];
-            default -> buf instanceof byte[];
-        };
+        return BaseType.newCarrier(baseType, n);
     }
 
     /**
@@ -231,7 +176,7 @@ final class Buffers {
         if (!t.contiguous) {
             return null;
         }
-        if (isCarrierArray(buf, t.baseType)) {
+        if (BaseType.isCarrier(buf, t.baseType)) {
             int len = Array.getLength(buf);
             return len == elements || !exact && len >= elements ? buf : null;
         }
@@ -246,17 +191,7 @@ final class Buffers {
 
     /** A carrier of items {@code first} to {@code first + count - 1} packed back to back ({@code t.size} elements each). */
     static Object gather(Object buf, int first, int count, Datatype t, boolean load) {
-        Object c = newCarrier(t.baseType, count * t.size);
-        if (load && buf != null) {
-            View v = new View(buf, t.baseType);
-            int[] cursor = {0};
-            int start = first * t.extent;
-            forEachRun(count, t, (at, n) -> {
-                v.toArray(start + at, n, c, cursor[0]);
-                cursor[0] += n;
-            });
-        }
-        return c;
+        return Carriers.gather(buf, first * t.extent, count, t.layout, t.baseType, load);
     }
 
     /** Writes items {@code first} to {@code first + count - 1} of a packed carrier back into the buffer. */
@@ -273,192 +208,6 @@ final class Buffers {
             c.duplicate().get(copy);
             carrier = copy;
         }
-        View v = new View(buf, t.baseType);
-        int[] cursor = {first * t.size};
-        Object c = carrier;
-        int start = first * t.extent;
-        forEachRun(count, t, (at, n) -> {
-            v.fromArray(c, cursor[0], start + at, n);
-            cursor[0] += n;
-        });
-    }
-
-    // ---- element views ------------------------------------------------------------------------
-
-    /**
-     * A buffer seen as elements of one base type: a typed NIO view over any array or buffer (byte
-     * storage read in native order), or a boolean[]. Positions are absolute element indexes.
-     */
-    static final class View {
-        private final int type;
-        private final Buffer nio;
-        private final boolean[] bools;
-
-        View(Object buf, int type) {
-            this.type = type;
-            if (buf instanceof boolean[] z) {
-                this.bools = z;
-                this.nio = null;
-                return;
-            }
-            this.bools = null;
-            if (buf == null) {
-                this.nio = ByteBuffer.allocate(0);
-            } else if (buf instanceof ByteBuffer || buf instanceof byte[]) {
-                ByteBuffer b = buf instanceof ByteBuffer bb ? bb.duplicate() : ByteBuffer.wrap((byte[]) buf);
-                b.clear();
-                b.order(NATIVE);
-                this.nio = switch (type) {
-                    case Datatype.CHAR -> b.asCharBuffer();
-                    case Datatype.SHORT -> b.asShortBuffer();
-                    case Datatype.INT -> b.asIntBuffer();
-                    case Datatype.LONG -> b.asLongBuffer();
-                    case Datatype.FLOAT -> b.asFloatBuffer();
-                    case Datatype.DOUBLE -> b.asDoubleBuffer();
-                    default -> b;
-                };
-            } else if (buf instanceof Buffer b) {
-                Buffer d = duplicate(b);
-                d.clear();
-                this.nio = d;
-            } else {
-                this.nio = wrap(buf);
-            }
-        }
-
-        private static Buffer duplicate(Buffer b) {
-            if (b instanceof IntBuffer x) {
-                return x.duplicate();
-            } else if (b instanceof DoubleBuffer x) {
-                return x.duplicate();
-            } else if (b instanceof LongBuffer x) {
-                return x.duplicate();
-            } else if (b instanceof FloatBuffer x) {
-                return x.duplicate();
-            } else if (b instanceof ShortBuffer x) {
-                return x.duplicate();
-            }
-            return ((CharBuffer) b).duplicate();
-        }
-
-        private static Buffer wrap(Object a) {
-            if (a instanceof int[] x) {
-                return IntBuffer.wrap(x);
-            } else if (a instanceof double[] x) {
-                return DoubleBuffer.wrap(x);
-            } else if (a instanceof long[] x) {
-                return LongBuffer.wrap(x);
-            } else if (a instanceof float[] x) {
-                return FloatBuffer.wrap(x);
-            } else if (a instanceof short[] x) {
-                return ShortBuffer.wrap(x);
-            }
-            return CharBuffer.wrap((char[]) a);
-        }
-
-        private Buffer window(int at, int n) {
-            nio.clear();
-            nio.limit(at + n);
-            nio.position(at);
-            return nio;
-        }
-
-        /** Appends elements [at, at + n) to {@code dst} (little-endian), advancing it. */
-        void encode(int at, int n, ByteBuffer dst) {
-            if (bools != null) {
-                for (int i = 0; i < n; i++) {
-                    dst.put((byte) (bools[at + i] ? 1 : 0));
-                }
-                return;
-            }
-            Buffer w = window(at, n);
-            int p = dst.position();
-            switch (type) {
-                case Datatype.CHAR -> dst.asCharBuffer().put((CharBuffer) w);
-                case Datatype.SHORT -> dst.asShortBuffer().put((ShortBuffer) w);
-                case Datatype.INT -> dst.asIntBuffer().put((IntBuffer) w);
-                case Datatype.LONG -> dst.asLongBuffer().put((LongBuffer) w);
-                case Datatype.FLOAT -> dst.asFloatBuffer().put((FloatBuffer) w);
-                case Datatype.DOUBLE -> dst.asDoubleBuffer().put((DoubleBuffer) w);
-                default -> dst.put((ByteBuffer) w);
-            }
-            dst.position(p + n * Datatype.bytesOf(type));
-        }
-
-        /** Reads {@code n} elements from {@code src} (little-endian) into [at, at + n), advancing it. */
-        void decode(ByteBuffer src, int at, int n) {
-            if (bools != null) {
-                for (int i = 0; i < n; i++) {
-                    bools[at + i] = src.get() != 0;
-                }
-                return;
-            }
-            Buffer w = window(at, n);
-            int bytes = n * Datatype.bytesOf(type);
-            ByteBuffer s = src.slice().order(src.order());
-            s.limit(bytes);
-            switch (type) {
-                case Datatype.CHAR -> ((CharBuffer) w).put(s.asCharBuffer());
-                case Datatype.SHORT -> ((ShortBuffer) w).put(s.asShortBuffer());
-                case Datatype.INT -> ((IntBuffer) w).put(s.asIntBuffer());
-                case Datatype.LONG -> ((LongBuffer) w).put(s.asLongBuffer());
-                case Datatype.FLOAT -> ((FloatBuffer) w).put(s.asFloatBuffer());
-                case Datatype.DOUBLE -> ((DoubleBuffer) w).put(s.asDoubleBuffer());
-                default -> ((ByteBuffer) w).put(s);
-            }
-            src.position(src.position() + bytes);
-        }
-
-        /** Copies elements [at, at + n) into the carrier array {@code arr} at {@code off}. */
-        void toArray(int at, int n, Object arr, int off) {
-            if (bools != null) {
-                System.arraycopy(bools, at, arr, off, n);
-                return;
-            }
-            if (type == Datatype.BOOLEAN) {
-                ByteBuffer b = (ByteBuffer) nio;
-                boolean[] z = (boolean[]) arr;
-                for (int i = 0; i < n; i++) {
-                    z[off + i] = b.get(at + i) != 0;
-                }
-                return;
-            }
-            Buffer w = window(at, n);
-            switch (type) {
-                case Datatype.CHAR -> ((CharBuffer) w).get((char[]) arr, off, n);
-                case Datatype.SHORT -> ((ShortBuffer) w).get((short[]) arr, off, n);
-                case Datatype.INT -> ((IntBuffer) w).get((int[]) arr, off, n);
-                case Datatype.LONG -> ((LongBuffer) w).get((long[]) arr, off, n);
-                case Datatype.FLOAT -> ((FloatBuffer) w).get((float[]) arr, off, n);
-                case Datatype.DOUBLE -> ((DoubleBuffer) w).get((double[]) arr, off, n);
-                default -> ((ByteBuffer) w).get((byte[]) arr, off, n);
-            }
-        }
-
-        /** Copies {@code n} elements of the carrier array {@code arr} from {@code off} into [at, at + n). */
-        void fromArray(Object arr, int off, int at, int n) {
-            if (bools != null) {
-                System.arraycopy(arr, off, bools, at, n);
-                return;
-            }
-            if (type == Datatype.BOOLEAN) {
-                ByteBuffer b = (ByteBuffer) nio;
-                boolean[] z = (boolean[]) arr;
-                for (int i = 0; i < n; i++) {
-                    b.put(at + i, (byte) (z[off + i] ? 1 : 0));
-                }
-                return;
-            }
-            Buffer w = window(at, n);
-            switch (type) {
-                case Datatype.CHAR -> ((CharBuffer) w).put((char[]) arr, off, n);
-                case Datatype.SHORT -> ((ShortBuffer) w).put((short[]) arr, off, n);
-                case Datatype.INT -> ((IntBuffer) w).put((int[]) arr, off, n);
-                case Datatype.LONG -> ((LongBuffer) w).put((long[]) arr, off, n);
-                case Datatype.FLOAT -> ((FloatBuffer) w).put((float[]) arr, off, n);
-                case Datatype.DOUBLE -> ((DoubleBuffer) w).put((double[]) arr, off, n);
-                default -> ((ByteBuffer) w).put((byte[]) arr, off, n);
-            }
-        }
+        Carriers.scatter(carrier, first * t.size, buf, first * t.extent, count, t.layout, t.baseType);
     }
 }

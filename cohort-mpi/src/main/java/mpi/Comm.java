@@ -1265,7 +1265,7 @@ public class Comm implements Freeable {
         io.cohort.Op c = op.toCohort(type);
         if (op.predefined != null) {
             boolean pairs = op.isMinMaxLoc();
-            Object probe = pairs ? Pairs.newArray(type.pair, 0) : Buffers.newCarrier(type.baseType, 0);
+            Object probe = pairs ? Pairs.newArray(type.pair, 0) : io.cohort.mpi.support.BaseType.empty(type.baseType);
             try {
                 c.check(probe, pairs ? Pairs.elements(type, count) : count * type.size);
             } catch (IllegalArgumentException e) {

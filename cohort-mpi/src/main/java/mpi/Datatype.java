@@ -1,7 +1,7 @@
 package mpi;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.cohort.mpi.support.BaseType;
+import io.cohort.mpi.support.Layout;
 
 /**
  * An MPI datatype: which elements of a buffer one item covers. As in the Open MPI Java bindings,
@@ -51,6 +51,8 @@ public final class Datatype implements Freeable {
     final int extent;
     final int trueLb;
     final int trueExtent;
+    /** The type map as the shared engine reads it (the runs above, with lb and extent). */
+    final Layout layout;
     /** One run from 0 covering the whole extent: items lie back to back with no gaps. */
     final boolean contiguous;
     private final boolean predefined;
@@ -65,21 +67,13 @@ public final class Datatype implements Freeable {
         this.pair = pair;
         this.runOffset = runOffset;
         this.runLength = runLength;
-        int s = 0;
-        int lo = Integer.MAX_VALUE;
-        int hi = Integer.MIN_VALUE;
-        for (int i = 0; i < runOffset.length; i++) {
-            s += runLength[i];
-            lo = Math.min(lo, runOffset[i]);
-            hi = Math.max(hi, runOffset[i] + runLength[i]);
-        }
-        this.size = s;
+        this.layout = new Layout(runOffset, runLength, lb, extent);
+        this.size = layout.size;
         this.lb = lb;
         this.extent = extent;
-        this.trueLb = runOffset.length == 0 ? 0 : lo;
-        this.trueExtent = runOffset.length == 0 ? 0 : hi - lo;
-        this.contiguous = lb == 0 && (runOffset.length == 0 ? extent == 0
-                : runOffset.length == 1 && runOffset[0] == 0 && runLength[0] == extent);
+        this.trueLb = layout.trueLb;
+        this.trueExtent = layout.trueExtent;
+        this.contiguous = layout.contiguous;
         this.predefined = predefined;
         this.committed = predefined;
         this.name = name;
@@ -97,7 +91,7 @@ public final class Datatype implements Freeable {
 
     /** A (value, index) pair over bytes, laid out as C lays the struct out on a 64-bit machine. */
     static Datatype valueIndex(int pair, int valueBytes, int indexOffset, int extent, String name) {
-        Builder b = new Builder();
+        Layout.Builder b = new Layout.Builder();
         b.add(0, valueBytes);
         b.add(indexOffset, 4);
         return new Datatype(BYTE, pair, b.offsets(), b.lengths(), 0, extent, true, name);
@@ -108,27 +102,11 @@ public final class Datatype implements Freeable {
     }
 
     static int bytesOf(int baseType) {
-        return switch (baseType) {
-            case CHAR, SHORT -> 2;
-            case INT, FLOAT -> 4;
-            case LONG, DOUBLE -> 8;
-            case NULL -> 0;
-            default -> 1;
-        };
+        return BaseType.bytes(baseType);
     }
 
     static String baseName(int baseType) {
-        return switch (baseType) {
-            case BYTE -> "byte";
-            case CHAR -> "char";
-            case SHORT -> "short";
-            case BOOLEAN -> "boolean";
-            case INT -> "int";
-            case LONG -> "long";
-            case FLOAT -> "float";
-            case DOUBLE -> "double";
-            default -> "no";
-        };
+        return BaseType.name(baseType);
     }
 
     // ---- queries ---------------------------------------------------------------------------
@@ -224,11 +202,7 @@ public final class Datatype implements Freeable {
     public static Datatype createContiguous(int count, Datatype oldType) throws MPIException {
         checkOld(oldType, "createContiguous");
         checkCount(count, "createContiguous count");
-        Builder b = new Builder();
-        for (int i = 0; i < count; i++) {
-            b.addType(oldType, i * oldType.extent);
-        }
-        return derived(oldType, b, oldType.lb, count * oldType.extent);
+        return derived(oldType, Layout.contiguous(count, oldType.layout));
     }
 
     /**
@@ -251,21 +225,7 @@ public final class Datatype implements Freeable {
     }
 
     private static Datatype strided(int count, int blockLength, int strideElements, Datatype oldType) {
-        Builder b = new Builder();
-        int lo = 0;
-        int hi = 0;
-        for (int i = 0; i < count; i++) {
-            int start = i * strideElements;
-            for (int j = 0; j < blockLength; j++) {
-                b.addType(oldType, start + j * oldType.extent);
-            }
-            lo = Math.min(lo, start);
-            hi = Math.max(hi, start + blockLength * oldType.extent);
-        }
-        if (count == 0 || blockLength == 0) {
-            return derived(oldType, b, 0, 0);
-        }
-        return derived(oldType, b, lo + oldType.lb, hi - lo);
+        return derived(oldType, Layout.strided(count, blockLength, strideElements, oldType.layout));
     }
 
     /** Blocks of {@code blockLengths[i]} copies of {@code oldType} at {@code displacements[i]} old extents. */
@@ -289,23 +249,10 @@ public final class Datatype implements Freeable {
             throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG,
                     what + " needs as many displacements as block lengths"));
         }
-        Builder b = new Builder();
-        int lo = Integer.MAX_VALUE;
-        int hi = Integer.MIN_VALUE;
-        for (int i = 0; i < blockLengths.length; i++) {
-            checkCount(blockLengths[i], what + " block length");
-            for (int j = 0; j < blockLengths[i]; j++) {
-                b.addType(oldType, displs[i] + j * oldType.extent);
-            }
-            if (blockLengths[i] > 0) {
-                lo = Math.min(lo, displs[i]);
-                hi = Math.max(hi, displs[i] + blockLengths[i] * oldType.extent);
-            }
+        for (int n : blockLengths) {
+            checkCount(n, what + " block length");
         }
-        if (lo == Integer.MAX_VALUE) {
-            return derived(oldType, b, 0, 0);
-        }
-        return derived(oldType, b, lo + oldType.lb, hi - lo);
+        return derived(oldType, Layout.indexed(blockLengths, displs, oldType.layout));
     }
 
     /**
@@ -319,7 +266,7 @@ public final class Datatype implements Freeable {
             throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG,
                     "createStruct needs as many displacements and types as block lengths"));
         }
-        Builder b = new Builder();
+        Layout.Builder b = new Layout.Builder();
         int lo = Integer.MAX_VALUE;
         int hi = Integer.MIN_VALUE;
         for (int i = 0; i < types.length; i++) {
@@ -405,40 +352,7 @@ public final class Datatype implements Freeable {
         return d;
     }
 
-    private static Datatype derived(Datatype oldType, Builder b, int lb, int extent) {
-        return new Datatype(oldType.baseType, oldType.pair, b.offsets(), b.lengths(), lb, extent, false, null);
-    }
-
-    /** Collects runs in order, joining a run to the previous one when they touch. */
-    private static final class Builder {
-        private final List<int[]> runs = new ArrayList<>();
-
-        void addType(Datatype t, int at) {
-            for (int r = 0; r < t.runOffset.length; r++) {
-                add(at + t.runOffset[r], t.runLength[r]);
-            }
-        }
-
-        void add(int offset, int length) {
-            if (length == 0) {
-                return;
-            }
-            if (!runs.isEmpty()) {
-                int[] last = runs.get(runs.size() - 1);
-                if (last[0] + last[1] == offset) {
-                    last[1] += length;
-                    return;
-                }
-            }
-            runs.add(new int[] {offset, length});
-        }
-
-        int[] offsets() {
-            return runs.stream().mapToInt(r -> r[0]).toArray();
-        }
-
-        int[] lengths() {
-            return runs.stream().mapToInt(r -> r[1]).toArray();
-        }
+    private static Datatype derived(Datatype oldType, Layout l) {
+        return new Datatype(oldType.baseType, oldType.pair, l.offsets(), l.lengths(), l.lb, l.extent, false, null);
     }
 }

@@ -128,17 +128,11 @@ public final class Group implements Freeable {
     }
 
     private static int[] expand(int[][] ranges) throws MPIException {
-        java.util.List<Integer> out = new java.util.ArrayList<>();
-        for (int[] t : ranges) {
-            if (t.length != 3 || t[2] == 0) {
-                throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG,
-                        "a range is (first, last, stride) with a stride other than 0, not " + Arrays.toString(t)));
-            }
-            for (int r = t[0]; t[2] > 0 ? r <= t[1] : r >= t[1]; r += t[2]) {
-                out.add(r);
-            }
+        try {
+            return io.cohort.mpi.support.RankRanges.expand(ranges);
+        } catch (IllegalArgumentException e) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG, e.getMessage()));
         }
-        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static void checkRanks(io.cohort.Group g, int[] ranks, String what) throws MPIException {

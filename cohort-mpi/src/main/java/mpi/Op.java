@@ -1,5 +1,7 @@
 package mpi;
 
+import io.cohort.mpi.support.ElementView;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -72,7 +74,7 @@ public final class Op implements Freeable {
                     ByteBuffer a = UserFunction.bytesOf(in, t, n);
                     ByteBuffer b = UserFunction.bytesOf(inout, t, n);
                     function.call(a, b, items, t);
-                    new Buffers.View(b, t.baseType).toArray(0, n, inout, 0);
+                    new ElementView(b, t.baseType).toArray(0, n, inout, 0);
                 } else {
                     function.call(in, inout, items, t);
                 }

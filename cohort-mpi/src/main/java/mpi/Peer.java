@@ -1,6 +1,7 @@
 package mpi;
 
 import io.cohort.Communicator;
+import io.cohort.mpi.support.PeerBinding;
 import io.cohort.collective.NonblockingRunner;
 
 /**
@@ -9,14 +10,10 @@ import io.cohort.collective.NonblockingRunner;
  * threads, each bound to its own ({@link #bind}); {@link MPI#COMM_WORLD}, a single static object
  * as the bindings define it, finds the calling peer's world through {@link #current()}.
  *
- * <p>Threads: the binding is inherited by threads the peer starts; the process-wide instance is
- * published once, under the class lock.
+ * <p>Threads: see {@link PeerBinding}.
  */
 final class Peer {
-    private static final InheritableThreadLocal<Peer> BOUND = new InheritableThreadLocal<>();
-    /** Whether any thread was ever bound: launched peers skip the thread-local lookup. */
-    private static volatile boolean anyBound;
-    private static volatile Peer process;
+    private static final PeerBinding<Peer> BINDING = new PeerBinding<>();
 
     final Communicator world;
     /** Set at Init: a communicator of this peer alone. */
@@ -40,32 +37,20 @@ final class Peer {
 
     /** The calling thread's peer, or null before Init. */
     static Peer current() {
-        if (anyBound) {
-            Peer p = BOUND.get();
-            if (p != null) {
-                return p;
-            }
-        }
-        return process;
+        return BINDING.current();
     }
 
     /** Binds the calling thread (and threads it starts) to a peer: for running peers as threads in one JVM. */
     static void bind(Peer p) {
-        anyBound = true;
-        BOUND.set(p);
+        BINDING.bind(p);
     }
 
     static void unbind() {
-        BOUND.remove();
+        BINDING.unbind();
     }
 
     /** The calling thread's peer, made from Cohort's world on first use in a launched (or plain java) process. */
-    static synchronized Peer attach() {
-        Peer p = current();
-        if (p == null) {
-            p = new Peer(io.cohort.Cohort.init());
-            process = p;
-        }
-        return p;
+    static Peer attach() {
+        return BINDING.attach(() -> new Peer(io.cohort.Cohort.init()));
     }
 }

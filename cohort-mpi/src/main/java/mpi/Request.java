@@ -1,8 +1,10 @@
 package mpi;
 
+import io.cohort.mpi.support.Completions;
+import io.cohort.mpi.support.RequestSlots;
+
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A nonblocking operation in progress, over a Cohort {@link io.cohort.Request}. When a wait or a
@@ -162,6 +164,31 @@ public class Request implements Freeable {
         return r != null && !r.isNull();
     }
 
+    /** The array as the shared waiting sees it. */
+    private static RequestSlots slots(Request[] requests) {
+        return new RequestSlots() {
+            @Override
+            public int count() {
+                return requests.length;
+            }
+
+            @Override
+            public boolean active(int i) {
+                return Request.active(requests[i]);
+            }
+
+            @Override
+            public io.cohort.Request inner(int i) {
+                return requests[i].inner;
+            }
+
+            @Override
+            public boolean engine(int i) {
+                return requests[i].engine;
+            }
+        };
+    }
+
     /** Waits for one of the requests; returns its index and makes it inactive, or UNDEFINED if none is active. */
     public static int waitAny(Request[] requests) throws MPIException {
         Status s = waitAnyStatus(requests);
@@ -187,17 +214,11 @@ public class Request implements Freeable {
     /** As {@link #testAny}; null if none completed. */
     public static Status testAnyStatus(Request[] requests) throws MPIException {
         MPI.check();
-        boolean any = false;
-        for (int i = 0; i < requests.length; i++) {
-            Request r = requests[i];
-            if (active(r)) {
-                any = true;
-                if (r.inner == null || r.inner.test()) {
-                    return r.finish(i);
-                }
-            }
+        int i = Completions.testOne(slots(requests));
+        if (i == Completions.NOT_YET) {
+            return null;
         }
-        return any ? null : Status.empty(MPI.UNDEFINED);
+        return i == Completions.NONE_ACTIVE ? Status.empty(MPI.UNDEFINED) : requests[i].finish(i);
     }
 
     /** Waits for all the requests; the first failure is raised once all have completed. */
@@ -233,13 +254,7 @@ public class Request implements Freeable {
     /** As {@link #testAll}: the statuses if all completed, else null. */
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
         MPI.check();
-        boolean all = true;
-        for (Request r : requests) {
-            if (active(r) && r.inner != null && !r.inner.test()) {
-                all = false;
-            }
-        }
-        return all ? waitAllStatus(requests) : null;
+        return Completions.testAll(slots(requests)) ? waitAllStatus(requests) : null;
     }
 
     /** Waits until at least one request completes; the indexes of all that completed, or null if none is active. */
@@ -266,16 +281,7 @@ public class Request implements Freeable {
     /** As {@link #testSome}, with statuses. */
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
         MPI.check();
-        boolean any = false;
-        for (Request r : requests) {
-            if (active(r)) {
-                any = true;
-                if (r.inner != null) {
-                    r.inner.test();
-                }
-            }
-        }
-        return any ? completedNow(requests) : null;
+        return Completions.testEach(slots(requests)) ? completedNow(requests) : null;
     }
 
     private static Status[] completedNow(Request[] requests) throws MPIException {
@@ -300,52 +306,10 @@ public class Request implements Freeable {
     /**
      * Waits until some active request is done; returns its index, or UNDEFINED if none is active.
      * Point-to-point requests wait in Cohort's engine; with nonblocking collectives among them the
-     * requests are tested in turn with a growing pause (spin, yield, then park up to 1 ms).
+     * requests are tested in turn ({@link Completions#awaitAny}).
      */
     private static int awaitOne(Request[] requests) {
-        List<io.cohort.Request> pending = new ArrayList<>();
-        boolean allEngine = true;
-        boolean any = false;
-        for (int i = 0; i < requests.length; i++) {
-            Request r = requests[i];
-            if (active(r)) {
-                any = true;
-                if (r.isDone()) {
-                    return i;
-                }
-                pending.add(r.inner);
-                allEngine &= r.engine;
-            }
-        }
-        if (!any) {
-            return MPI.UNDEFINED;
-        }
-        if (allEngine) {
-            io.cohort.Request.awaitAny(pending);
-        } else {
-            long pause = 0;
-            outer:
-            while (true) {
-                for (io.cohort.Request q : pending) {
-                    if (q.test()) {
-                        break outer;
-                    }
-                }
-                if (pause < 100) {
-                    Thread.onSpinWait();
-                } else if (pause < 200) {
-                    Thread.yield();
-                } else {
-                    LockSupport.parkNanos(Math.min(1_000_000L, (pause - 199) * 10_000L));
-                }
-                pause++;
-            }
-        }
-        for (int i = 0; i < requests.length; i++) {
-            if (active(requests[i]) && requests[i].isDone()) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("a wait returned with no request done");
+        int i = Completions.awaitOne(slots(requests));
+        return i == Completions.NONE_ACTIVE ? MPI.UNDEFINED : i;
     }
 }

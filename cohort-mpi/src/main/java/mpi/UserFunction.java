@@ -1,5 +1,7 @@
 package mpi;
 
+import io.cohort.mpi.support.ElementView;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -26,10 +28,10 @@ public abstract class UserFunction {
         int n = count * datatype.size;
         Object a = Buffers.newCarrier(datatype.baseType, n);
         Object b = Buffers.newCarrier(datatype.baseType, n);
-        new Buffers.View(in, datatype.baseType).toArray(0, n, a, 0);
-        new Buffers.View(inOut, datatype.baseType).toArray(0, n, b, 0);
+        new ElementView(in, datatype.baseType).toArray(0, n, a, 0);
+        new ElementView(inOut, datatype.baseType).toArray(0, n, b, 0);
         call(a, b, count, datatype);
-        new Buffers.View(inOut, datatype.baseType).fromArray(b, 0, 0, n);
+        new ElementView(inOut, datatype.baseType).fromArray(b, 0, 0, n);
     }
 
     /** Whether a subclass overrides the buffer form, which must then be called with buffers. */
@@ -45,7 +47,7 @@ public abstract class UserFunction {
     /** Native-order bytes of a carrier array, for the buffer form. */
     static ByteBuffer bytesOf(Object carrier, Datatype t, int n) {
         ByteBuffer b = ByteBuffer.allocate(n * t.baseSize).order(ByteOrder.nativeOrder());
-        new Buffers.View(b, t.baseType).fromArray(carrier, 0, 0, n);
+        new ElementView(b, t.baseType).fromArray(carrier, 0, 0, n);
         return b;
     }
 }

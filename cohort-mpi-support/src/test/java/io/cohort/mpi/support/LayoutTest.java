@@ -1,0 +1,122 @@
+package io.cohort.mpi.support;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(10)
+class LayoutTest {
+
+    @Test
+    void contiguousJoinsRunsAndKeepsItemsBackToBack() {
+        Layout c = Layout.contiguous(3, Layout.ONE);
+        assertEquals(1, c.runs());
+        assertEquals(3, c.size);
+        assertEquals(3, c.extent);
+        assertTrue(c.contiguous);
+        assertEquals(7, c.span(2) + 1);
+    }
+
+    @Test
+    void stridedAndIndexedHaveTheBoundsMpiGivesThem() {
+        Layout v = Layout.strided(3, 2, 4, Layout.ONE); // xx..xx..xx
+        assertArrayEquals(new int[] {0, 4, 8}, v.offsets());
+        assertArrayEquals(new int[] {2, 2, 2}, v.lengths());
+        assertEquals(6, v.size);
+        assertEquals(10, v.extent);
+        assertFalse(v.contiguous);
+        Layout ix = Layout.indexed(new int[] {2, 0, 1}, new int[] {1, 3, 5}, Layout.ONE);
+        assertEquals(1, ix.lb);
+        assertEquals(5, ix.extent);
+        assertEquals(3, ix.size);
+        assertEquals(0, Layout.strided(0, 2, 4, Layout.ONE).extent);
+    }
+
+    @Test
+    void forEachRunVisitsItemsFromTheBaseInTypeMapOrder() {
+        Layout v = Layout.strided(2, 1, 3, Layout.ONE); // x..x, extent 4
+        List<String> runs = new ArrayList<>();
+        v.forEachRun(5, 2, (at, n) -> runs.add(at + "+" + n));
+        assertEquals(List.of("5+1", "8+1", "9+1", "12+1"), runs);
+    }
+
+    @Test
+    void carriersRoundTripThroughGapsAndOffsets() {
+        Layout v = Layout.strided(2, 1, 2, Layout.ONE); // x.x, extent 3
+        int[] buf = {0, 1, 2, 3, 4, 5, 6, 7};
+        int[] packed = (int[]) Carriers.gather(buf, 1, 2, v, BaseType.INT, true);
+        assertArrayEquals(new int[] {1, 3, 4, 6}, packed);
+        int[] back = new int[8];
+        Carriers.scatter(packed, 0, back, 1, 2, v, BaseType.INT);
+        assertArrayEquals(new int[] {0, 1, 0, 3, 4, 0, 6, 0}, back);
+        java.nio.ByteBuffer wire = Carriers.encode(buf, 1, 2, v, BaseType.INT);
+        assertEquals(16, wire.remaining());
+        assertEquals(3, wire.order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(4));
+        int[] decoded = new int[8];
+        Carriers.decode(wire, decoded, 1, 2, v, BaseType.INT);
+        assertArrayEquals(back, decoded);
+        Object[] objs = {"a", "b", "c", "d"};
+        assertArrayEquals(new Object[] {"b", "d"}, (Object[]) Carriers.gather(objs, 1, 1, v, BaseType.OBJECT, true));
+        boolean[] z = {true, false, true};
+        assertArrayEquals(new byte[] {1, 0, 1}, Carriers.encode(z, 0, 3, Layout.ONE, BaseType.BOOLEAN).array());
+    }
+
+    @Test
+    void aShortMessageFillsTheFirstItemsOnly() {
+        int[] into = {9, 9, 9};
+        java.nio.ByteBuffer two = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(1).putInt(2).flip();
+        Carriers.decode(two, into, 0, 3, Layout.ONE, BaseType.INT);
+        assertArrayEquals(new int[] {1, 2, 9}, into);
+    }
+
+    @Test
+    void rankRangesCountUpAndDown() {
+        assertArrayEquals(new int[] {0, 3, 6, 7, 5}, RankRanges.expand(new int[][] {{0, 6, 3}, {7, 5, -2}}));
+        assertEquals("a range is (first, last, stride) with a stride other than 0, not [1, 2, 0]",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                        () -> RankRanges.expand(new int[][] {{1, 2, 0}})).getMessage());
+    }
+
+    @Test
+    void completionsTellNoneActiveFromNotYet() {
+        RequestSlots none = new RequestSlots() {
+            public int count() {
+                return 2;
+            }
+
+            public boolean active(int i) {
+                return false;
+            }
+
+            public io.cohort.Request inner(int i) {
+                return null;
+            }
+        };
+        assertEquals(Completions.NONE_ACTIVE, Completions.testOne(none));
+        assertEquals(Completions.NONE_ACTIVE, Completions.awaitOne(none));
+        assertFalse(Completions.testEach(none));
+        RequestSlots doneAtOnce = new RequestSlots() {
+            public int count() {
+                return 2;
+            }
+
+            public boolean active(int i) {
+                return i == 1;
+            }
+
+            public io.cohort.Request inner(int i) {
+                return null;
+            }
+        };
+        assertEquals(1, Completions.testOne(doneAtOnce));
+        assertEquals(1, Completions.awaitOne(doneAtOnce));
+        assertTrue(Completions.testAll(doneAtOnce));
+    }
+}

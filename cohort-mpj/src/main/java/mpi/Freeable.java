@@ -1,0 +1,6 @@
+package mpi;
+
+/** An MPI object that can be released. */
+interface Freeable {
+    void free() throws MPIException;
+}

@@ -1,0 +1,98 @@
+package mpi;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad input gives one clear sentence: thrown under ERRORS_RETURN, fatal (one line, exit 1) by default. */
+@Timeout(60)
+class ErrorsTest {
+
+    @Test
+    void errorsReturnThrowsOneSentencePerMistake() {
+        MpjJob.run(2, (rank, size) -> {
+            MPI.Errorhandler_set(MPI.ERRORS_RETURN);
+            assertSame(MPI.ERRORS_RETURN, MPI.Errorhandler_get());
+            Intracomm w = MPI.COMM_WORLD;
+            assertMessage(() -> w.Send(new int[1], 0, 1, MPI.INT, 7, 0), "destination rank 7");
+            assertMessage(() -> w.Send(new int[1], 0, 1, MPI.DOUBLE, 1, 0), "int[] but its datatype MPI.DOUBLE");
+            assertMessage(() -> w.Send(new int[2], 1, 2, MPI.INT, 1, 0), "need 3 elements but the buffer has 2");
+            assertMessage(() -> w.Send(new int[1], -1, 1, MPI.INT, 1, 0), "offset is negative");
+            assertMessage(() -> w.Send(new int[1], 0, 1, MPI.INT, 1, -5), "tag -5 is negative");
+            assertMessage(() -> w.Recv(new int[1], 0, 1, MPI.INT, 5, 0), "source rank 5");
+            assertMessage(() -> w.Send("text", 0, 1, MPI.OBJECT, 1, 0), "pass an array");
+            assertMessage(() -> w.Bcast(new int[1], 0, 1, MPI.INT, 3), "root 3");
+            assertMessage(() -> w.Allreduce(new double[1], 0, new double[1], 0, 1, MPI.DOUBLE, MPI.BAND), "BAND");
+            assertMessage(() -> w.Allreduce(new int[1], 0, new int[1], 0, 1, MPI.INT, MPI.MINLOC), "pair type");
+            assertMessage(() -> w.Allreduce(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM), "User_function");
+            assertMessage(() -> w.Split(-5, 0), "color -5");
+            assertMessage(() -> MPI.COMM_WORLD.Create_cart(new int[] {3, 3}, new boolean[2], false), "needs 9 processes");
+            assertMessage(() -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1}, new Datatype[] {MPI.INT, MPI.DOUBLE}),
+                    "share one base type");
+            assertMessage(() -> MPI.COMM_WORLD.Group().Incl(new int[] {0, 0}), "given twice");
+            assertMessage(() -> MPI.COMM_WORLD.Free(), "cannot be freed");
+            assertMessage(() -> MPI.Init(new String[0]), "already initialized");
+            // A message longer than the receive buffer.
+            if (rank == 0) {
+                w.Send(new int[] {1, 2, 3}, 0, 3, MPI.INT, 1, 1);
+                w.Send(new Object[] {"a", "b"}, 0, 2, MPI.OBJECT, 1, 2);
+            } else {
+                assertMessage(() -> w.Recv(new int[2], 0, 2, MPI.INT, 0, 1), "longer than the receive buffer");
+                assertMessage(() -> w.Recv(new Object[1], 0, 1, MPI.OBJECT, 0, 2), "does not fit");
+            }
+            w.Barrier();
+        });
+    }
+
+    @Test
+    void errorsAreFatalByDefault() {
+        io.cohort.CohortException e = assertThrows(io.cohort.CohortException.class, () -> MpjJob.run(1, (rank, size) -> {
+            assertSame(MPI.ERRORS_ARE_FATAL, MPI.Errorhandler_get());
+            MPI.COMM_WORLD.Send(new int[1], 0, 1, MPI.INT, 3, 0);
+        }));
+        MpjJob.Fatal f = (MpjJob.Fatal) e.getCause();
+        assertTrue(f.error.getMessage().startsWith("Send: destination rank 3"), f.error.getMessage());
+    }
+
+    @Test
+    void callsBeforeInitSayToCallInit() {
+        MPIException e = assertThrows(MPIException.class, () -> MPI.COMM_WORLD.Rank());
+        assertTrue(e.getMessage().contains("call MPI.Init"), e.getMessage());
+    }
+
+    @Test
+    void initReturnsTheArgumentsAndAbortEndsTheJob() {
+        int[] code = {-1};
+        Errors.abortAction = c -> code[0] = c;
+        try {
+            io.cohort.LocalCohort.run(1, world -> {
+                Peer.bind(new Peer(world));
+                try {
+                    String[] rest = MPI.Init(new String[] {"a", "b"});
+                    assertEquals(java.util.List.of("a", "b"), java.util.List.of(rest));
+                    assertTrue(MPI.Initialized());
+                    assertTrue(MPI.Wtime() > 0);
+                    assertTrue(MPI.Wtick() > 0);
+                    assertTrue(!MPI.Get_processor_name().isEmpty());
+                    MPI.COMM_WORLD.Abort(7);
+                    MPI.Finalize();
+                } finally {
+                    Peer.unbind();
+                }
+            });
+        } finally {
+            Errors.abortAction = System::exit;
+        }
+        assertEquals(7, code[0]);
+    }
+
+    private static void assertMessage(Runnable call, String part) {
+        MPIException e = assertThrows(MPIException.class, call::run, part);
+        assertTrue(e.getMessage().contains(part), "expected \"" + part + "\" in: " + e.getMessage());
+        assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
+    }
+}
