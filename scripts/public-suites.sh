@@ -104,7 +104,9 @@ failed=0
 error_lines='ERROR|Error|error:|Exception|FAILED|[Ff]ailed|Validation failed|wrong|WRONG'
 
 run_one() { # SUITE NP CLASSPATH CLASS [EXPECT_REGEX]: one job, its verdict appended to results.txt
-  local suite=$1 np=$2 cp=$3 cls=$4 expect=${5:-}
+  local suite=$1 np=$2 cp=$3 cls=$4 expect=${5:-} want=0
+  # A test that checks MPI_Abort ends the job with the code it passes (env/abort.java: 5).
+  [ "$cls" = mpi.env.abort ] && want=5
   local dir=$out/$suite/$np
   mkdir -p "$dir"
   local log=$dir/$cls.out rc=0 verdict=PASS reason=""
@@ -113,9 +115,9 @@ run_one() { # SUITE NP CLASSPATH CLASS [EXPECT_REGEX]: one job, its verdict appe
   local ms=$(( $(date +%s%3N) - t0 ))
   if [ "$rc" = 124 ]; then
     verdict=FAIL reason="timed out after ${timeout}s"
-  elif [ "$rc" != 0 ]; then
+  elif [ "$rc" != "$want" ]; then
     verdict=FAIL reason="exit $rc: $(grep -m1 -E "$error_lines|cohort:" "$log" | cut -c1-160)"
-  elif grep -qE "$error_lines" "$log"; then
+  elif [ "$want" = 0 ] && grep -qE "$error_lines" "$log"; then
     verdict=FAIL reason="$(grep -m1 -E "$error_lines" "$log" | cut -c1-160)"
   elif [ -n "$expect" ] && ! grep -qE "$expect" "$log"; then
     verdict=FAIL reason="output lacks /$expect/"
@@ -192,7 +194,10 @@ for suite in "${suite_list[@]}"; do
           for np in $nps; do run_one mpj-tests "$np" "$jar:$classes" "$cls"; done
         done
       else
-        for cls in jgf_mpj_benchmarks.section1.JGFAll jgf_mpj_benchmarks.section2.JGFAllSizeA jgf_mpj_benchmarks.section3.JGFAllSizeA; do
+        # Section 3's JGFAllSizeA would run MonteCarlo first, whose input file (conf/hitData) is not
+        # in MPJ Express's source package, so it cannot run anywhere from it; the other two run alone.
+        for cls in jgf_mpj_benchmarks.section1.JGFAll jgf_mpj_benchmarks.section2.JGFAllSizeA \
+                   jgf_mpj_benchmarks.section3.JGFMolDynBenchSizeA jgf_mpj_benchmarks.section3.JGFRayTracerBenchSizeA; do
           [ -f "$classes/${cls//.//}.class" ] || continue
           selected "$cls" || continue
           for np in $nps; do run_one jgf "$np" "$jar:$classes" "$cls"; done
