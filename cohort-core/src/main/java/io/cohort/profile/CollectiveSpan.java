@@ -12,7 +12,7 @@ public final class CollectiveSpan {
 
     static CollectiveSpan start(boolean summary) {
         if (summary) {
-            return new CollectiveSpan(System.nanoTime(), null);
+            return new CollectiveSpan(Summary.start(Summary.Kind.COLLECTIVE), null);
         }
         CollectiveEvent e = CollectiveEvent.startIfEnabled();
         return e == null ? null : new CollectiveSpan(0, e);
@@ -28,8 +28,7 @@ public final class CollectiveSpan {
         if (event != null) {
             event.finish(communicator, operation, algorithm, root, bytes, size);
         } else {
-            long end = System.nanoTime();
-            Summary.call(Summary.Kind.COLLECTIVE, operation, algorithm, communicator, root, bytes, end - start, end);
+            Summary.finish(Summary.Kind.COLLECTIVE, operation, algorithm, communicator, root, bytes, start);
         }
     }
 }

@@ -12,7 +12,7 @@ public final class ProbeSpan {
 
     static ProbeSpan start(boolean summary) {
         if (summary) {
-            return new ProbeSpan(System.nanoTime(), null);
+            return new ProbeSpan(Summary.start(Summary.Kind.PROBE), null);
         }
         ProbeEvent e = ProbeEvent.startIfEnabled();
         return e == null ? null : new ProbeSpan(0, e);
@@ -23,9 +23,7 @@ public final class ProbeSpan {
         if (event != null) {
             event.finish(communicator, peer, tag, found);
         } else {
-            long end = System.nanoTime();
-            Summary.call(Summary.Kind.PROBE, "probe", "", communicator, peer, -1,
-                    end - start, end);
+            Summary.finish(Summary.Kind.PROBE, "probe", "", communicator, peer, -1, start);
         }
     }
 }

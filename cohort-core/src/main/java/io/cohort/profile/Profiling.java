@@ -119,7 +119,7 @@ public final class Profiling {
     public static void receiveHandedOver(int communicator, int peer, int tag, long bytes, long sequence, String operation) {
         int m = mode;
         if (m == SUMMARY) {
-            Summary.call(Summary.Kind.RECEIVE, operation, "", communicator, peer, bytes, 0);
+            Summary.instant(Summary.Kind.RECEIVE, operation, communicator, peer, bytes);
         } else if (m == EVENTS) {
             ReceiveEvent.emit(communicator, peer, tag, bytes, sequence, operation);
         }

@@ -17,7 +17,7 @@ public final class ReceiveSpan {
 
     static ReceiveSpan start(boolean summary) {
         if (summary) {
-            return new ReceiveSpan(System.nanoTime(), null);
+            return new ReceiveSpan(Summary.start(Summary.Kind.RECEIVE), null);
         }
         ReceiveEvent e = ReceiveEvent.startIfEnabled();
         return e == null ? null : new ReceiveSpan(0, e);
@@ -37,8 +37,7 @@ public final class ReceiveSpan {
         if (event != null) {
             event.finish(communicator, operation);
         } else {
-            long end = System.nanoTime();
-            Summary.call(Summary.Kind.RECEIVE, operation, "", communicator, peer, bytes, end - start, end);
+            Summary.finish(Summary.Kind.RECEIVE, operation, "", communicator, peer, bytes, start);
         }
     }
 }

@@ -17,7 +17,7 @@ public final class SendSpan {
 
     static SendSpan start(boolean summary) {
         if (summary) {
-            return new SendSpan(System.nanoTime(), null);
+            return new SendSpan(Summary.start(Summary.Kind.SEND), null);
         }
         SendEvent e = SendEvent.startIfEnabled();
         return e == null ? null : new SendSpan(0, e);
@@ -27,8 +27,7 @@ public final class SendSpan {
         if (event != null) {
             event.finish(communicator, peer, tag, bytes, sequence, operation);
         } else {
-            long end = System.nanoTime();
-            Summary.call(Summary.Kind.SEND, operation, "", communicator, peer, bytes, end - start, end);
+            Summary.finish(Summary.Kind.SEND, operation, "", communicator, peer, bytes, start);
         }
     }
 }

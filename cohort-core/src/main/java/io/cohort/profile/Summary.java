@@ -18,8 +18,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * This peer's profile in {@code cohort run --profile}'s default mode, mpiP's way: every measured call
  * is added to a cell per (kind, operation, algorithm, communicator, peer, size class) in memory, and
  * the cells are written once, as {@link SummaryFormat} text, when the peer exits. Nothing is written
- * per message and no Flight Recorder runs: a call costs two clock reads, a look-up of its operation
- * and an array probe in tables of the calling thread's own, without a lock (about 0.1 µs).
+ * per message and no Flight Recorder runs: a call costs a look-up of its operation and an array
+ * probe in tables of the calling thread's own, without a lock, and two clock reads if it is one of
+ * the calls timed ({@link #ALWAYS_TIMED}, {@link #TIME_EVERY}).
  *
  * <p>Call sites: finding the caller's frame is a stack walk on the calling thread, between two of its
  * messages. Walks made now and then never get compiled and cost 0.1-0.2 ms each on a small machine
@@ -51,6 +52,18 @@ public final class Summary {
             return null;
         }
     }
+
+    /**
+     * Every call of a kind is timed until a thread has made this many of that kind; after that, one
+     * in {@link #TIME_EVERY}. A clock read costs about 30 ns on the virtual machines this runs on,
+     * two per call were most of what a summary profile cost, and counts and bytes stay exact: only
+     * times become estimates (each cell's timed calls scaled up to all of its calls).
+     */
+    public static final int ALWAYS_TIMED = 64;
+    /** After {@link #ALWAYS_TIMED} calls of a kind, a thread times one call in this many (a power of two). */
+    public static final int TIME_EVERY = 8;
+    /** A span's start when its call is not timed. */
+    static final long UNTIMED = Long.MIN_VALUE;
 
     /** A thread finds the call site of at most one call of an operation in this time... */
     public static final long SITE_INTERVAL_NANOS = 1_000_000_000;
@@ -98,17 +111,45 @@ public final class Summary {
         return System.nanoTime() - 2 * (SITE_INTERVAL_NANOS + WALK_GAP_NANOS);
     }
 
+    /**
+     * The start of a call of {@code kind} on this thread: the clock if this call is to be timed,
+     * else {@link #UNTIMED} (see {@link #ALWAYS_TIMED}).
+     */
+    static long start(Kind kind) {
+        int n = ++TABLE.get().calls[kind.ordinal()];
+        return n <= ALWAYS_TIMED || (n & (TIME_EVERY - 1)) == 0 ? System.nanoTime() : UNTIMED;
+    }
+
+    /** Adds one call started at {@code start} ({@link #start}), ending now. */
+    static void finish(Kind kind, String operation, String algorithm, int communicator, int peer, long bytes, long start) {
+        if (start == UNTIMED) {
+            call(kind, operation, algorithm, communicator, peer, bytes, -1, 0);
+        } else {
+            long end = System.nanoTime();
+            call(kind, operation, algorithm, communicator, peer, bytes, end - start, end);
+        }
+    }
+
+    /** Adds a call of no duration (a message handed over); reads the clock only where a timed call would. */
+    static void instant(Kind kind, String operation, int communicator, int peer, long bytes) {
+        long start = start(kind);
+        call(kind, operation, "", communicator, peer, bytes, start == UNTIMED ? -1 : 0, start);
+    }
+
     /** Adds one call that took {@code nanos} and ended now. {@code bytes} below 0: the call has no size. */
     static void call(Kind kind, String operation, String algorithm, int communicator, int peer, long bytes, long nanos) {
         call(kind, operation, algorithm, communicator, peer, bytes, nanos, System.nanoTime());
     }
 
-    /** Adds one call that took {@code nanos} and ended at {@code end} ({@link System#nanoTime()}). */
+    /**
+     * Adds one call that took {@code nanos} and ended at {@code end} ({@link System#nanoTime()});
+     * {@code nanos} below 0: a call that was not timed, counted without a time (and no walk).
+     */
     static void call(Kind kind, String operation, String algorithm, int communicator, int peer, long bytes, long nanos,
                      long end) {
         Table t = TABLE.get();
         Op o = t.op(kind, operation == null ? "" : operation);
-        if (end - o.lastWalk >= SITE_INTERVAL_NANOS && end - t.lastWalk >= WALK_GAP_NANOS) {
+        if (nanos >= 0 && end - o.lastWalk >= SITE_INTERVAL_NANOS && end - t.lastWalk >= WALK_GAP_NANOS) {
             walk(t, o, end);
         }
         o.add(algorithm == null ? "" : algorithm, communicator, peer, bytes, nanos);
@@ -122,6 +163,17 @@ public final class Summary {
         if (f != null) {
             o.current = t.site(o.kind, o.operation, f);
         }
+    }
+
+    /**
+     * All {@code calls}' time from the {@code timed} ones' {@code nanos}; without a timed call, the
+     * operation's mean over its other cells ({@code meanNanos}) stands in.
+     */
+    static long estimate(long nanos, long calls, long timed, double meanNanos) {
+        if (timed >= calls) {
+            return nanos;
+        }
+        return timed > 0 ? Math.round((double) nanos * calls / timed) : Math.round(meanNanos * calls);
     }
 
     static void region(String name, long nanos) {
@@ -225,6 +277,7 @@ public final class Summary {
                 }
             }
             line(w, SummaryFormat.SITES, SITE_INTERVAL_NANOS);
+            line(w, SummaryFormat.TIMING, ALWAYS_TIMED, TIME_EVERY);
             if (sampler != null) {
                 sampler.writeTo(w);
             }
@@ -285,6 +338,8 @@ public final class Summary {
         @SuppressWarnings("unchecked")
         private final Map<String, Op>[] ops = new Map[Kind.values().length];
         private final Map<SiteKey, long[]> sites = new HashMap<>();
+        /** Calls per kind started on the owning thread, for {@link #start}; only that thread touches it. */
+        final int[] calls = new int[Kind.values().length];
         /** The operation each kind last called; only the owning thread touches it. */
         private final Op[] last = new Op[Kind.values().length];
         /** When the owning thread last walked its stack, for any operation; only that thread touches it. */
@@ -317,12 +372,17 @@ public final class Summary {
             return o;
         }
 
-        /** The cell of a walked call's site: {calls, nanos, walks}, its walks counted. */
+        double meanNanos(Kind kind, String operation) {
+            Op o = ops[kind.ordinal()].get(operation);
+            return o == null ? 0 : o.meanNanos();
+        }
+
+        /** The cell of a walked call's site: {calls, timed nanos, walks, timed calls}, its walks counted. */
         synchronized long[] site(Kind kind, String operation, StackWalker.StackFrame f) {
             SiteKey key = new SiteKey(kind, operation, f.getClassName(), f.getMethodName(), f.getLineNumber());
             long[] s = sites.get(key);
             if (s == null) {
-                s = new long[3];
+                s = new long[4];
                 sites.put(key, s);
             }
             s[2]++;
@@ -334,6 +394,7 @@ public final class Summary {
                 m.clear();
             }
             Arrays.fill(last, null);
+            Arrays.fill(calls, 0);
             sites.clear();
             lastWalk = neverWalked();
         }
@@ -348,7 +409,8 @@ public final class Summary {
                 for (Map.Entry<SiteKey, long[]> e : sites.entrySet()) {
                     SiteKey k = e.getKey();
                     long[] s = e.getValue();
-                    line(w, SummaryFormat.SITE, k.kind.label(), k.operation, k.className, k.method, k.line, s[0], s[1], s[2]);
+                    line(w, SummaryFormat.SITE, k.kind.label(), k.operation, k.className, k.method, k.line, s[0],
+                            estimate(s[1], s[0], s[3], meanNanos(k.kind, k.operation)), s[2]);
                 }
             }
         }
@@ -368,6 +430,7 @@ public final class Summary {
         long[] current;
         long waitingCalls;
         long waitingNanos;
+        long waitingTimed;
         private String[] algorithms = {""};
         private long[] keys = new long[16];
         private volatile Cell[] cells = new Cell[16];
@@ -384,9 +447,16 @@ public final class Summary {
             long key = ((long) communicator << 40) ^ ((long) (peer + 1) << 16) ^ ((long) (sizeClass + 1) << 8) ^ alg;
             Cell c = find(key, alg, communicator, peer, sizeClass);
             c.count++;
-            c.nanos += nanos;
-            if (nanos > c.maxNanos) {
-                c.maxNanos = nanos;
+            long timed = 0;
+            if (nanos >= 0) {
+                timed = 1;
+                c.timed++;
+                c.nanos += nanos;
+                if (nanos > c.maxNanos) {
+                    c.maxNanos = nanos;
+                }
+            } else {
+                nanos = 0;
             }
             if (bytes >= 0) {
                 c.bytes += bytes;
@@ -401,11 +471,14 @@ public final class Summary {
             if (site == null) {
                 waitingCalls++;
                 waitingNanos += nanos;
+                waitingTimed += timed;
             } else {
                 site[0] += 1 + waitingCalls;
                 site[1] += nanos + waitingNanos;
+                site[3] += timed + waitingTimed;
                 waitingCalls = 0;
                 waitingNanos = 0;
+                waitingTimed = 0;
             }
         }
 
@@ -472,11 +545,26 @@ public final class Summary {
             cells = cs;
         }
 
+        /** The mean time of this operation's timed calls, or 0 if none was timed. */
+        double meanNanos() {
+            long n = 0;
+            long t = 0;
+            for (Cell c : cells) {
+                if (c != null) {
+                    n += c.timed;
+                    t += c.nanos;
+                }
+            }
+            return n == 0 ? 0 : (double) t / n;
+        }
+
         void writeTo(Writer w) throws IOException {
+            double mean = meanNanos();
             for (Cell c : cells) {
                 if (c != null) {
                     line(w, SummaryFormat.COMM, kind.label(), operation, c.algorithm, c.communicator, c.peer, c.sizeClass,
-                            c.count, c.bytes, c.nanos, c.maxBytes < 0 ? -1 : c.minBytes, c.maxBytes, c.maxNanos);
+                            c.count, c.bytes, estimate(c.nanos, c.count, c.timed, mean), c.maxBytes < 0 ? -1 : c.minBytes,
+                            c.maxBytes, c.maxNanos, c.timed);
                 }
             }
         }
@@ -489,6 +577,8 @@ public final class Summary {
         final int peer;
         final int sizeClass;
         long count;
+        /** The calls whose time was taken; {@link #nanos} and {@link #maxNanos} are theirs. */
+        long timed;
         long bytes;
         long nanos;
         long maxNanos;

@@ -15,8 +15,9 @@ package io.cohort.profile;
  * peer     rank size jobId host application pid
  * job      startEpochNanos appNanos closed(1|0)
  * sites    intervalNanos
+ * timing   alwaysTimed timeEvery
  * sampler  minPeriodNanos ticks samples pauseNanos
- * comm     kind operation algorithm communicator peer sizeClass count bytes nanos minBytes maxBytes maxNanos
+ * comm     kind operation algorithm communicator peer sizeClass count bytes nanos minBytes maxBytes maxNanos timed
  * site     kind operation className method line estimatedCalls estimatedNanos walks
  * method   name samples
  * protocol transport peer nacks retransmissions retransmittedBytes stalls stallNanos
@@ -26,6 +27,12 @@ package io.cohort.profile;
  * collective's root in the communicator); {@code sizeClass} is 0 for empty messages, k for sizes in
  * [2^(k-1), 2^k), and -1 where the call has no size (waits, probes, regions), whose {@code bytes} is
  * then 0. Times are nanoseconds.
+ *
+ * <p>Counts and bytes are exact; times are estimates. A thread times every call of a kind until it
+ * has made {@code alwaysTimed} of them, then one in {@code timeEvery} ({@code timing} record): a
+ * {@code comm} record's {@code nanos} is its {@code timed} calls' time scaled up to all {@code count}
+ * of them (or, with none timed, the operation's mean over its other records), and {@code maxNanos}
+ * is the longest of its timed calls. A {@code site} record's {@code estimatedNanos} is scaled alike.
  */
 public final class SummaryFormat {
     public static final String EXTENSION = ".tsv";
@@ -36,6 +43,7 @@ public final class SummaryFormat {
     public static final String PEER = "peer";
     public static final String JOB = "job";
     public static final String SITES = "sites";
+    public static final String TIMING = "timing";
     public static final String SAMPLER = "sampler";
     public static final String COMM = "comm";
     public static final String SITE = "site";

@@ -38,7 +38,7 @@ public final class WaitSpan {
         }
         WaitSpan s;
         if (summary) {
-            s = new WaitSpan(System.nanoTime(), null);
+            s = new WaitSpan(Summary.start(Summary.Kind.WAIT), null);
         } else {
             WaitEvent e = WaitEvent.startIfEnabled();
             if (e == null) {
@@ -62,8 +62,7 @@ public final class WaitSpan {
         if (event != null) {
             event.finish(operation, requests);
         } else {
-            long end = System.nanoTime();
-            Summary.call(Summary.Kind.WAIT, operation, "", -1, -1, -1, end - start, end);
+            Summary.finish(Summary.Kind.WAIT, operation, "", -1, -1, -1, start);
         }
     }
 }

@@ -174,4 +174,44 @@ class SummaryTest {
         assertFalse(Profiling.active(), "measuring is off again");
         assertTrue(records(write(), SummaryFormat.COMM).isEmpty(), "the training's calls are forgotten");
     }
+    @Test
+    void afterTheFirstCallsOfAKindOneInEightIsTimedAndTheTotalsAreScaledUp() throws IOException {
+        int calls = Summary.ALWAYS_TIMED + 8 * 100;
+        int timed = 0;
+        for (int i = 0; i < calls; i++) {
+            long start = Summary.start(Summary.Kind.SEND);
+            if (start != Summary.UNTIMED) {
+                timed++;
+            }
+            // every call "takes" 1000 ns: the timed ones report it, the others cannot
+            Summary.call(Summary.Kind.SEND, "isend", "", 0, 1, 16, start == Summary.UNTIMED ? -1 : 1000,
+                    start == Summary.UNTIMED ? 0 : System.nanoTime());
+        }
+        assertEquals(Summary.ALWAYS_TIMED + 100, timed, "all of the first calls, then one in TIME_EVERY");
+        List<String[]> lines = write();
+        String[] c = records(lines, SummaryFormat.COMM).get(0);
+        // kind operation algorithm communicator peer sizeClass count bytes nanos minBytes maxBytes maxNanos timed
+        assertEquals(Integer.toString(calls), c[7], "counts stay exact");
+        assertEquals(Long.toString(16L * calls), c[8], "bytes stay exact");
+        assertEquals(Long.toString(1000L * calls), c[9], "the time, scaled up from the timed calls");
+        assertEquals(Integer.toString(timed), c[13]);
+        assertEquals(List.of(Integer.toString(Summary.ALWAYS_TIMED), Integer.toString(Summary.TIME_EVERY)),
+                Arrays.asList(records(lines, SummaryFormat.TIMING).get(0)).subList(1, 3));
+        String[] site = records(lines, SummaryFormat.SITE).get(0);
+        assertEquals(Integer.toString(calls), site[6]);
+        assertEquals(Long.toString(1000L * calls), site[7], "the site's time scaled alike");
+    }
+
+    @Test
+    void aCellWithoutATimedCallTakesItsOperationsMeanTime() throws IOException {
+        Summary.call(Summary.Kind.RECEIVE, "recv", "", 0, 1, 8, 300, System.nanoTime());
+        Summary.call(Summary.Kind.RECEIVE, "recv", "", 0, 1, 8, 500, System.nanoTime());
+        Summary.call(Summary.Kind.RECEIVE, "recv", "", 0, 2, 8, -1, 0);
+        Summary.call(Summary.Kind.RECEIVE, "recv", "", 0, 2, 8, -1, 0);
+        Summary.call(Summary.Kind.RECEIVE, "recv", "", 0, 2, 8, -1, 0);
+        List<String[]> comms = records(write(), SummaryFormat.COMM);
+        String[] fromTwo = find(comms, "recv", "0", "2", Integer.toString(SummaryFormat.sizeClass(8)));
+        assertEquals(List.of("3", "24", "1200"), Arrays.asList(fromTwo).subList(7, 10), "three calls at the mean of 400 ns");
+        assertEquals("0", fromTwo[13]);
+    }
 }

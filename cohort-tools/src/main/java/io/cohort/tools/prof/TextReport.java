@@ -51,6 +51,10 @@ public final class TextReport {
         Instant start = Instant.ofEpochSecond(0, set.firstNanos()).truncatedTo(ChronoUnit.MILLIS);
         lines.add(new String[] {"Recorded", start + " for " + Fmt.fixed((set.lastNanos() - set.firstNanos()) / 1e9, 3) + " s"});
         lines.add(new String[] {"Scope", a.scope().description()});
+        if (a.summary()) {
+            lines.add(new String[] {"Times", "counts and bytes exact; times scaled up from the timed calls "
+                    + "(each thread times its first calls of each kind, then one in eight)"});
+        }
         lines.add(new String[] {"Directory", set.directory().toString()});
         List<Integer> open = set.peers().stream().filter(p -> !p.jobClosed()).map(PeerProfile::rank).toList();
         if (!open.isEmpty()) {
