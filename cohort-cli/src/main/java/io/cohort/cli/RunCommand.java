@@ -444,7 +444,12 @@ final class RunCommand implements Callable<Integer> {
         if (env.keySet().stream().anyMatch(k -> k.equals(JobEnvironment.RANK) || k.equals(JobEnvironment.JOB_ID))) {
             throw new UsageException("-x may not set the COHORT_* variables the launcher sets itself");
         }
-        return new JobSpec(np, program.classpath(), program.mainClass(), args, jvmOptions, env, tagOutput, output,
+        List<String> peerJvmOptions = jvmOptions;
+        if (profile != null && (profileMode == null || PeerProfile.Mode.of(profileMode) == PeerProfile.Mode.SUMMARY)) {
+            peerJvmOptions = new ArrayList<>(PeerProfile.SUMMARY_JVM_OPTIONS); // first: the program's own may follow
+            peerJvmOptions.addAll(jvmOptions);
+        }
+        return new JobSpec(np, program.classpath(), program.mainClass(), args, peerJvmOptions, env, tagOutput, output,
                 stdinTarget, timeoutSeconds, graceMillis, wireupTimeoutSeconds, verbose, cwd, debugSpec(),
                 crashRoot(launcherEnv, cwd));
     }

@@ -137,6 +137,17 @@ class RunCommandTest {
     }
 
     @Test
+    void aSummaryProfileKeepsItsBookkeepingOutOfLineAheadOfTheProgramsOwnJvmOptions() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "--profile=p", "--jvm-opt=-Xmx1g", "--example", "ring");
+        List<String> expected = new java.util.ArrayList<>(io.cohort.profile.PeerProfile.SUMMARY_JVM_OPTIONS);
+        expected.add("-Xmx1g");
+        assertEquals(expected, s.jvmOptions());
+        assertEquals(List.of("-Xmx1g"), spec(Map.of(), "run", "-n", "2", "--profile=p", "--profile-mode=full",
+                "--jvm-opt=-Xmx1g", "--example", "ring").jvmOptions(), "a full recording times every call in line");
+        assertEquals(List.of(), spec(Map.of(), "run", "-n", "2", "--example", "ring").jvmOptions());
+    }
+
+    @Test
     void profileDirectoryIsGivenAttached() {
         JobSpec s = spec(Map.of(), "run", "-n", "2", "--profile=prof/%j", "--example", "ring");
         assertEquals(Map.of("COHORT_PROFILE", "prof/%j", "COHORT_PROFILE_MODE", "summary"), s.environment());
