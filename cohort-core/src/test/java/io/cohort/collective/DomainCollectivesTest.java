@@ -129,6 +129,10 @@ class DomainCollectivesTest {
             return inner.irecv(source, tag);
         }
 
+        public boolean sharedMemoryOnly() {
+            return inner.sharedMemoryOnly();
+        }
+
         public BroadcastDomain domain() {
             domainCalls.incrementAndGet();
             if (!hasDomain) {
@@ -174,6 +178,21 @@ class DomainCollectivesTest {
         assertTrue(lines.contains("cohort: allreduce of 400000 B at 4 peers uses reduce-scatter+allgather"), lines.toString());
         assertTrue(lines.contains("cohort: barrier of 0 B at 4 peers uses dissemination"), lines.toString());
         assertEquals(1, lines.stream().filter(l -> l.contains("domain-multicast")).count(), "told once per choice");
+    }
+
+    @Test
+    void autoModeLeavesTheDomainAloneWhenEveryPeerIsOverSharedMemory() {
+        AtomicInteger calls = new AtomicInteger();
+        ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+        LocalCohort.builder().size(4).transport("shm").run(world -> {
+            CollectiveChannel ch = new CountingChannel(Fixtures.channel(world, Fixtures.CONTEXT), calls, true);
+            assertTrue(ch.sharedMemoryOnly(), "every other peer of an shm world is reached over shared memory");
+            try (Collectives c = new Collectives(ch, CollectiveMode.AUTO, world.rank() == 0 ? log::add : s -> { })) {
+                someOfEach(c);
+            }
+        });
+        assertEquals(0, calls.get(), "no peer opened the domain");
+        assertTrue(List.copyOf(log).contains("cohort: bcast of 40 B at 4 peers uses binomial-tree"), log.toString());
     }
 
     @Test
