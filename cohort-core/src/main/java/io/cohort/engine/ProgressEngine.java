@@ -55,6 +55,8 @@ public final class ProgressEngine implements InboundSink {
      */
     private volatile Thread owner;
     private volatile Transport blockingTransport;
+    /** The transports that wake {@link #blockingTransport} through a channel; asked before each of its sleeps. */
+    private volatile Transport[] sleepPartners = new Transport[0];
     private volatile PeerFailureListener failureListener;
     /** Contexts whose arrivals bypass matching (see {@link #onContext}); null while there are none. */
     private volatile ContextHandlers contextHandlers;
@@ -124,13 +126,35 @@ public final class ProgressEngine implements InboundSink {
                 if (!done.getAsBoolean()) {
                     Transport t = blockingTransport;
                     if (owning && t != null) {
-                        t.block(nanos);
+                        blockIn(t, nanos);
                     } else {
                         LockSupport.parkNanos(nanos);
                     }
                 }
             } finally {
                 announce(null);
+            }
+        }
+
+        /** Sleeps in {@code t}, woken also by its partners' channels; they look once more first. */
+        private void blockIn(Transport t, long nanos) {
+            Transport[] partners = sleepPartners;
+            if (partners.length == 0) {
+                t.block(nanos);
+                return;
+            }
+            int work = 0;
+            try {
+                for (Transport p : partners) {
+                    work += p.prepareSleep();
+                }
+                if (work == 0 && !done.getAsBoolean()) {
+                    t.block(nanos);
+                }
+            } finally {
+                for (Transport p : partners) {
+                    p.endSleep();
+                }
             }
         }
 
@@ -171,9 +195,39 @@ public final class ProgressEngine implements InboundSink {
         if (!transports.contains(transport)) {
             transports.add(transport);
         }
-        // Block in the kernel only when one transport carries everything; otherwise a blocked owner
-        // could sleep through an arrival on another transport.
-        blockingTransport = transports.size() == 1 && transport.canBlock() ? transport : null;
+        chooseBlocking();
+    }
+
+    /**
+     * Block in the kernel only where an arrival on any transport wakes the owner: one transport
+     * that carries everything and can block, or one that can block and also wakes on every other
+     * transport's {@link Transport#wakeChannel} (TCP to other hosts beside the host's shared
+     * memory). Otherwise the owner parks on a timer, or it could sleep through an arrival.
+     */
+    private void chooseBlocking() {
+        Transport chosen = null;
+        List<Transport> partners = new ArrayList<>();
+        for (Transport b : transports) {
+            if (!b.canBlock()) {
+                continue;
+            }
+            partners.clear();
+            for (Transport o : transports) {
+                if (o != b) {
+                    java.nio.channels.SelectableChannel ch = o.wakeChannel();
+                    if (ch == null || !b.alsoWakeOn(ch)) {
+                        break;
+                    }
+                    partners.add(o);
+                }
+            }
+            if (partners.size() == transports.size() - 1) {
+                chosen = b;
+                break;
+            }
+        }
+        sleepPartners = chosen == null ? new Transport[0] : partners.toArray(new Transport[0]);
+        blockingTransport = chosen;
     }
 
     /** The name of the transport used to reach {@code peer} ("self" for this peer). */

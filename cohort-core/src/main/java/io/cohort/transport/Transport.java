@@ -1,5 +1,7 @@
 package io.cohort.transport;
 
+import java.nio.channels.SelectableChannel;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -39,6 +41,35 @@ public interface Transport extends AutoCloseable {
 
     /** Makes a concurrent {@link #block} return soon. */
     void wakeup();
+
+    // ---- sleeping in another transport's block (a host's shared memory beside TCP to other hosts) ----
+
+    /**
+     * A channel that becomes readable when this transport has work for a sleeping progress owner,
+     * between {@link #prepareSleep} and {@link #endSleep}; null if it has none. The engine registers
+     * it with the one transport that blocks ({@link #alsoWakeOn}), so a peer with shared-memory
+     * neighbours and TCP links sleeps in one place and wakes for either.
+     */
+    default SelectableChannel wakeChannel() {
+        return null;
+    }
+
+    /** Before another transport's {@link #block}: asks to be woken, and returns work it found meanwhile. */
+    default int prepareSleep() {
+        return poll();
+    }
+
+    /** After that block. */
+    default void endSleep() {
+    }
+
+    /**
+     * Whether {@link #block} also returns when {@code channel} (another transport's
+     * {@link #wakeChannel}) becomes readable; registers it if this transport can. Called before traffic.
+     */
+    default boolean alsoWakeOn(SelectableChannel channel) {
+        return false;
+    }
 
     /**
      * The launcher says {@code peer}'s process is gone ({@code reason} names it). Transports that can

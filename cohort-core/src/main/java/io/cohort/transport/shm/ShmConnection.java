@@ -3,6 +3,7 @@ package io.cohort.transport.shm;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.SendCompletion;
 
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
 /**
@@ -17,13 +18,32 @@ final class ShmConnection {
     private final InboundSink sink;
     private final ShmReceiver receiver;
     private final ShmSender sender;
+    private final ShmRing in;
+    /** The peer's doorbell, rung when it sleeps waiting for room we free; null without doorbells. */
+    private final ShmDoorbell bell;
+    private final InetSocketAddress peerBell;
 
-    ShmConnection(int peer, String peerName, ShmRing in, ShmRing out, InboundSink sink) {
+    ShmConnection(int peer, String peerName, ShmRing in, ShmRing out, InboundSink sink, ShmDoorbell bell) {
         this.peer = peer;
         this.peerName = peerName;
         this.sink = sink;
+        this.in = in;
         this.receiver = new ShmReceiver(peer, in, sink);
-        this.sender = new ShmSender(peer, out);
+        this.sender = new ShmSender(peer, out, bell);
+        boolean rings = bell != null && out.doorbellPort() != 0;
+        this.bell = rings ? bell : null;
+        this.peerBell = rings ? ShmDoorbell.at(out.doorbellPort()) : null;
+    }
+
+    /** Progress owner, about to sleep: ask to be rung for records, and for room if sends wait for it. */
+    void arm() {
+        in.armDoorbell();
+        sender.armRoomBell();
+    }
+
+    void disarm() {
+        in.disarmDoorbell();
+        sender.disarmRoomBell();
     }
 
     void send(int context, int tag, ByteBuffer payload, SendCompletion completion) {
@@ -40,12 +60,16 @@ final class ShmConnection {
             return 0;
         }
         int work = receiver.poll();
+        if (work > 0 && bell != null && in.takeRoomBell()) {
+            bell.ring(peerBell);
+        }
         if (receiver.malformed() != null) {
             lost(peerName + " wrote " + receiver.malformed() + " into its shared-memory ring; giving it up");
             return work;
         }
-        if (sender.isPending()) {
-            sender.flush();
+        // Only progress counts as work: a sender waiting for room may then sleep (the receiver rings
+        // it when it frees some) instead of spinning on a full ring.
+        if (sender.isPending() && sender.flush()) {
             work++;
         }
         return work;

@@ -18,13 +18,16 @@ import static io.cohort.transport.shm.ShmRecordDescriptor.TYPE_PADDING;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.CAPACITY_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.CONSUMER_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.DATA_OFFSET;
+import static io.cohort.transport.shm.ShmSegmentDescriptor.DOORBELL_PORT_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.JOB_KEY_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.MAGIC;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.MAGIC_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.PRODUCER_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.RECEIVER_OFFSET;
+import static io.cohort.transport.shm.ShmSegmentDescriptor.RECEIVER_WAITING_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.SENDER_ATTACHED_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.SENDER_OFFSET;
+import static io.cohort.transport.shm.ShmSegmentDescriptor.SENDER_WAITING_OFFSET;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.VERSION;
 import static io.cohort.transport.shm.ShmSegmentDescriptor.VERSION_OFFSET;
 
@@ -57,6 +60,7 @@ public final class ShmRing {
     private final int capacity;
     private final int mask;
     private final int maxPayload;
+    private final int doorbellPort;
 
     // Producer-side state.
     private long producerPosition;
@@ -67,6 +71,7 @@ public final class ShmRing {
     private ShmRing(ByteBuffer segment) {
         this.segment = segment;
         this.capacity = segment.duplicate().order(ByteOrder.nativeOrder()).getInt(CAPACITY_OFFSET);
+        this.doorbellPort = segment.duplicate().order(ByteOrder.nativeOrder()).getInt(DOORBELL_PORT_OFFSET);
         this.mask = capacity - 1;
         ByteBuffer d = segment.duplicate();
         d.position(DATA_OFFSET).limit(DATA_OFFSET + capacity);
@@ -81,6 +86,15 @@ public final class ShmRing {
 
     /** Writes a fresh header into a zeroed segment of {@link ShmSegmentDescriptor#segmentBytes} bytes. */
     public static void format(ByteBuffer segment, long jobKey, int sender, int receiver, int capacity) {
+        format(segment, jobKey, sender, receiver, capacity, 0);
+    }
+
+    /**
+     * As {@link #format(ByteBuffer, long, int, int, int)}, naming the receiver's doorbell: the
+     * loopback UDP port its progress owner sleeps on (0: none, the receiver polls on a timer).
+     */
+    public static void format(ByteBuffer segment, long jobKey, int sender, int receiver, int capacity,
+                              int doorbellPort) {
         if (Integer.bitCount(capacity) != 1 || capacity < 1024) {
             throw new IllegalArgumentException("ring capacity must be a power of two >= 1024, not " + capacity);
         }
@@ -90,6 +104,9 @@ public final class ShmRing {
         b.putInt(SENDER_OFFSET, sender);
         b.putInt(RECEIVER_OFFSET, receiver);
         b.putInt(CAPACITY_OFFSET, capacity);
+        b.putInt(DOORBELL_PORT_OFFSET, doorbellPort);
+        INT.setRelease(segment, RECEIVER_WAITING_OFFSET, 0);
+        INT.setRelease(segment, SENDER_WAITING_OFFSET, 0);
         LONG.setRelease(segment, PRODUCER_OFFSET, 0L);
         LONG.setRelease(segment, CONSUMER_OFFSET, 0L);
         // Release: the header fields above are complete before a reader can see the magic.
@@ -267,6 +284,63 @@ public final class ShmRing {
     public boolean isEmpty() {
         // Acquire: a tool's view of the producer position, with the records it covers.
         return (long) LONG.getAcquire(segment, PRODUCER_OFFSET) == consumerPosition;
+    }
+
+    /** Producer: bytes published so far (records and padding); grows whenever anything went in. */
+    public long producedBytes() {
+        return producerPosition;
+    }
+
+    // ---- the doorbell word (see ShmSegmentDescriptor) ------------------------------------------
+
+    /** The receiver's doorbell port written by the segment's creator, 0 if it has none. */
+    public int doorbellPort() {
+        return doorbellPort;
+    }
+
+    /**
+     * Consumer, before it sleeps: asks the producer to ring. Volatile (a full fence on x86), so a
+     * {@link #hasRecord} that follows cannot be satisfied before the producer can see the request.
+     */
+    public void armDoorbell() {
+        INT.setVolatile(segment, RECEIVER_WAITING_OFFSET, 1);
+    }
+
+    /** Consumer, awake again: no more rings, please. */
+    public void disarmDoorbell() {
+        INT.setOpaque(segment, RECEIVER_WAITING_OFFSET, 0);
+    }
+
+    /** Consumer: whether a record (of any type) is published at the read position; no side effects. */
+    public boolean hasRecord() {
+        return (int) INT.getVolatile(data, (int) (consumerPosition & mask) + RECORD_LENGTH_OFFSET) != 0;
+    }
+
+    /**
+     * Producer, after publishing: true exactly once per sleep of the consumer, when it asked to be
+     * woken; the caller then rings. The read is acquire, not volatile, to keep a fence off every
+     * send: in the rare race where the consumer arms just as a record goes in, neither side sees
+     * the other, and the consumer wakes at its sleep's time-out instead (the engine bounds it).
+     */
+    public boolean takeDoorbell() {
+        return (int) INT.getAcquire(segment, RECEIVER_WAITING_OFFSET) != 0
+                && INT.compareAndSet(segment, RECEIVER_WAITING_OFFSET, 1, 0);
+    }
+
+    /** Producer, before it sleeps with records queued for want of room: asks the consumer to ring. */
+    public void armRoomBell() {
+        INT.setVolatile(segment, SENDER_WAITING_OFFSET, 1);
+    }
+
+    /** Producer, awake again. */
+    public void disarmRoomBell() {
+        INT.setOpaque(segment, SENDER_WAITING_OFFSET, 0);
+    }
+
+    /** Consumer, after freeing room: true once per sleep of a producer that asked; the caller rings it. */
+    public boolean takeRoomBell() {
+        return (int) INT.getAcquire(segment, SENDER_WAITING_OFFSET) != 0
+                && INT.compareAndSet(segment, SENDER_WAITING_OFFSET, 1, 0);
     }
 
     public boolean senderAttached() {

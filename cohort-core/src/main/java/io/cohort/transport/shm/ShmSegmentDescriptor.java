@@ -18,7 +18,12 @@ package io.cohort.transport.shm;
  *                                                   consumer polls each record's own length word)
  *     128     8  consumer position    receiver     setRelease after the bytes were copied out
  *     192     4  sender attached      sender       setRelease once it has mapped the file
- *     256     4  (reserved: a receiver-waiting doorbell word)
+ *     256     4  receiver waiting     receiver     setVolatile 1 before it sleeps, 0 after; the
+ *                                                   sender clears it by CAS and rings the doorbell
+ *     260     4  doorbell port        creator      plain: the receiver's loopback UDP port, 0 if none
+ *     264     4  sender waiting       sender       setVolatile 1 before it sleeps with records queued
+ *                                                   for want of room, 0 after; the receiver clears it
+ *                                                   by CAS after consuming and rings the sender
  *    4096     -  ring data            sender       plain, published by the producer position
  * </pre>
  *
@@ -28,7 +33,7 @@ package io.cohort.transport.shm;
  */
 public final class ShmSegmentDescriptor {
     public static final long MAGIC = 0x31304D4853484F43L; // "COHSHM01" read little-endian
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int JOB_KEY_OFFSET = 8;
@@ -40,6 +45,8 @@ public final class ShmSegmentDescriptor {
     public static final int CONSUMER_OFFSET = 128;
     public static final int SENDER_ATTACHED_OFFSET = 192;
     public static final int RECEIVER_WAITING_OFFSET = 256;
+    public static final int DOORBELL_PORT_OFFSET = 260;
+    public static final int SENDER_WAITING_OFFSET = 264;
     public static final int DATA_OFFSET = 4096;
 
     /** Default ring size per ordered pair. */

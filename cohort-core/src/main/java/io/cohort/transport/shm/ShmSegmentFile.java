@@ -49,9 +49,12 @@ public final class ShmSegmentFile {
         return dir.resolve(PREFIX + jobId + "-" + sender + "-" + receiver);
     }
 
-    /** Creates, maps and formats a segment, then publishes it under its final name. */
-    public static MappedByteBuffer create(Path finalPath, long jobKey, int sender, int receiver, int capacity)
-            throws IOException {
+    /**
+     * Creates, maps and formats a segment, then publishes it under its final name. {@code doorbellPort}
+     * is the receiver's doorbell (0: none).
+     */
+    public static MappedByteBuffer create(Path finalPath, long jobKey, int sender, int receiver, int capacity,
+                                          int doorbellPort) throws IOException {
         Path temp = finalPath.resolveSibling(finalPath.getFileName() + ".tmp");
         long bytes = ShmSegmentDescriptor.segmentBytes(capacity);
         MappedByteBuffer segment;
@@ -59,7 +62,7 @@ public final class ShmSegmentFile {
                 StandardOpenOption.READ, StandardOpenOption.WRITE), ownerOnly())) {
             segment = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
         }
-        ShmRing.format(segment, jobKey, sender, receiver, capacity);
+        ShmRing.format(segment, jobKey, sender, receiver, capacity, doorbellPort);
         try {
             Files.move(temp, finalPath, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {

@@ -71,9 +71,16 @@ final class ShmSender {
         }
     }
 
-    ShmSender(int peer, ShmRing ring) {
+    /** The receiver's doorbell and ours to ring it with; null when either end has none. */
+    private final ShmDoorbell bell;
+    private final java.net.InetSocketAddress bellTarget;
+
+    ShmSender(int peer, ShmRing ring, ShmDoorbell bell) {
         this.peer = peer;
         this.ring = ring;
+        boolean rings = bell != null && ring.doorbellPort() != 0;
+        this.bell = rings ? bell : null;
+        this.bellTarget = rings ? ShmDoorbell.at(ring.doorbellPort()) : null;
         this.fragmentBytes = Math.min(FRAGMENT_BYTES, ring.maxPayload());
     }
 
@@ -84,6 +91,25 @@ final class ShmSender {
         } finally {
             lock.unlock();
         }
+        ringIfAsleep();
+    }
+
+    /** After publishing: wakes the receiver if it went to sleep waiting for records. */
+    private void ringIfAsleep() {
+        if (bell != null && ring.takeDoorbell()) {
+            bell.ring(bellTarget);
+        }
+    }
+
+    /** Progress owner, about to sleep: asks the receiver to ring us when it frees room, if we wait for it. */
+    void armRoomBell() {
+        if (pending) {
+            ring.armRoomBell();
+        }
+    }
+
+    void disarmRoomBell() {
+        ring.disarmRoomBell();
     }
 
     private void sendLocked(int context, int tag, ByteBuffer payload, SendCompletion completion) {
@@ -136,6 +162,7 @@ final class ShmSender {
         } finally {
             lock.unlock();
         }
+        ringIfAsleep();
     }
 
     /** Whether queued records wait for room (a cheap volatile read for the progress owner). */
@@ -143,13 +170,19 @@ final class ShmSender {
         return pending;
     }
 
-    void flush() {
+    /** Pushes queued records on as far as the ring takes them; true if anything went in. */
+    boolean flush() {
+        long before;
         lock.lock();
         try {
+            before = ring.producedBytes();
             flushLocked();
+            before -= ring.producedBytes();
         } finally {
             lock.unlock();
         }
+        ringIfAsleep();
+        return before != 0;
     }
 
     boolean hasPending() {

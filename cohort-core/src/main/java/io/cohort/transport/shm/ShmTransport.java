@@ -8,6 +8,7 @@ import io.cohort.transport.Transport;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.SelectableChannel;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -29,6 +30,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class ShmTransport implements Transport {
     public static final String RING_BYTES_PROP_NAME = "cohort.shm.ringBytes";
     public static final int RING_BYTES_DEFAULT = ShmSegmentDescriptor.CAPACITY_DEFAULT;
+    /** {@code false} turns the doorbell off: the peer then parks on a timer while it waits (for comparison). */
+    public static final String DOORBELL_PROP_NAME = "cohort.shm.doorbell";
 
     private final int rank;
     private final long jobKey;
@@ -38,6 +41,8 @@ public final class ShmTransport implements Transport {
     private final int[] localPeers;
     private final ShmConnection[] connections;
     private final Path[] inbound;
+    /** Where the progress owner sleeps; null when loopback UDP does not work here (then it parks on a timer). */
+    private ShmDoorbell bell;
 
     public ShmTransport(int rank, int size, long jobKey, String jobId, Path dir, int[] localPeers, int capacity) {
         this.rank = rank;
@@ -67,6 +72,17 @@ public final class ShmTransport implements Transport {
         throw new CohortException(RING_BYTES_PROP_NAME + "=" + v + " must be a power of two of at least 4096");
     }
 
+    private static boolean doorbellWanted() {
+        String v = System.getProperty(DOORBELL_PROP_NAME);
+        if (v == null || v.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new CohortException(DOORBELL_PROP_NAME + "=" + v + " must be true or false");
+    }
+
     public Path directory() {
         return dir;
     }
@@ -80,9 +96,11 @@ public final class ShmTransport implements Transport {
         MappedByteBuffer[] in = new MappedByteBuffer[connections.length];
         ShmRing[] consumers = new ShmRing[connections.length];
         try {
+            bell = localPeers.length == 0 || !doorbellWanted() ? null : ShmDoorbell.open();
+            int bellPort = bell == null ? 0 : bell.port();
             for (int p : localPeers) {
                 inbound[p] = ShmSegmentFile.path(dir, jobId, p, rank);
-                in[p] = ShmSegmentFile.create(inbound[p], jobKey, p, rank, capacity);
+                in[p] = ShmSegmentFile.create(inbound[p], jobKey, p, rank, capacity, bellPort);
             }
             for (int p : localPeers) {
                 Path out = ShmSegmentFile.path(dir, jobId, rank, p);
@@ -98,7 +116,7 @@ public final class ShmTransport implements Transport {
                 }
                 producer.markSenderAttached();
                 consumers[p] = ShmRing.attach(in[p], jobKey, p, rank);
-                connections[p] = new ShmConnection(p, peerNames[p], consumers[p], producer, sink);
+                connections[p] = new ShmConnection(p, peerNames[p], consumers[p], producer, sink, bell);
             }
             for (int p : localPeers) {
                 while (!consumers[p].senderAttached()) {
@@ -149,16 +167,96 @@ public final class ShmTransport implements Transport {
 
     @Override
     public boolean canBlock() {
-        return false;
+        return bell != null;
+    }
+
+    /**
+     * Sleeps on the doorbell (see {@link ShmDoorbell}): asks every local peer to ring, looks once
+     * more, and sleeps only if that found nothing to do. Without a doorbell, parks on a timer.
+     */
+    @Override
+    public void block(long nanos) {
+        ShmDoorbell b = bell;
+        if (b == null) {
+            LockSupport.parkNanos(nanos);
+            return;
+        }
+        try {
+            if (prepareSleep() == 0) {
+                b.sleep(nanos);
+            }
+        } catch (IOException e) {
+            throw new CohortException("shared-memory doorbell failed: " + e.getMessage(), e);
+        } finally {
+            endSleep();
+        }
     }
 
     @Override
-    public void block(long nanos) {
-        LockSupport.parkNanos(nanos);
+    public SelectableChannel wakeChannel() {
+        ShmDoorbell b = bell;
+        return b == null ? null : b.channel();
+    }
+
+    /** Asks every local peer to ring us, then looks once more: what arrived before they could see that. */
+    @Override
+    public int prepareSleep() {
+        ShmDoorbell b = bell;
+        if (b != null) {
+            b.sleeping();
+            for (int p : localPeers) {
+                if (connections[p] != null) {
+                    connections[p].arm();
+                }
+            }
+        }
+        return poll();
+    }
+
+    @Override
+    public void endSleep() {
+        ShmDoorbell b = bell;
+        if (b == null) {
+            return;
+        }
+        for (int p : localPeers) {
+            if (connections[p] != null) {
+                connections[p].disarm();
+            }
+        }
+        try {
+            b.awake();
+        } catch (IOException e) {
+            throw new CohortException("shared-memory doorbell failed: " + e.getMessage(), e);
+        }
     }
 
     @Override
     public void wakeup() {
+        ShmDoorbell b = bell;
+        if (b != null) {
+            b.wakeup();
+        }
+    }
+
+    /** Rings this peer's senders sent to sleeping receivers (for tests and {@code --counters}). */
+    public long doorbellRingsSent() {
+        return bell == null ? 0 : bell.ringsSent();
+    }
+
+    /** Sleeps of this peer's progress owner that a ring ended. */
+    public long doorbellWakes() {
+        return bell == null ? 0 : bell.wakesByRing();
+    }
+
+    /** Sleeps of this peer's progress owner on its doorbell. */
+    public long doorbellSleeps() {
+        return bell == null ? 0 : bell.sleeps();
+    }
+
+    /** Whether the peer sleeps on a doorbell rather than a timer. */
+    public boolean hasDoorbell() {
+        return bell != null;
     }
 
     @Override
@@ -197,6 +295,9 @@ public final class ShmTransport implements Transport {
             if (inbound[p] != null) {
                 ShmSegmentFile.unlink(inbound[p]);
             }
+        }
+        if (bell != null) {
+            bell.close();
         }
         // The mappings go with the buffers when they are collected; unmapping by hand would need Unsafe.
     }

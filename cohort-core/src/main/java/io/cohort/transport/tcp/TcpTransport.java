@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.SelectableChannel;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -149,7 +150,9 @@ public final class TcpTransport implements Transport {
     }
 
     private void handle(SelectionKey key) {
-        TcpConnection c = (TcpConnection) key.attachment();
+        if (!(key.attachment() instanceof TcpConnection c)) {
+            return; // another transport's wake channel (alsoWakeOn): that transport reads it
+        }
         if (!key.isValid()) {
             return;
         }
@@ -165,6 +168,16 @@ public final class TcpTransport implements Transport {
     @Override
     public void wakeup() {
         selector.wakeup();
+    }
+
+    @Override
+    public boolean alsoWakeOn(SelectableChannel channel) {
+        try {
+            channel.register(selector, SelectionKey.OP_READ);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Override

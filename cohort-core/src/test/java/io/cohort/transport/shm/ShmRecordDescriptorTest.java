@@ -22,7 +22,10 @@ class ShmRecordDescriptorTest {
         assertEquals(20, ShmRecordDescriptor.RESERVED_OFFSET);
         assertEquals(24, ShmRecordDescriptor.HEADER_LENGTH);
         assertEquals(32, ShmRecordDescriptor.ALIGNMENT);
-        assertEquals(2, ShmSegmentDescriptor.VERSION);
+        assertEquals(3, ShmSegmentDescriptor.VERSION);
+        assertEquals(256, ShmSegmentDescriptor.RECEIVER_WAITING_OFFSET);
+        assertEquals(260, ShmSegmentDescriptor.DOORBELL_PORT_OFFSET);
+        assertEquals(264, ShmSegmentDescriptor.SENDER_WAITING_OFFSET);
     }
 
     @Test

@@ -1,0 +1,175 @@
+package io.cohort.transport.shm;
+
+import io.cohort.Status;
+import io.cohort.engine.ProgressEngine;
+import io.cohort.idle.ParkingIdleStrategy;
+import io.cohort.transport.tcp.TcpTransport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The doorbell: a peer that sleeps waiting for shared-memory records, or for room in a full ring, is
+ * woken by the peer that writes them or frees it. Both peers' idle strategy blocks at once for 30 s,
+ * so without a ring nothing here finishes within the time limit: the limit is the assertion.
+ */
+class ShmDoorbellTest {
+    private static final long PARK_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private final ProgressEngine[] engines = new ProgressEngine[2];
+    private final ShmTransport[] transports = new ShmTransport[2];
+
+    private void start(int ringBytes) throws Exception {
+        long key = ThreadLocalRandom.current().nextLong();
+        String jobId = "bell" + Long.toHexString(key & 0xFFFFFFFFL);
+        Path dir = ShmSegmentFile.defaultDirectory();
+        String[] names = {"rank 0", "rank 1"};
+        CompletableFuture<?>[] connected = new CompletableFuture<?>[2];
+        for (int r = 0; r < 2; r++) {
+            int rank = r;
+            engines[r] = new ProgressEngine(r, 2, () -> new ParkingIdleStrategy(PARK_NANOS));
+            transports[r] = new ShmTransport(r, 2, key, jobId, dir, new int[] {1 - r}, ringBytes);
+            connected[r] = CompletableFuture.runAsync(() -> {
+                try {
+                    transports[rank].connect(names, engines[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+        CompletableFuture.allOf(connected).get(30, TimeUnit.SECONDS);
+        for (int r = 0; r < 2; r++) {
+            assertTrue(transports[r].hasDoorbell(), "loopback UDP works here, so the peer has a doorbell");
+            engines[r].attach(transports[r], new int[] {1 - r});
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        for (ProgressEngine e : engines) {
+            if (e != null) {
+                e.abort();
+            }
+        }
+        if (mixed != null) {
+            for (ProgressEngine e : mixed) {
+                if (e != null) {
+                    e.abort();
+                }
+            }
+        }
+    }
+
+    private ProgressEngine[] mixed;
+
+    /** Waits (polling, with a deadline) until rank {@code r}'s progress owner is asleep on its doorbell. */
+    private void awaitAsleep(int r) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (transports[r].doorbellSleeps() == 0) {
+            assertTrue(System.nanoTime() - deadline < 0, "rank " + r + " never went to sleep");
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void aSleepingReceiverIsRungByTheSender() throws Exception {
+        start(ShmTransport.RING_BYTES_DEFAULT);
+        CompletableFuture<Status> received = CompletableFuture.supplyAsync(
+                () -> engines[1].receiveInto(0, 0, 7, ByteBuffer.allocate(16)));
+        awaitAsleep(1);
+        engines[0].sendAndWait(1, 0, 7, ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        Status s = received.get(8, TimeUnit.SECONDS);
+        assertEquals(3, s.length());
+        assertTrue(transports[0].doorbellRingsSent() >= 1, "the sender rang");
+        assertTrue(transports[1].doorbellWakes() >= 1, "the receiver woke by the ring");
+    }
+
+    @Test
+    @Timeout(20)
+    void aSenderAsleepForRoomIsRungByTheReceiverThatFreesIt() throws Exception {
+        start(4096);
+        byte[] big = new byte[256 * 1024];
+        ThreadLocalRandom.current().nextBytes(big);
+        ByteBuffer into = ByteBuffer.allocate(big.length);
+        // The receiver sleeps first; the sender fills the 4 KiB ring at once and sleeps for room, so
+        // each of the 64 fragments needs a ring each way.
+        CompletableFuture<Status> received = CompletableFuture.supplyAsync(
+                () -> engines[1].receiveInto(0, 0, 9, into));
+        awaitAsleep(1);
+        engines[0].sendAndWait(1, 0, 9, ByteBuffer.wrap(big));
+        received.get(15, TimeUnit.SECONDS);
+        assertArrayEquals(big, into.array());
+        assertTrue(transports[0].doorbellSleeps() >= 1, "the sender slept for room instead of spinning on the full ring");
+        assertTrue(transports[0].doorbellWakes() >= 1, "a ring from the receiver woke the sender");
+    }
+
+    /**
+     * A host's shared memory beside TCP to another host, as {@code --transport auto} wires a
+     * multi-host job: ranks 0 and 1 share memory, rank 2 is reached over TCP. Rank 0 sleeps in its
+     * TCP selector, and the shared-memory ring from rank 1 must wake it there.
+     */
+    @Test
+    @Timeout(20)
+    void aRingWakesAnOwnerAsleepInTheTcpSelector() throws Exception {
+        long key = ThreadLocalRandom.current().nextLong();
+        String jobId = "bellmix" + Long.toHexString(key & 0xFFFFFFFFL);
+        Path dir = ShmSegmentFile.defaultDirectory();
+        String[] names = {"rank 0", "rank 1", "rank 2"};
+        mixed = new ProgressEngine[3];
+        TcpTransport[] tcp = new TcpTransport[3];
+        java.net.InetSocketAddress[] endpoints = new java.net.InetSocketAddress[3];
+        for (int r = 0; r < 3; r++) {
+            mixed[r] = new ProgressEngine(r, 3, () -> new ParkingIdleStrategy(PARK_NANOS));
+            tcp[r] = new TcpTransport(r, 3, key, new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+            endpoints[r] = tcp[r].localAddress();
+        }
+        ShmTransport[] shm = new ShmTransport[2];
+        CompletableFuture<?>[] connected = new CompletableFuture<?>[3];
+        for (int r = 0; r < 3; r++) {
+            int rank = r;
+            connected[r] = CompletableFuture.runAsync(() -> {
+                try {
+                    if (rank < 2) {
+                        shm[rank] = new ShmTransport(rank, 3, key, jobId, dir, new int[] {1 - rank},
+                                ShmTransport.RING_BYTES_DEFAULT);
+                        shm[rank].connect(names, mixed[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
+                        mixed[rank].attach(shm[rank], new int[] {1 - rank});
+                    }
+                    boolean[] wanted = {true, true, true};
+                    wanted[rank] = false;
+                    if (rank < 2) {
+                        wanted[1 - rank] = false;
+                    }
+                    tcp[rank].connect(endpoints, wanted, names, mixed[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
+                    mixed[rank].attach(tcp[rank], tcp[rank].peers());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+        CompletableFuture.allOf(connected).get(15, TimeUnit.SECONDS);
+        assertEquals("shm", mixed[0].transportName(1));
+        assertEquals("tcp", mixed[0].transportName(2));
+        CompletableFuture<Status> received = CompletableFuture.supplyAsync(
+                () -> mixed[0].receiveInto(0, 1, 5, ByteBuffer.allocate(16)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (shm[0].doorbellSleeps() == 0) {
+            assertTrue(System.nanoTime() - deadline < 0, "rank 0 never went to sleep");
+            LockSupport.parkNanos(1_000_000);
+        }
+        mixed[1].sendAndWait(0, 0, 5, ByteBuffer.wrap(new byte[] {4, 2}));
+        assertEquals(2, received.get(8, TimeUnit.SECONDS).length());
+        assertTrue(shm[0].doorbellWakes() >= 1, "rank 0 woke by the ring");
+    }
+}
