@@ -317,14 +317,19 @@ public final class ShmRing {
     }
 
     /**
-     * Producer, after publishing: true exactly once per sleep of the consumer, when it asked to be
-     * woken; the caller then rings. The read is acquire, not volatile, to keep a fence off every
-     * send: in the rare race where the consumer arms just as a record goes in, neither side sees
-     * the other, and the consumer wakes at its sleep's time-out instead (the engine bounds it).
+     * Producer, after publishing and finding {@link #receiverWaiting}: true exactly once per sleep
+     * of the consumer; the caller then rings. The check before it is an acquire load, not volatile,
+     * to keep a fence off every send: in the rare race where the consumer arms just as a record
+     * goes in, neither side sees the other, and the consumer wakes at its sleep's time-out instead
+     * (the doorbell bounds it).
      */
     public boolean takeDoorbell() {
-        return (int) INT.getAcquire(segment, RECEIVER_WAITING_OFFSET) != 0
-                && INT.compareAndSet(segment, RECEIVER_WAITING_OFFSET, 1, 0);
+        return INT.compareAndSet(segment, RECEIVER_WAITING_OFFSET, 1, 0);
+    }
+
+    /** Producer: whether the consumer asked for a ring (then {@link #takeDoorbell}); one acquire load. */
+    public boolean receiverWaiting() {
+        return (int) INT.getAcquire(segment, RECEIVER_WAITING_OFFSET) != 0;
     }
 
     /** Producer, before it sleeps with records queued for want of room: asks the consumer to ring. */

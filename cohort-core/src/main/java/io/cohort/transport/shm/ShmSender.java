@@ -96,7 +96,13 @@ final class ShmSender {
 
     /** After publishing: wakes the receiver if it went to sleep waiting for records. */
     private void ringIfAsleep() {
-        if (bell != null && ring.takeDoorbell()) {
+        if (bell != null && ring.receiverWaiting()) {
+            ring(); // out of line: the send path's compiled code stays as small as it was
+        }
+    }
+
+    private void ring() {
+        if (ring.takeDoorbell()) {
             bell.ring(bellTarget);
         }
     }

@@ -171,13 +171,24 @@ public final class ShmTransport implements Transport {
     }
 
     /**
+     * Sleeps shorter than this park on a timer, as without a doorbell; longer ones sleep on the
+     * doorbell. A pair that talks all the time then never rings: measured, a ping-pong whose peers
+     * rang each other on every short sleep fell into a mode of 10 µs a message (each ring a system
+     * call, each wake-up a scheduler round), where short timed parks resynchronise the pair within
+     * its spins. The idle peer, whose backoff has long reached its longest sleeps, is the one the
+     * doorbell is for. A selector's time-out is in milliseconds anyway.
+     */
+    static final long DOORBELL_MIN_SLEEP_NANOS = 1_000_000L;
+
+    /**
      * Sleeps on the doorbell (see {@link ShmDoorbell}): asks every local peer to ring, looks once
-     * more, and sleeps only if that found nothing to do. Without a doorbell, parks on a timer.
+     * more, and sleeps only if that found nothing to do. Short sleeps, and all of them without a
+     * doorbell, park on a timer.
      */
     @Override
     public void block(long nanos) {
         ShmDoorbell b = bell;
-        if (b == null) {
+        if (b == null || nanos < DOORBELL_MIN_SLEEP_NANOS) {
             LockSupport.parkNanos(nanos);
             return;
         }
