@@ -61,6 +61,13 @@ public final class ProgressEngine implements InboundSink {
     /** Contexts whose arrivals bypass matching (see {@link #onContext}); null while there are none. */
     private volatile ContextHandlers contextHandlers;
     private volatile boolean closed;
+    /**
+     * With partners (shared memory beside TCP), sleeps shorter than this park on a timer instead:
+     * a sleep in the selector arms the partners' doorbells, and a busy pair that rang each other
+     * on every short sleep fell into a mode of 10 µs a message (ShmTransport's doorbell minimum,
+     * the same figure, has the measurement).
+     */
+    static final long PARTNER_SLEEP_MIN_NANOS = 1_000_000L;
     /** Yields of the goodbye wait before it blocks. */
     static final int CLOSE_YIELDS = 10;
     /** Longest block of the goodbye wait: the last goodbye is seen within this. */
@@ -141,6 +148,10 @@ public final class ProgressEngine implements InboundSink {
             Transport[] partners = sleepPartners;
             if (partners.length == 0) {
                 t.block(nanos);
+                return;
+            }
+            if (nanos < PARTNER_SLEEP_MIN_NANOS) {
+                LockSupport.parkNanos(nanos); // see PARTNER_SLEEP_MIN_NANOS
                 return;
             }
             int work = 0;
