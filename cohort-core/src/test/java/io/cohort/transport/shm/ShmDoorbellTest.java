@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -27,6 +29,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ShmDoorbellTest {
     private static final long PARK_NANOS = TimeUnit.SECONDS.toNanos(30);
     private final ProgressEngine[] engines = new ProgressEngine[2];
+    /**
+     * One thread per task: the peers' connects wait for each other, and the common pool may have a
+     * single worker on two cores (JDK 25 runs CompletableFuture's async tasks there even then).
+     */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
     private final ShmTransport[] transports = new ShmTransport[2];
 
     private void start(int ringBytes) throws Exception {
@@ -45,7 +52,7 @@ class ShmDoorbellTest {
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, threads);
         }
         CompletableFuture.allOf(connected).get(30, TimeUnit.SECONDS);
         for (int r = 0; r < 2; r++) {
@@ -56,6 +63,7 @@ class ShmDoorbellTest {
 
     @AfterEach
     void stop() {
+        threads.shutdownNow();
         for (ProgressEngine e : engines) {
             if (e != null) {
                 e.abort();
@@ -86,7 +94,7 @@ class ShmDoorbellTest {
     void aSleepingReceiverIsRungByTheSender() throws Exception {
         start(ShmTransport.RING_BYTES_DEFAULT);
         CompletableFuture<Status> received = CompletableFuture.supplyAsync(
-                () -> engines[1].receiveInto(0, 0, 7, ByteBuffer.allocate(16)));
+                () -> engines[1].receiveInto(0, 0, 7, ByteBuffer.allocate(16)), threads);
         awaitAsleep(1);
         engines[0].sendAndWait(1, 0, 7, ByteBuffer.wrap(new byte[] {1, 2, 3}));
         Status s = received.get(8, TimeUnit.SECONDS);
@@ -105,7 +113,7 @@ class ShmDoorbellTest {
         // The receiver sleeps first; the sender fills the 4 KiB ring at once and sleeps for room, so
         // each of the 64 fragments needs a ring each way.
         CompletableFuture<Status> received = CompletableFuture.supplyAsync(
-                () -> engines[1].receiveInto(0, 0, 9, into));
+                () -> engines[1].receiveInto(0, 0, 9, into), threads);
         awaitAsleep(1);
         engines[0].sendAndWait(1, 0, 9, ByteBuffer.wrap(big));
         received.get(15, TimeUnit.SECONDS);
@@ -156,13 +164,13 @@ class ShmDoorbellTest {
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, threads);
         }
         CompletableFuture.allOf(connected).get(15, TimeUnit.SECONDS);
         assertEquals("shm", mixed[0].transportName(1));
         assertEquals("tcp", mixed[0].transportName(2));
         CompletableFuture<Status> received = CompletableFuture.supplyAsync(
-                () -> mixed[0].receiveInto(0, 1, 5, ByteBuffer.allocate(16)));
+                () -> mixed[0].receiveInto(0, 1, 5, ByteBuffer.allocate(16)), threads);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (shm[0].doorbellSleeps() == 0) {
             assertTrue(System.nanoTime() - deadline < 0, "rank 0 never went to sleep");
