@@ -121,9 +121,11 @@ class DaemonBoxSystemTest {
         MemberStatus m = t.member(victim);
         System.out.println("cohortd: a daemon killed with SIGKILL was reported down after " + detectedMillis
                 + " ms; load server " + t.server() + ": " + m.reason());
-        // Down (not not-responding, TTL 3 s) and reported by a neighbour: the ring found it. How fast is
+        // Down (not not-responding, TTL 3 s) and reported by another member: the ring found it. Which
+        // member is the victim's neighbour depends on the ring as it is now: after another test took
+        // host 4 out by TTL, the ring may still be 1-2-3 and host 1 the one that reports. How fast is
         // measured by scripts/bench-cluster-box.sh, not asserted here.
-        assertTrue(m.reason().matches("reported by (" + name(2) + "|" + name(4) + ") at .*"), m.reason());
+        assertTrue(m.reason().matches("reported by (" + name(1) + "|" + name(2) + "|" + name(4) + ") at .*"), m.reason());
         // Every other member stays up, and a restarted daemon is back.
         assertTrue(t.members().stream().filter(x -> !x.name().equals(victim)).allMatch(x -> x.state() == MemberState.UP), t.toString());
         daemons.restart(3);
