@@ -214,12 +214,12 @@ public final class ShmTransport implements Transport {
     public int prepareSleep() {
         ShmDoorbell b = bell;
         if (b != null) {
-            b.sleeping();
             for (int p : localPeers) {
                 if (connections[p] != null) {
                     connections[p].arm();
                 }
             }
+            b.sleeping(); // after arming: whoever sees the count sees the words raised
         }
         return poll();
     }
