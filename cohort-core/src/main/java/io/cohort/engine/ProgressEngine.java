@@ -61,13 +61,6 @@ public final class ProgressEngine implements InboundSink {
     /** Contexts whose arrivals bypass matching (see {@link #onContext}); null while there are none. */
     private volatile ContextHandlers contextHandlers;
     private volatile boolean closed;
-    /**
-     * With partners (shared memory beside TCP), sleeps shorter than this park on a timer instead:
-     * a sleep in the selector arms the partners' doorbells, and a busy pair that rang each other
-     * on every short sleep fell into a mode of 10 µs a message (ShmTransport's doorbell minimum,
-     * the same figure, has the measurement).
-     */
-    static final long PARTNER_SLEEP_MIN_NANOS = 1_000_000L;
     /** Yields of the goodbye wait before it blocks. */
     static final int CLOSE_YIELDS = 10;
     /** Longest block of the goodbye wait: the last goodbye is seen within this. */
@@ -150,8 +143,8 @@ public final class ProgressEngine implements InboundSink {
                 t.block(nanos);
                 return;
             }
-            if (nanos < PARTNER_SLEEP_MIN_NANOS) {
-                LockSupport.parkNanos(nanos); // see PARTNER_SLEEP_MIN_NANOS
+            if (nanos < Transport.WAKE_CHANNEL_MIN_SLEEP_NANOS) {
+                LockSupport.parkNanos(nanos); // see there
                 return;
             }
             int work = 0;

@@ -1,8 +1,7 @@
 package io.cohort.transport;
 
-import java.nio.channels.SelectableChannel;
-
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectableChannel;
 
 /**
  * Moves messages to and from a set of peers.
@@ -43,6 +42,16 @@ public interface Transport extends AutoCloseable {
     void wakeup();
 
     // ---- sleeping in another transport's block (a host's shared memory beside TCP to other hosts) ----
+
+    /**
+     * Sleeps shorter than this never use a wake channel (nor shared memory's own doorbell): they park
+     * on a timer. Measured: a shared-memory ping-pong whose peers rang each other on every short
+     * sleep fell into a mode of 10 µs a message (each ring a system call, each wake-up a scheduler
+     * round), where short timed parks resynchronise the pair within its spins. The idle peer, whose
+     * backoff has long reached its longest sleeps, is the one a wake channel is for; a selector's
+     * time-out is in milliseconds anyway.
+     */
+    long WAKE_CHANNEL_MIN_SLEEP_NANOS = 1_000_000L;
 
     /**
      * A channel that becomes readable when this transport has work for a sleeping progress owner,

@@ -5,6 +5,7 @@ import io.cohort.PeerFailedException;
 import io.cohort.concurrent.CasLock;
 import io.cohort.transport.SendCompletion;
 
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
@@ -73,7 +74,7 @@ final class ShmSender {
 
     /** The receiver's doorbell and ours to ring it with; null when either end has none. */
     private final ShmDoorbell bell;
-    private final java.net.InetSocketAddress bellTarget;
+    private final InetSocketAddress bellTarget;
 
     ShmSender(int peer, ShmRing ring, ShmDoorbell bell) {
         this.peer = peer;

@@ -72,8 +72,8 @@ public final class ShmTransport implements Transport {
         throw new CohortException(RING_BYTES_PROP_NAME + "=" + v + " must be a power of two of at least 4096");
     }
 
-    private static boolean doorbellWanted() {
-        String v = System.getProperty(DOORBELL_PROP_NAME);
+    /** The value of {@value #DOORBELL_PROP_NAME} (null: unset) as a yes or no; a bad one is an error that says why. */
+    static boolean doorbellWanted(String v) {
         if (v == null || v.equalsIgnoreCase("true")) {
             return true;
         }
@@ -96,7 +96,7 @@ public final class ShmTransport implements Transport {
         MappedByteBuffer[] in = new MappedByteBuffer[connections.length];
         ShmRing[] consumers = new ShmRing[connections.length];
         try {
-            bell = localPeers.length == 0 || !doorbellWanted() ? null : ShmDoorbell.open();
+            bell = localPeers.length == 0 || !doorbellWanted(System.getProperty(DOORBELL_PROP_NAME)) ? null : ShmDoorbell.open();
             int bellPort = bell == null ? 0 : bell.port();
             for (int p : localPeers) {
                 inbound[p] = ShmSegmentFile.path(dir, jobId, p, rank);
@@ -171,24 +171,15 @@ public final class ShmTransport implements Transport {
     }
 
     /**
-     * Sleeps shorter than this park on a timer, as without a doorbell; longer ones sleep on the
-     * doorbell. A pair that talks all the time then never rings: measured, a ping-pong whose peers
-     * rang each other on every short sleep fell into a mode of 10 µs a message (each ring a system
-     * call, each wake-up a scheduler round), where short timed parks resynchronise the pair within
-     * its spins. The idle peer, whose backoff has long reached its longest sleeps, is the one the
-     * doorbell is for. A selector's time-out is in milliseconds anyway.
-     */
-    static final long DOORBELL_MIN_SLEEP_NANOS = 1_000_000L;
-
-    /**
      * Sleeps on the doorbell (see {@link ShmDoorbell}): asks every local peer to ring, looks once
-     * more, and sleeps only if that found nothing to do. Short sleeps, and all of them without a
-     * doorbell, park on a timer.
+     * more, and sleeps only if that found nothing to do. Sleeps under
+     * {@link Transport#WAKE_CHANNEL_MIN_SLEEP_NANOS}, and all of them without a doorbell, park on a
+     * timer.
      */
     @Override
     public void block(long nanos) {
         ShmDoorbell b = bell;
-        if (b == null || nanos < DOORBELL_MIN_SLEEP_NANOS) {
+        if (b == null || nanos < WAKE_CHANNEL_MIN_SLEEP_NANOS) {
             LockSupport.parkNanos(nanos);
             return;
         }
@@ -250,7 +241,7 @@ public final class ShmTransport implements Transport {
         }
     }
 
-    /** Rings this peer's senders sent to sleeping receivers (for tests and {@code --counters}). */
+    /** Rings this peer's senders sent to sleeping receivers (for tests). */
     public long doorbellRingsSent() {
         return bell == null ? 0 : bell.ringsSent();
     }
