@@ -1,5 +1,6 @@
 package io.cohort.transport.shm;
 
+import io.cohort.CohortException;
 import io.cohort.Status;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.ParkingIdleStrategy;
@@ -19,6 +20,8 @@ import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -37,14 +40,23 @@ class ShmDoorbellTest {
     private final ShmTransport[] transports = new ShmTransport[2];
 
     private void start(int ringBytes) throws Exception {
+        start(ringBytes, true);
+    }
+
+    /** Two peers over shared memory; with {@code doorbell} false, started with the doorbell switched off. */
+    private void start(int ringBytes, boolean doorbell) throws Exception {
         long key = ThreadLocalRandom.current().nextLong();
         String jobId = "bell" + Long.toHexString(key & 0xFFFFFFFFL);
         Path dir = ShmSegmentFile.defaultDirectory();
         String[] names = {"rank 0", "rank 1"};
+        if (!doorbell) {
+            System.setProperty(ShmTransport.DOORBELL_PROP_NAME, "false");
+        }
         CompletableFuture<?>[] connected = new CompletableFuture<?>[2];
         for (int r = 0; r < 2; r++) {
             int rank = r;
-            engines[r] = new ProgressEngine(r, 2, () -> new ParkingIdleStrategy(PARK_NANOS));
+            long park = doorbell ? PARK_NANOS : TimeUnit.MILLISECONDS.toNanos(1); // timers wake the latter
+            engines[r] = new ProgressEngine(r, 2, () -> new ParkingIdleStrategy(park));
             transports[r] = new ShmTransport(r, 2, key, jobId, dir, new int[] {1 - r}, ringBytes);
             connected[r] = CompletableFuture.runAsync(() -> {
                 try {
@@ -54,9 +66,14 @@ class ShmDoorbellTest {
                 }
             }, threads);
         }
-        CompletableFuture.allOf(connected).get(30, TimeUnit.SECONDS);
+        try {
+            CompletableFuture.allOf(connected).get(30, TimeUnit.SECONDS);
+        } finally {
+            System.clearProperty(ShmTransport.DOORBELL_PROP_NAME);
+        }
         for (int r = 0; r < 2; r++) {
-            assertTrue(transports[r].hasDoorbell(), "loopback UDP works here, so the peer has a doorbell");
+            assertEquals(doorbell, transports[r].hasDoorbell(), "loopback UDP works here, so only the switch takes the doorbell away");
+            assertEquals(doorbell, transports[r].canBlock());
             engines[r].attach(transports[r], new int[] {1 - r});
         }
     }
@@ -119,6 +136,26 @@ class ShmDoorbellTest {
         sent.get(15, TimeUnit.SECONDS);
         assertArrayEquals(big, into.array());
         assertTrue(transports[0].doorbellWakes() >= 1, "a ring from the receiver woke the sender");
+    }
+
+    @Test
+    @Timeout(20)
+    void switchedOffThePeersParkOnTimersAndStillGetTheirMessages() throws Exception {
+        start(ShmTransport.RING_BYTES_DEFAULT, false);
+        CompletableFuture<Status> received = CompletableFuture.supplyAsync(
+                () -> engines[1].receiveInto(0, 0, 3, ByteBuffer.allocate(16)), threads);
+        engines[0].sendAndWait(1, 0, 3, ByteBuffer.wrap(new byte[] {9}));
+        assertEquals(1, received.get(15, TimeUnit.SECONDS).length());
+        assertEquals(0, transports[1].doorbellSleeps());
+    }
+
+    @Test
+    void theSwitchTakesTrueOrFalseAndSaysSoToAnythingElse() {
+        assertTrue(ShmTransport.doorbellWanted(null));
+        assertTrue(ShmTransport.doorbellWanted("TRUE"));
+        assertFalse(ShmTransport.doorbellWanted("false"));
+        CohortException e = assertThrows(CohortException.class, () -> ShmTransport.doorbellWanted("yes"));
+        assertEquals("cohort.shm.doorbell=yes must be true or false", e.getMessage());
     }
 
     /**
