@@ -47,7 +47,10 @@ public final class PeerMain {
         } catch (InvocationTargetException e) {
             Throwable t = e.getCause();
             boolean verbose = "1".equals(System.getenv(JobEnvironment.VERBOSE));
-            if (t instanceof PeerFailedException && !verbose) {
+            if (t instanceof StartupFailedException && !verbose) {
+                // A set-up fault, not the program's: the message says it all (rank, job, reason).
+                System.err.println("cohort: " + t.getMessage());
+            } else if (t instanceof PeerFailedException && !verbose) {
                 // Collateral damage: one line per peer, so the launcher's root-cause line stays visible.
                 System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + " stopped: " + t.getMessage()
                         + userFrame(t));

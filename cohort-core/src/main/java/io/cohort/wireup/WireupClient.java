@@ -231,8 +231,14 @@ public final class WireupClient implements AutoCloseable {
         }
     }
 
-    /** Wraps start-up failures with the peer's identity. */
+    /**
+     * Wraps start-up failures with the peer's identity. The expected kinds (I/O, Cohort's own checks)
+     * become a {@link StartupFailedException}, one line to the user; anything else is a bug of ours
+     * and keeps its stack trace.
+     */
     static CohortException startupFailure(JobEnvironment env, Exception e) {
-        return new CohortException("rank " + env.rank() + " could not join job " + env.jobId() + ": " + e.getMessage(), e);
+        String message = "rank " + env.rank() + " could not join job " + env.jobId() + ": " + e.getMessage();
+        return e instanceof IOException || e instanceof CohortException ? new StartupFailedException(message, e)
+                : new CohortException(message, e);
     }
 }

@@ -158,6 +158,17 @@ class SharedMemorySystemTest {
 
     @Test
     @Timeout(60)
+    void aBadDoorbellSettingIsOneLinePerPeerNotAStackTrace() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "2", "--transport", "shm", "--jvm-opt", "-Dcohort.shm.doorbell=yes",
+                "--example", "hello");
+        assertEquals(1, p.exitCode(), p.toString());
+        assertTrue(p.err().stream().anyMatch(l -> l.matches(
+                "cohort: rank [01] could not join job \\S+: cohort\\.shm\\.doorbell=yes must be true or false")), p.toString());
+        assertFalse(p.err().stream().anyMatch(l -> l.contains("Exception") || l.startsWith("\tat ")), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
     void verboseShowsTcpWhenTcpIsForced() throws Exception {
         CohortProcess p = CohortProcess.run("run", "-n", "3", "--transport", "tcp", "--verbose",
                 "-cp", CohortProcess.TEST_CLASSES, PROGRAMS + "ChecksumAllToAll", "1", "1");
