@@ -59,6 +59,16 @@ public interface Communicator extends AutoCloseable {
     /** Sends the bytes between position and limit; the buffer's position is not changed. */
     void send(int dest, int tag, ByteBuffer data);
 
+    /**
+     * Sends the {@code length} bytes of {@code data} from index {@code offset}. As for the JDK's
+     * absolute bulk {@code get}, the buffer's position is neither read nor changed (nor its limit),
+     * so several threads may send parts of one buffer at once, and a layer over Cohort (an MPI API)
+     * needs no view of the buffer per call.
+     *
+     * @throws IndexOutOfBoundsException if the bytes are not within the buffer's limit
+     */
+    void send(int dest, int tag, ByteBuffer data, int offset, int length);
+
     void send(int dest, int tag, int[] data);
 
     void send(int dest, int tag, long[] data);
@@ -83,6 +93,9 @@ public interface Communicator extends AutoCloseable {
     /** The buffer's content between position and limit must stay untouched until the request is done. */
     Request isend(int dest, int tag, ByteBuffer data);
 
+    /** As {@link #send(int, int, ByteBuffer, int, int)}; those bytes must stay untouched until the request is done. */
+    Request isend(int dest, int tag, ByteBuffer data, int offset, int length);
+
     Request isend(int dest, int tag, int[] data);
 
     Request isend(int dest, int tag, long[] data);
@@ -104,6 +117,20 @@ public interface Communicator extends AutoCloseable {
      */
     Status recv(int source, int tag, ByteBuffer buffer);
 
+    /** Receives into {@code buffer} from index {@code offset}; throws {@link MessageTruncatedException} if the message is longer than {@code length}. */
+    Status recv(int source, int tag, byte[] buffer, int offset, int length);
+
+    /**
+     * Receives at most {@code length} bytes into {@code buffer} from index {@code offset}; as for
+     * the JDK's absolute bulk {@code put}, the buffer's position is neither read nor changed (nor
+     * its limit; compare {@link #recv(int, int, ByteBuffer)}). Throws
+     * {@link MessageTruncatedException} if the message is longer than {@code length},
+     * {@link IndexOutOfBoundsException} if the bytes are not within the buffer's limit, and
+     * {@link IllegalArgumentException} for a read-only buffer. Statuses are immutable: a thread's
+     * receives may return the same object again while source, tag and length repeat.
+     */
+    Status recv(int source, int tag, ByteBuffer buffer, int offset, int length);
+
     Status recv(int source, int tag, int[] buffer);
 
     Status recv(int source, int tag, long[] buffer);
@@ -118,6 +145,9 @@ public interface Communicator extends AutoCloseable {
 
     /** Starts a receive into the buffer (see {@link #recv(int, int, ByteBuffer)}). */
     Request irecv(int source, int tag, ByteBuffer buffer);
+
+    /** Starts a receive into the buffer at [offset, offset + length) (see {@link #recv(int, int, ByteBuffer, int, int)}). */
+    Request irecv(int source, int tag, ByteBuffer buffer, int offset, int length);
 
     // ---- probes --------------------------------------------------------------------------------
 

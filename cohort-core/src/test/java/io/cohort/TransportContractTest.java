@@ -163,6 +163,78 @@ abstract class TransportContractTest {
 
     @Test
     @Timeout(30)
+    void heapByteBufferWindowsLeavePositionAndLimitAlone() {
+        byteBufferWindows(false);
+    }
+
+    @Test
+    @Timeout(30)
+    void directByteBufferWindowsLeavePositionAndLimitAlone() {
+        byteBufferWindows(true);
+    }
+
+    /**
+     * The offset-and-length forms: small messages (posted before and after arrival) and one large
+     * enough to be streamed in pieces, into windows away from the buffer's start, with the position
+     * set beyond them to show it is not read, and neither position nor limit moved; truncation and
+     * bad windows (the limit bounds a window, as for the JDK's absolute bulk methods).
+     */
+    private void byteBufferWindows(boolean direct) {
+        int large = 300_000;
+        run(2, world -> {
+            byte[] data = pattern(21, large + 100);
+            if (world.rank() == 0) {
+                ByteBuffer b = direct ? ByteBuffer.allocateDirect(data.length) : ByteBuffer.allocate(data.length);
+                b.put(data).limit(data.length - 1).position(data.length - 2);
+                world.send(1, 1, b, 10, 40);
+                world.isend(1, 2, b, 60, 5).await();
+                world.barrier(); // rank 1 posted its receive of tag 3
+                world.send(1, 3, b, 0, large);
+                world.send(1, 4, b, 100, 20);
+                world.send(1, 5, b, 7, 0);
+                assertEquals(data.length - 2, b.position(), "send must not move the position");
+                assertEquals(data.length - 1, b.limit(), "send must not move the limit");
+                world.barrier();
+            } else {
+                ByteBuffer in = direct ? ByteBuffer.allocateDirect(large + 400) : ByteBuffer.allocate(large + 400);
+                in.limit(large + 399).position(large + 390);
+                assertEquals(new Status(0, 1, 40), world.recv(0, 1, in, 100, 40));
+                Request small = world.irecv(0, 2, in, 200, 64);
+                Request big = world.irecv(0, 3, in, 300, large);
+                world.barrier();
+                assertEquals(new Status(0, 2, 5), small.await());
+                assertEquals(new Status(0, 3, large), big.await());
+                byte[] got = new byte[large];
+                in.get(100, got, 0, 40);
+                assertArrayEquals(Arrays.copyOfRange(data, 10, 50), Arrays.copyOf(got, 40));
+                in.get(200, got, 0, 5);
+                assertArrayEquals(Arrays.copyOfRange(data, 60, 65), Arrays.copyOf(got, 5));
+                in.get(300, got, 0, large);
+                assertArrayEquals(Arrays.copyOf(data, large), got);
+                assertEquals(large + 390, in.position(), "receive must not move the position");
+                assertEquals(large + 399, in.limit(), "receive must not move the limit");
+                MessageTruncatedException e = assertThrows(MessageTruncatedException.class,
+                        () -> world.recv(0, 4, in, 0, 19));
+                assertEquals(new Status(0, 4, 20), e.status());
+                assertEquals(0, world.recv(0, 5, in, in.limit(), 0).length());
+                byte[] array = new byte[30];
+                world.barrier();
+                assertThrows(IndexOutOfBoundsException.class, () -> world.recv(0, 6, in, in.limit() - 3, 4),
+                        "a window past the limit (though within the capacity)");
+                assertThrows(IndexOutOfBoundsException.class, () -> world.send(0, 6, in, -1, 4));
+                assertThrows(IndexOutOfBoundsException.class, () -> world.isend(0, 6, in, 0, -1));
+                assertThrows(IndexOutOfBoundsException.class, () -> world.irecv(0, 6, in, 1, in.limit()));
+                assertThrows(IndexOutOfBoundsException.class, () -> world.recv(0, 6, array, 20, 11));
+                IllegalArgumentException ro = assertThrows(IllegalArgumentException.class,
+                        () -> world.recv(0, 6, in.asReadOnlyBuffer(), 0, 4));
+                assertTrue(ro.getMessage().contains("read-only"), ro.getMessage());
+                assertThrows(IllegalArgumentException.class, () -> world.irecv(0, 6, in.asReadOnlyBuffer()));
+            }
+        });
+    }
+
+    @Test
+    @Timeout(30)
     void typedArraysRoundTrip() {
         int[] ints = {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x01020304};
         long[] longs = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x0102030405060708L};

@@ -20,6 +20,7 @@ import io.cohort.profile.SendSpan;
 import io.cohort.transport.bcast.DomainFactory;
 
 import java.nio.ByteBuffer;
+import java.util.Objects;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -202,17 +203,34 @@ public class EngineCommunicator implements Communicator {
 
     private Request receive(int source, int tag, ByteBuffer buffer) {
         checkRecvTag(tag);
+        if (buffer != null) {
+            checkWritable(buffer);
+        }
         AbstractRequest r = engine.receive(context, toEngine(source), tag, buffer);
+        r.userOperation = "irecv"; // the program's: its waits record the message's Receive event
+        return fromEngine(r);
+    }
+
+    /** A nonblocking receive into {@code buffer} at [offset, offset + length), position and limit untouched. */
+    private Request receive(int source, int tag, ByteBuffer buffer, int offset, int length) {
+        checkRecvTag(tag);
+        checkWindow(buffer, offset, length);
+        checkWritable(buffer);
+        AbstractRequest r = engine.receive(context, toEngine(source), tag, buffer, offset, length, false);
         r.userOperation = "irecv"; // the program's: its waits record the message's Receive event
         return fromEngine(r);
     }
 
     /** An isend; {@code event} (null unless recorded) began before the payload was encoded. */
     private Request post(int dest, int tag, ByteBuffer payload, SendSpan event) {
+        return post(dest, tag, payload, payload.position(), payload.remaining(), event);
+    }
+
+    /** An isend of {@code bytes} bytes of {@code payload} from index {@code offset}. */
+    private Request post(int dest, int tag, ByteBuffer payload, int offset, int bytes, SendSpan event) {
         checkTag(tag);
         int peer = toEngine(dest);
-        int bytes = payload.remaining();
-        AbstractRequest r = engine.send(peer, context, tag, payload);
+        AbstractRequest r = engine.send(peer, context, tag, payload, offset, bytes);
         r.userOperation = "isend";
         if (event != null) {
             event.finish(context, peer, tag, bytes, r.sequence(), "isend");
@@ -222,19 +240,30 @@ public class EngineCommunicator implements Communicator {
 
     /** A blocking send; {@code event} (null unless recorded) began before the payload was encoded. */
     private void sendAndWait(int dest, int tag, ByteBuffer payload, SendSpan event, String operation) {
+        sendAndWait(dest, tag, payload, payload.position(), payload.remaining(), event, operation);
+    }
+
+    /** A blocking send of {@code bytes} bytes of {@code payload} from index {@code offset}. */
+    private void sendAndWait(int dest, int tag, ByteBuffer payload, int offset, int bytes, SendSpan event,
+                             String operation) {
         checkTag(tag);
         int peer = toEngine(dest);
-        int bytes = payload.remaining();
-        long sequence = engine.sendAndWait(peer, context, tag, payload);
+        long sequence = engine.sendAndWait(peer, context, tag, payload, offset, bytes);
         if (event != null) {
             event.finish(context, peer, tag, bytes, sequence, operation);
         }
     }
 
     private Status receiveInto(int source, int tag, ByteBuffer buffer) {
+        return receiveInto(source, tag, buffer, buffer.position(), buffer.remaining(), true);
+    }
+
+    /** A blocking receive into {@code buffer} at [offset, offset + length); {@code advance}: then move its position. */
+    private Status receiveInto(int source, int tag, ByteBuffer buffer, int offset, int length, boolean advance) {
         checkRecvTag(tag);
+        checkWritable(buffer);
         ReceiveSpan e = Profiling.startReceive();
-        Status s = engine.receiveInto(context, toEngine(source), tag, buffer, e);
+        Status s = engine.receiveInto(context, toEngine(source), tag, buffer, offset, length, advance, e);
         if (e != null) {
             e.finish(context, "recv");
         }
@@ -245,6 +274,21 @@ public class EngineCommunicator implements Communicator {
     private Message receiveMessage(int source, int tag, ReceiveSpan event) {
         checkRecvTag(tag);
         return fromEngine(engine.receiveMessage(context, toEngine(source), tag, event));
+    }
+
+    /** An offset-and-length window must lie within the buffer's limit, as for the JDK's absolute bulk get and put. */
+    private static void checkWindow(ByteBuffer buffer, int offset, int length) {
+        if (offset < 0 || length < 0 || offset > buffer.limit() - length) {
+            throw new IndexOutOfBoundsException("bytes " + offset + " to " + ((long) offset + length)
+                    + " are not within the buffer's limit of " + buffer.limit());
+        }
+    }
+
+    /** A read-only buffer would fail only when a message is copied in, on whichever thread moves it: refuse it here. */
+    private static void checkWritable(ByteBuffer buffer) {
+        if (buffer.isReadOnly()) {
+            throw new IllegalArgumentException("the receive buffer is read-only");
+        }
     }
 
     // ---- sends -----------------------------------------------------------------------------------
@@ -262,6 +306,12 @@ public class EngineCommunicator implements Communicator {
     @Override
     public void send(int dest, int tag, ByteBuffer data) {
         sendAndWait(dest, tag, data, Profiling.startSend(), "send");
+    }
+
+    @Override
+    public void send(int dest, int tag, ByteBuffer data, int offset, int length) {
+        checkWindow(data, offset, length);
+        sendAndWait(dest, tag, data, offset, length, Profiling.startSend(), "send");
     }
 
     @Override
@@ -322,6 +372,12 @@ public class EngineCommunicator implements Communicator {
     }
 
     @Override
+    public Request isend(int dest, int tag, ByteBuffer data, int offset, int length) {
+        checkWindow(data, offset, length);
+        return post(dest, tag, data, offset, length, Profiling.startSend());
+    }
+
+    @Override
     public Request isend(int dest, int tag, int[] data) {
         SendSpan e = Profiling.startSend();
         return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
@@ -359,6 +415,18 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Status recv(int source, int tag, ByteBuffer buffer) {
         return receiveInto(source, tag, buffer);
+    }
+
+    @Override
+    public Status recv(int source, int tag, byte[] buffer, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, buffer.length);
+        return receiveInto(source, tag, ByteBuffer.wrap(buffer), offset, length, false);
+    }
+
+    @Override
+    public Status recv(int source, int tag, ByteBuffer buffer, int offset, int length) {
+        checkWindow(buffer, offset, length);
+        return receiveInto(source, tag, buffer, offset, length, false);
     }
 
     @Override
@@ -412,6 +480,11 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Request irecv(int source, int tag, ByteBuffer buffer) {
         return receive(source, tag, buffer);
+    }
+
+    @Override
+    public Request irecv(int source, int tag, ByteBuffer buffer, int offset, int length) {
+        return receive(source, tag, buffer, offset, length);
     }
 
     @Override

@@ -78,8 +78,8 @@ final class MatchingEngine implements InboundSink {
                 target = new Truncated(match, status, -1);
             } else if (match.userBuffer == null) {
                 target = new IntoArray(match, status);
-            } else if (match.userBuffer.remaining() < length) {
-                target = new Truncated(match, status, match.userBuffer.remaining());
+            } else if (match.userCapacity < length) {
+                target = new Truncated(match, status, match.userCapacity);
             } else {
                 target = new IntoUserBuffer(match, status);
             }
@@ -129,12 +129,10 @@ final class MatchingEngine implements InboundSink {
             byte[] bytes = new byte[length];
             src.get(index, bytes, 0, length);
             match.completeWithMessage(status, bytes);
-        } else if (user.remaining() < length) {
-            match.fail(new MessageTruncatedException(status, user.remaining()));
+        } else if (match.userCapacity < length) {
+            match.fail(new MessageTruncatedException(status, match.userCapacity));
         } else {
-            int p = user.position();
-            user.put(p, src, index, length);
-            user.position(p + length);
+            match.fill(src, index, length);
             match.complete(status);
         }
     }
@@ -352,10 +350,10 @@ final class MatchingEngine implements InboundSink {
             r.fail(new MessageTruncatedException(a.status, -1));
         } else if (r.userBuffer == null) {
             r.completeWithMessage(a.status, a.data);
-        } else if (r.userBuffer.remaining() < a.status.length()) {
-            r.fail(new MessageTruncatedException(a.status, r.userBuffer.remaining()));
+        } else if (r.userCapacity < a.status.length()) {
+            r.fail(new MessageTruncatedException(a.status, r.userCapacity));
         } else {
-            r.userBuffer.put(a.buffer.duplicate().clear());
+            r.fill(a.buffer, 0, a.status.length());
             r.complete(a.status);
         }
     }
@@ -485,10 +483,9 @@ final class MatchingEngine implements InboundSink {
         IntoUserBuffer(RecvRequest request, Status status) {
             super(status);
             this.request = request;
-            ByteBuffer user = request.userBuffer;
-            this.end = user.position() + status.length();
-            this.buffer = user.duplicate();
-            this.buffer.limit(end);
+            this.end = request.userOffset + status.length();
+            this.buffer = request.userBuffer.duplicate();
+            this.buffer.clear().limit(end).position(request.userOffset);
         }
 
         @Override
@@ -503,7 +500,9 @@ final class MatchingEngine implements InboundSink {
 
         @Override
         void onComplete() {
-            request.userBuffer.position(end);
+            if (request.userAdvance) {
+                request.userBuffer.position(end);
+            }
             request.complete(status);
         }
     }

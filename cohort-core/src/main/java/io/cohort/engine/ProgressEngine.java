@@ -336,11 +336,16 @@ public final class ProgressEngine implements InboundSink {
 
     /** A nonblocking send; the request's {@link AbstractRequest#sequence()} is the message's number for {@code dest}. */
     public AbstractRequest send(int dest, int context, int tag, ByteBuffer payload) {
+        return send(dest, context, tag, payload, payload.position(), payload.remaining());
+    }
+
+    /** As {@link #send(int, int, int, ByteBuffer)} for {@code length} bytes from index {@code offset}. */
+    public AbstractRequest send(int dest, int context, int tag, ByteBuffer payload, int offset, int length) {
         checkPeer(dest);
         checkUsable();
-        SendRequest r = new SendRequest(this).start(dest, tag, payload.remaining());
+        SendRequest r = new SendRequest(this).start(dest, tag, length);
         r.soleThread = Thread.currentThread();
-        route(r, dest, context, tag, payload);
+        route(r, dest, context, tag, payload, offset, length);
         r.soleThread = null; // from here on any thread may hold and wait on it
         return r;
     }
@@ -351,6 +356,11 @@ public final class ProgressEngine implements InboundSink {
      * Returns the message's number among those sent to {@code dest} ({@link MessageSequences}).
      */
     public long sendAndWait(int dest, int context, int tag, ByteBuffer payload) {
+        return sendAndWait(dest, context, tag, payload, payload.position(), payload.remaining());
+    }
+
+    /** As {@link #sendAndWait(int, int, int, ByteBuffer)} for {@code length} bytes from index {@code offset}. */
+    public long sendAndWait(int dest, int context, int tag, ByteBuffer payload, int offset, int length) {
         checkPeer(dest);
         checkUsable();
         Waiter w = waiters.get();
@@ -361,8 +371,8 @@ public final class ProgressEngine implements InboundSink {
         } else {
             w.spareSend = null;
         }
-        r.start(dest, tag, payload.remaining());
-        route(r, dest, context, tag, payload);
+        r.start(dest, tag, length);
+        route(r, dest, context, tag, payload, offset, length);
         r.awaitDone(); // a failure throws: the request is then dropped, not kept
         long sequence = r.sequence;
         r.recycle();
@@ -370,10 +380,10 @@ public final class ProgressEngine implements InboundSink {
         return sequence;
     }
 
-    private void route(SendRequest r, int dest, int context, int tag, ByteBuffer payload) {
+    private void route(SendRequest r, int dest, int context, int tag, ByteBuffer payload, int offset, int length) {
         if (dest == rank) {
             r.sequence = sequences.nextSent(dest);
-            deliver(rank, context, tag, payload);
+            deliver(rank, context, tag, payload.slice(offset, length));
             r.sent();
             return;
         }
@@ -382,14 +392,25 @@ public final class ProgressEngine implements InboundSink {
             r.failed(new PeerFailedException(dest, failed));
         } else {
             r.sequence = sequences.nextSent(dest); // numbered as handed over: the transport keeps this order
-            routes[dest].send(dest, context, tag, payload, r);
+            routes[dest].send(dest, context, tag, payload, offset, length, r);
         }
     }
 
+    /** A nonblocking receive into {@code userBuffer} from its position, which it moves (null: a message of any length). */
     public AbstractRequest receive(int context, int source, int tag, ByteBuffer userBuffer) {
+        return userBuffer == null ? receive(context, source, tag, null, 0, 0, false)
+                : receive(context, source, tag, userBuffer, userBuffer.position(), userBuffer.remaining(), true);
+    }
+
+    /**
+     * A nonblocking receive of at most {@code capacity} bytes into {@code userBuffer} from index
+     * {@code offset}; {@code advance}: then move its position past them.
+     */
+    public AbstractRequest receive(int context, int source, int tag, ByteBuffer userBuffer, int offset, int capacity,
+                                   boolean advance) {
         checkSource(source);
         checkUsable();
-        RecvRequest r = new RecvRequest(this).start(context, source, tag, userBuffer);
+        RecvRequest r = new RecvRequest(this).start(context, source, tag, userBuffer, offset, capacity, advance);
         r.soleThread = Thread.currentThread();
         matching.post(r);
         r.soleThread = null;
@@ -403,8 +424,18 @@ public final class ProgressEngine implements InboundSink {
 
     /** As {@link #receiveInto(int, int, int, ByteBuffer)}; tells {@code event} (if not null) what matched. */
     public Status receiveInto(int context, int source, int tag, ByteBuffer userBuffer, ReceiveSpan event) {
+        return receiveInto(context, source, tag, userBuffer, userBuffer.position(), userBuffer.remaining(), true, event);
+    }
+
+    /**
+     * A blocking receive of at most {@code capacity} bytes into {@code userBuffer} from index
+     * {@code offset} ({@code advance}: then move its position past them); tells {@code event} (if
+     * not null) what matched. Allocates nothing while source, tag and length repeat.
+     */
+    public Status receiveInto(int context, int source, int tag, ByteBuffer userBuffer, int offset, int capacity,
+                              boolean advance, ReceiveSpan event) {
         Waiter w = waiters.get();
-        RecvRequest r = blockingReceive(w, context, source, tag, userBuffer);
+        RecvRequest r = blockingReceive(w, context, source, tag, userBuffer, offset, capacity, advance);
         Status s = r.await(); // a failure throws: the request is then dropped, not kept
         if (event != null) {
             event.matched(s.source(), s.tag(), s.length(), r.sequence);
@@ -422,7 +453,7 @@ public final class ProgressEngine implements InboundSink {
     /** As {@link #receiveMessage(int, int, int)}; tells {@code event} (if not null) what matched. */
     public Message receiveMessage(int context, int source, int tag, ReceiveSpan event) {
         Waiter w = waiters.get();
-        RecvRequest r = blockingReceive(w, context, source, tag, null);
+        RecvRequest r = blockingReceive(w, context, source, tag, null, 0, 0, false);
         r.await();
         Message m = r.message();
         if (event != null) {
@@ -434,7 +465,8 @@ public final class ProgressEngine implements InboundSink {
         return m;
     }
 
-    private RecvRequest blockingReceive(Waiter w, int context, int source, int tag, ByteBuffer userBuffer) {
+    private RecvRequest blockingReceive(Waiter w, int context, int source, int tag, ByteBuffer userBuffer, int offset,
+                                        int capacity, boolean advance) {
         checkSource(source);
         checkUsable();
         RecvRequest r = w.spareRecv;
@@ -444,7 +476,7 @@ public final class ProgressEngine implements InboundSink {
         } else {
             w.spareRecv = null;
         }
-        r.start(context, source, tag, userBuffer);
+        r.start(context, source, tag, userBuffer, offset, capacity, advance);
         matching.post(r);
         return r;
     }

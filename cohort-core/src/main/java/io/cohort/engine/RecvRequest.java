@@ -17,6 +17,11 @@ final class RecvRequest extends AbstractRequest {
     int tag;
     /** Null when the receive accepts any length and returns a {@link Message}. */
     ByteBuffer userBuffer;
+    /** Where in {@link #userBuffer} the message goes (an index), and how many bytes fit there. */
+    int userOffset;
+    int userCapacity;
+    /** Whether receiving moves {@link #userBuffer}'s position past the message (the position-relative forms). */
+    boolean userAdvance;
     private Message message;
     /** Links of the posted queue; guarded by the matching engine's lock. */
     RecvRequest prev;
@@ -32,13 +37,32 @@ final class RecvRequest extends AbstractRequest {
         super(engine);
     }
 
+    /** A receive into {@code userBuffer} from its position, moving it (or, for null, of a message of any length). */
     RecvRequest start(int context, int source, int tag, ByteBuffer userBuffer) {
+        return userBuffer == null ? start(context, source, tag, null, 0, 0, false)
+                : start(context, source, tag, userBuffer, userBuffer.position(), userBuffer.remaining(), true);
+    }
+
+    /** A receive of at most {@code capacity} bytes into {@code userBuffer} from index {@code offset}. */
+    RecvRequest start(int context, int source, int tag, ByteBuffer userBuffer, int offset, int capacity,
+                      boolean advance) {
         this.context = context;
         this.source = source;
         this.tag = tag;
         this.userBuffer = userBuffer;
+        this.userOffset = offset;
+        this.userCapacity = capacity;
+        this.userAdvance = advance;
         this.message = null;
         return this;
+    }
+
+    /** Copies a message that fits ({@code length <= userCapacity}) from {@code src} into the user's buffer. */
+    void fill(ByteBuffer src, int index, int length) {
+        userBuffer.put(userOffset, src, index, length);
+        if (userAdvance) {
+            userBuffer.position(userOffset + length);
+        }
     }
 
     /** The status of the last message this request object received (kept across reuse). */

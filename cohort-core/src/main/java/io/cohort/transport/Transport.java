@@ -29,6 +29,18 @@ public interface Transport extends AutoCloseable {
      */
     void send(int dest, int context, int tag, ByteBuffer payload, SendCompletion completion);
 
+    /**
+     * As {@link #send(int, int, int, ByteBuffer, SendCompletion)} for the {@code length} bytes of
+     * {@code payload} from index {@code offset}, whatever its position and limit. Transports whose
+     * send costs less than a buffer view (shared memory) take the bytes from there; the others get
+     * a view of them.
+     */
+    default void send(int dest, int context, int tag, ByteBuffer payload, int offset, int length,
+                      SendCompletion completion) {
+        boolean whole = offset == payload.position() && length == payload.remaining();
+        send(dest, context, tag, whole ? payload : payload.slice(offset, length), completion);
+    }
+
     /** Does whatever I/O is possible without blocking; returns a count of work done (0 = idle). */
     int poll();
 

@@ -46,8 +46,9 @@ final class ShmConnection {
         sender.disarmRoomBell();
     }
 
-    void send(int context, int tag, ByteBuffer payload, SendCompletion completion) {
-        sender.send(context, tag, payload, completion);
+    /** Sends {@code length} bytes of {@code payload} from index {@code offset}. */
+    void send(int context, int tag, ByteBuffer payload, int offset, int length, SendCompletion completion) {
+        sender.send(context, tag, payload, offset, length, completion);
     }
 
     void sendBye() {

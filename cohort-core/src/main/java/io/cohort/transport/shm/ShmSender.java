@@ -85,10 +85,11 @@ final class ShmSender {
         this.fragmentBytes = Math.min(FRAGMENT_BYTES, ring.maxPayload());
     }
 
-    void send(int context, int tag, ByteBuffer payload, SendCompletion completion) {
+    /** Sends {@code length} bytes of {@code payload} from index {@code offset} (its position and limit are not used). */
+    void send(int context, int tag, ByteBuffer payload, int offset, int length, SendCompletion completion) {
         lock.lock();
         try {
-            sendLocked(context, tag, payload, completion);
+            sendLocked(context, tag, payload, offset, length, completion);
         } finally {
             lock.unlock();
         }
@@ -119,22 +120,22 @@ final class ShmSender {
         ring.disarmRoomBell();
     }
 
-    private void sendLocked(int context, int tag, ByteBuffer payload, SendCompletion completion) {
+    private void sendLocked(int context, int tag, ByteBuffer payload, int offset, int length,
+                            SendCompletion completion) {
         if (ended || byeQueued) {
             completion.failed(endReason != null ? new PeerFailedException(peer, endReason)
                     : new CohortException("cannot send to rank " + peer + ": this peer is closing its communicator"));
             return;
         }
-        int length = payload.remaining();
         if (queue.isEmpty()) {
             if (length <= fragmentBytes) {
-                if (ring.offer(TYPE_MESSAGE, context, tag, length, payload, payload.position(), length)) {
+                if (ring.offer(TYPE_MESSAGE, context, tag, length, payload, offset, length)) {
                     completion.sent();
                     return;
                 }
             } else {
                 // Straight from the caller's buffer, as far as the ring takes it; the rest follows from flush.
-                Outgoing o = new Outgoing(TYPE_MESSAGE, context, tag, payload.duplicate(), completion);
+                Outgoing o = new Outgoing(TYPE_MESSAGE, context, tag, payload.slice(offset, length), completion);
                 if (push(o)) {
                     completion.sent();
                 } else {
@@ -146,12 +147,12 @@ final class ShmSender {
         }
         if (length <= COPY_WHEN_QUEUED_MAX && copiedBytes + length <= COPIED_BYTES_MAX) {
             ByteBuffer copy = ByteBuffer.allocate(length);
-            copy.put(0, payload, payload.position(), length);
+            copy.put(0, payload, offset, length);
             copiedBytes += length;
             queue.add(new Outgoing(TYPE_MESSAGE, context, tag, copy, null));
             completion.sent();
         } else {
-            queue.add(new Outgoing(TYPE_MESSAGE, context, tag, payload.duplicate(), completion));
+            queue.add(new Outgoing(TYPE_MESSAGE, context, tag, payload.slice(offset, length), completion));
         }
         flushLocked();
     }

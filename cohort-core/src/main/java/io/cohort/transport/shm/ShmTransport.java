@@ -145,12 +145,18 @@ public final class ShmTransport implements Transport {
 
     @Override
     public void send(int dest, int context, int tag, ByteBuffer payload, SendCompletion completion) {
+        send(dest, context, tag, payload, payload.position(), payload.remaining(), completion);
+    }
+
+    @Override
+    public void send(int dest, int context, int tag, ByteBuffer payload, int offset, int length,
+                     SendCompletion completion) {
         ShmConnection c = connections[dest];
         if (c == null) {
             completion.failed(new CohortException("no shared-memory ring to rank " + dest));
             return;
         }
-        c.send(context, tag, payload, completion);
+        c.send(context, tag, payload, offset, length, completion);
     }
 
     @Override
