@@ -147,6 +147,29 @@ final class Buffers {
         return null;
     }
 
+    /**
+     * {@link #check} and {@link #rawWindow} in one pass for the common case of point-to-point
+     * calls: a {@code byte[]} or {@code ByteBuffer} with a committed contiguous type that holds the
+     * items. Returns the bytes they take from index 0, which Cohort's offset-and-length sends and
+     * receives move without a view of the buffer; or -1 if that is not the case, and the caller
+     * then makes the full check (which names what is wrong) and takes the general path.
+     */
+    static int checkedRawBytes(Object buf, int count, Datatype t) {
+        if (t == null || !t.contiguous || count < 0 || !t.isCommitted()) {
+            return -1;
+        }
+        int room;
+        if (buf instanceof byte[] a) {
+            room = a.length;
+        } else if (buf instanceof ByteBuffer b) {
+            room = b.limit(); // Cohort's windows stay within the limit; past it (rare) the general path makes a view
+        } else {
+            return -1;
+        }
+        long bytes = wireBytes(count, t);
+        return bytes <= room - room % t.baseSize ? (int) bytes : -1;
+    }
+
     /** The wire bytes of {@code count} items of {@code t} in {@code buf} (position 0 to limit). */
     static ByteBuffer pack(Object buf, int count, Datatype t) {
         ByteBuffer w = rawWindow(buf, count, t);

@@ -48,6 +48,8 @@ public class Comm implements Freeable {
     static final String THREAD_PREFIX = "cohort-mpi-coll-";
     private volatile String name;
     private Request request;
+    /** The status {@link #status(io.cohort.Status)} made last (shared by threads: see there). */
+    private Status lastStatus;
 
     /** COMM_WORLD or COMM_SELF: resolved per peer on every call. */
     Comm(int kind) {
@@ -69,6 +71,14 @@ public class Comm implements Freeable {
 
     /** The Cohort communicator, or an error if this is MPI_COMM_NULL or freed. */
     final Communicator c() throws MPIException {
+        // The common case in one Peer look-up: every point-to-point call and collective starts here.
+        Peer p = Peer.current();
+        if (p != null && p.initialized && !p.finalized) {
+            Communicator c = kind == PLAIN ? handle : kind == WORLD ? p.world : p.self;
+            if (c != null) {
+                return c;
+            }
+        }
         MPI.check();
         Communicator c = resolve();
         if (c == null) {
@@ -357,8 +367,20 @@ public class Comm implements Freeable {
         }
     }
 
-    private static Status status(io.cohort.Status s) {
-        return new Status(s.source(), s.tag(), s.length(), MPI.UNDEFINED);
+    /**
+     * The MPI status of Cohort's {@code s}. Cohort hands a thread's receives the same status object
+     * while source, tag and length repeat (every round of a ping-pong), so the last one made is kept
+     * and handed out again for it: statuses are immutable, and a steady loop allocates none. The
+     * field is a plain one: a racing thread at worst makes its own (final fields publish safely).
+     */
+    private Status status(io.cohort.Status s) {
+        Status last = lastStatus;
+        if (last != null && last.origin == s) {
+            return last;
+        }
+        last = new Status(s, MPI.UNDEFINED);
+        lastStatus = last;
+        return last;
     }
 
     // ---- blocking point-to-point ------------------------------------------------------------
@@ -366,14 +388,23 @@ public class Comm implements Freeable {
     /** Sends {@code count} items of {@code type} from {@code buf}; returns once {@code buf} may be reused. */
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         Communicator c = c();
-        checkBuffer(buf, count, type, "send buffer");
+        int raw = Buffers.checkedRawBytes(buf, count, type);
+        if (raw < 0) {
+            checkBuffer(buf, count, type, "send buffer");
+        }
         if (dest == MPI.PROC_NULL) {
             return;
         }
         checkDest(c, dest, "send");
         checkSendTag(tag, "send");
         try {
-            c.send(dest, tag, Buffers.pack(buf, count, type));
+            if (buf instanceof ByteBuffer b && raw >= 0) {
+                c.send(dest, tag, b, 0, raw);
+            } else if (buf instanceof byte[] a && raw >= 0) {
+                c.send(dest, tag, a, 0, raw);
+            } else {
+                c.send(dest, tag, Buffers.pack(buf, count, type));
+            }
         } catch (RuntimeException e) {
             throw fail(e, "send");
         }
@@ -382,7 +413,20 @@ public class Comm implements Freeable {
     /** Receives at most {@code count} items of {@code type} into {@code buf}. */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = c();
-        checkBuffer(buf, count, type, "receive buffer");
+        int raw = Buffers.checkedRawBytes(buf, count, type);
+        if (raw < 0) {
+            checkBuffer(buf, count, type, "receive buffer");
+        } else if (source != MPI.PROC_NULL) {
+            // The checked common case: straight into the buffer's bytes, no view, no copy.
+            checkSource(c, source, "recv");
+            checkRecvTag(tag, "recv");
+            try {
+                return status(buf instanceof byte[] a ? c.recv(source, tag, a, 0, raw)
+                        : c.recv(source, tag, (ByteBuffer) buf, 0, raw));
+            } catch (RuntimeException e) {
+                throw fail(e, "recv");
+            }
+        }
         if (source == MPI.PROC_NULL) {
             return Status.empty(MPI.UNDEFINED);
         }
@@ -645,7 +689,7 @@ public class Comm implements Freeable {
         checkRecvTag(tag, "iProbe");
         try {
             Optional<io.cohort.Status> s = c.iprobe(source, tag);
-            return s.map(Comm::status).orElse(null);
+            return s.map(this::status).orElse(null);
         } catch (RuntimeException e) {
             throw fail(e, "iProbe");
         }

@@ -11,6 +11,8 @@ public final class Status {
     /** The message's length on the wire, in bytes. */
     private final long bytes;
     private final int index;
+    /** Cohort's status this one was made from, if any: lets a communicator hand out one object for a repeated status. */
+    final io.cohort.Status origin;
 
     Status(int source, int tag, long bytes, int index) {
         this.source = source;
@@ -18,6 +20,16 @@ public final class Status {
         this.error = MPI.SUCCESS;
         this.bytes = bytes;
         this.index = index;
+        this.origin = null;
+    }
+
+    Status(io.cohort.Status s, int index) {
+        this.source = s.source();
+        this.tag = s.tag();
+        this.error = MPI.SUCCESS;
+        this.bytes = s.length();
+        this.index = index;
+        this.origin = s;
     }
 
     /** The status of an operation with {@link MPI#PROC_NULL}, or of an inactive request. */
