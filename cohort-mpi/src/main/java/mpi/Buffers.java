@@ -84,6 +84,10 @@ final class Buffers {
      * @param what "send buffer", "receive buffer"...
      */
     static MPIException check(Object buf, int count, Datatype t, String what) {
+        if (t != null && t.contiguous && count >= 0 && BaseType.isCarrier(buf, t.baseType) && t.isCommitted()
+                && (long) count * t.size <= Array.getLength(buf)) {
+            return null; // the common case of collectives: an array of the type's own elements that holds the items
+        }
         if (t == null || t.baseType == Datatype.NULL) {
             return Errors.error(MPI.ERR_TYPE, "the " + what + "'s datatype is " + (t == null ? "null" : "MPI.DATATYPE_NULL"));
         }

@@ -881,7 +881,21 @@ public class Comm implements Freeable {
 
     /** The root's {@code count} items into every process's {@code buf}. */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("bcast", prepareBcast(c(), buf, count, type, root));
+        Communicator c = c();
+        checkRoot(c, root, "bcast");
+        checkBuffer(buf, count, type, "bcast buffer");
+        Object d = Buffers.direct(buf, count * type.size, type, true);
+        if (d == null) {
+            blocking("bcast", prepareBcast(c, buf, count, type, root));
+            return;
+        }
+        // The buffer is the carrier (the common case): no prepared call to make, nothing to store.
+        queue().drain();
+        try {
+            c.bcast(root, d);
+        } catch (RuntimeException e) {
+            throw fail(e, "bcast");
+        }
     }
 
     public final Request iBcast(Object buf, int count, Datatype type, int root) throws MPIException {
@@ -1309,11 +1323,16 @@ public class Comm implements Freeable {
         io.cohort.Op c = op.toCohort(type);
         if (op.predefined != null) {
             boolean pairs = op.isMinMaxLoc();
-            Object probe = pairs ? Pairs.newArray(type.pair, 0) : io.cohort.mpi.support.BaseType.empty(type.baseType);
-            try {
-                c.check(probe, pairs ? Pairs.elements(type, count) : count * type.size);
-            } catch (IllegalArgumentException e) {
-                throw error(MPI.ERR_OP, what + ": " + op + " does not apply to " + type);
+            if (pairs || !op.knownToApply(type.baseType)) {
+                Object probe = pairs ? Pairs.newArray(type.pair, 0) : io.cohort.mpi.support.BaseType.empty(type.baseType);
+                try {
+                    c.check(probe, pairs ? Pairs.elements(type, count) : count * type.size);
+                } catch (IllegalArgumentException e) {
+                    throw error(MPI.ERR_OP, what + ": " + op + " does not apply to " + type);
+                }
+                if (!pairs) {
+                    op.appliesTo(type.baseType); // whether a plain op applies depends on the base type alone
+                }
             }
         }
         return c;

@@ -19,6 +19,8 @@ public final class Op implements Freeable {
     private final boolean commute;
     private final boolean buffers;
     private volatile boolean freed;
+    /** A bit per base type this predefined op was found to apply to: checked once, not on every reduction. */
+    private volatile int appliesTo;
 
     Op(io.cohort.Op predefined) {
         this.predefined = predefined;
@@ -55,6 +57,15 @@ public final class Op implements Freeable {
 
     public boolean isNull() {
         return freed;
+    }
+
+    boolean knownToApply(int baseType) {
+        return (appliesTo & (1 << baseType)) != 0;
+    }
+
+    /** Racy but monotonic: a lost update only means one more check. */
+    void appliesTo(int baseType) {
+        appliesTo |= 1 << baseType;
     }
 
     boolean isMinMaxLoc() {

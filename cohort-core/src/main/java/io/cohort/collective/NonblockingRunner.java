@@ -30,8 +30,11 @@ public final class NonblockingRunner implements AutoCloseable {
     private final String threadName;
     /** Created on first submit; guarded by this. */
     private ExecutorService executor;
-    /** The last task submitted (each runs after the one before); guarded by this. */
-    private CompletableFuture<Void> last = CompletableFuture.completedFuture(null);
+    /**
+     * The last task submitted (each runs after the one before); written under this object's lock,
+     * volatile so that {@link #drain()}, which every blocking collective calls, reads it without.
+     */
+    private volatile CompletableFuture<Void> last = CompletableFuture.completedFuture(null);
     private boolean closed;
 
     NonblockingRunner(int rank) {
@@ -45,7 +48,7 @@ public final class NonblockingRunner implements AutoCloseable {
     }
 
     /** Whether every collective submitted so far has finished. */
-    public synchronized boolean idle() {
+    public boolean idle() {
         return last.isDone();
     }
 
@@ -72,10 +75,7 @@ public final class NonblockingRunner implements AutoCloseable {
 
     /** Waits until every collective submitted so far has finished (failures stay with their requests). */
     public void drain() {
-        CompletableFuture<Void> f;
-        synchronized (this) {
-            f = last;
-        }
+        CompletableFuture<Void> f = last;
         if (f.isDone()) {
             return;
         }
