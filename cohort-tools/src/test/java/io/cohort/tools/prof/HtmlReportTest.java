@@ -187,7 +187,9 @@ class HtmlReportTest {
         }
         String send = title(sends.get(0));
         assertTrue(send.startsWith("send \u2192 rank 1\nrank 0 (node-a), thread main\ntag 0, 1000 B"), send);
-        assertTrue(send.contains(" \u00b5s, ") && send.contains("\ndemo.RingProgram."), "duration and call site: " + send);
+        // A simulated send spins for tens of microseconds, but a loaded machine can stretch it to milliseconds.
+        assertTrue(Pattern.compile("\\d (ns|\u00b5s|ms|s), ").matcher(send).find() && send.contains("\ndemo.RingProgram."),
+                "duration and call site: " + send);
 
         List<Element> arrows = arrows(t);
         assertEquals(messages, arrows.size(), "one arrow per message");
