@@ -74,7 +74,7 @@ public class Comm implements Freeable {
         // The common case in one Peer look-up: every point-to-point call and collective starts here.
         Peer p = Peer.current();
         if (p != null && p.initialized && !p.finalized) {
-            Communicator c = kind == PLAIN ? handle : kind == WORLD ? p.world : p.self;
+            Communicator c = resolve(p);
             if (c != null) {
                 return c;
             }
@@ -89,10 +89,14 @@ public class Comm implements Freeable {
     }
 
     private Communicator resolve() {
+        return resolve(kind == PLAIN ? null : Peer.current());
+    }
+
+    /** This communicator's Cohort communicator for the calling thread's peer {@code p}. */
+    private Communicator resolve(Peer p) {
         if (kind == PLAIN) {
             return handle;
         }
-        Peer p = Peer.current();
         if (p == null) {
             return null;
         }
@@ -416,23 +420,21 @@ public class Comm implements Freeable {
         int raw = Buffers.checkedRawBytes(buf, count, type);
         if (raw < 0) {
             checkBuffer(buf, count, type, "receive buffer");
-        } else if (source != MPI.PROC_NULL) {
-            // The checked common case: straight into the buffer's bytes, no view, no copy.
-            checkSource(c, source, "recv");
-            checkRecvTag(tag, "recv");
-            try {
-                return status(buf instanceof byte[] a ? c.recv(source, tag, a, 0, raw)
-                        : c.recv(source, tag, (ByteBuffer) buf, 0, raw));
-            } catch (RuntimeException e) {
-                throw fail(e, "recv");
-            }
         }
         if (source == MPI.PROC_NULL) {
             return Status.empty(MPI.UNDEFINED);
         }
         checkSource(c, source, "recv");
         checkRecvTag(tag, "recv");
-        return receive(c, buf, count, type, source, tag, "recv");
+        if (raw < 0) {
+            return receive(c, buf, count, type, source, tag, "recv");
+        }
+        try { // the checked common case: straight into the buffer's bytes, no view, no copy
+            return status(buf instanceof byte[] a ? c.recv(source, tag, a, 0, raw)
+                    : c.recv(source, tag, (ByteBuffer) buf, 0, raw));
+        } catch (RuntimeException e) {
+            throw fail(e, "recv");
+        }
     }
 
     private Status receive(Communicator c, Object buf, int count, Datatype type, int source, int tag, String op)
@@ -886,7 +888,7 @@ public class Comm implements Freeable {
         checkBuffer(buf, count, type, "bcast buffer");
         Object d = Buffers.direct(buf, count * type.size, type, true);
         if (d == null) {
-            blocking("bcast", prepareBcast(c, buf, count, type, root));
+            blocking("bcast", packedBcast(c, buf, count, type, root));
             return;
         }
         // The buffer is the carrier (the common case): no prepared call to make, nothing to store.
@@ -923,9 +925,11 @@ public class Comm implements Freeable {
         checkRoot(c, root, "bcast");
         checkBuffer(buf, count, type, "bcast buffer");
         Object d = Buffers.direct(buf, count * type.size, type, true);
-        if (d != null) {
-            return new BcastPrepared(c, root, d, null);
-        }
+        return d != null ? new BcastPrepared(c, root, d, null) : packedBcast(c, buf, count, type, root);
+    }
+
+    /** A bcast through a packed carrier of {@code buf}'s items (loaded at the root), stored back into it after. */
+    private static Prepared packedBcast(Communicator c, Object buf, int count, Datatype type, int root) {
         Object carrier = Buffers.gather(buf, 0, count, type, c.rank() == root);
         return new BcastPrepared(c, root, carrier, Out.over(carrier, buf, count, type));
     }
