@@ -5,7 +5,7 @@
 #
 #   scripts/bench-collectives-box.sh [--quick] [--peers "2 4 8"] [--sizes 8,32,...] [--ops bcast,allgather,allreduce,barrier]
 #                                    [--impls openmpi,mpj,cohort] [--modes p2p,bcast,auto] [--iters N] [--warmup N] [--prewarm N]
-#                                    [--timeout S] [--out FILE]
+#                                    [--mtu M] [--timeout S] [--out FILE]
 #
 # For each N and operation, one after the other on the same box:
 #   - openmpi: cohort-bench/src/main/c/osu_coll.c built with mpicc, mpirun in the root namespace with
@@ -37,6 +37,9 @@
 # BENCH_COHORT_JVM_OPTS="-Dcohort.bcast.x=y ..." passes settings to every Cohort peer, and
 # BENCH_COHORT_ARGS=--counters makes its peers add their domain counters to FILE (experiments).
 #
+# --mtu M gives every link of the box frames of M bytes (cluster-in-a-box up --mtu; default 1500),
+# for all implementations alike: 9000 is a cluster network with jumbo frames.
+#
 # --quick: N = 2, 4; 8 B and 4 KiB; 200 iterations after 100 warm-up ones (1000 pre-warm). --impls openmpi,mpj skips
 # Cohort (whose collectives API CollectiveLatencyJob needs may not exist yet).
 set -euo pipefail
@@ -45,13 +48,13 @@ root=$PWD
 case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
 
 peers="2 4 8" sizes=8,32,128,256,1024,4096,16384,65536 ops=bcast,allgather,allreduce,barrier
-impls=openmpi,mpj,cohort modes=p2p,bcast,auto iters=2000 warmup=1000 prewarm=5000 limit=900 out=""
+impls=openmpi,mpj,cohort modes=p2p,bcast,auto iters=2000 warmup=1000 prewarm=5000 limit=900 out="" mtu=""
 ompi_yield=${BENCH_OMPI_YIELD:-1} # 0, 1, or auto: yield only when N exceeds the cores
 [[ $ompi_yield =~ ^(0|1|auto)$ ]] || { echo "bench-collectives-box: BENCH_OMPI_YIELD must be 0, 1 or auto" >&2; exit 2; }
 die() { echo "bench-collectives-box: $*" >&2; exit 2; }
 while (($#)); do
   case $1 in
-    --peers | --sizes | --ops | --impls | --modes | --iters | --warmup | --prewarm | --timeout | --out)
+    --peers | --sizes | --ops | --impls | --modes | --iters | --warmup | --prewarm | --timeout | --out | --mtu)
       (($# >= 2)) || die "$1 needs a value" ;;
   esac
   case $1 in
@@ -66,6 +69,7 @@ while (($#)); do
     --prewarm) prewarm=$2; shift ;;
     --timeout) limit=$2; shift ;;
     --out) out=$2; shift ;;
+    --mtu) mtu=$2; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -126,7 +130,7 @@ fi
 
 # ---- the box ------------------------------------------------------------------------------------
 box_up=1
-scripts/cluster-in-a-box up "$max" --name "$box" --owner $$ >"$work/box.txt"
+scripts/cluster-in-a-box up "$max" --name "$box" --owner $$ ${mtu:+--mtu "$mtu"} >"$work/box.txt"
 bridge_ip=$(awk '$1 == "box" {sub(/\/.*/, "", $5); print $5}' "$work/box.txt")
 subnet=$(awk '$1 == "box" {split($5, a, "/"); sub(/\.[0-9]+$/, ".0", a[1]); print a[1] "/" a[2]}' "$work/box.txt")
 mapfile -t host_names < <(awk '$1 == "host" {print $2}' "$work/box.txt")
@@ -230,7 +234,7 @@ cohort() { # cohort N OP MODE
   echo "# $(date -u +%FT%TZ) $cores CPUs, $(uname -r), $(java -version 2>&1 | head -n1)"
   has openmpi && echo "# $(mpirun --version 2>/dev/null | head -n1)"
   has mpj && echo "# MPJ Express $(dpkg-query -W -f '${Version}' libmpj-java 2>/dev/null) niodev"
-  echo "# peers=\"$peers\" sizes=$sizes ops=$ops impls=$impls iters=$iters warmup=$warmup prewarm=$prewarm"
+  echo "# peers=\"$peers\" sizes=$sizes ops=$ops impls=$impls iters=$iters warmup=$warmup prewarm=$prewarm mtu=${mtu:-1500}"
 } | tee -a "$out"
 for n in $peers; do
   for op in ${ops//,/ }; do

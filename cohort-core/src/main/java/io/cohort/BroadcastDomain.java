@@ -50,6 +50,12 @@ public interface BroadcastDomain extends AutoCloseable {
     /** Waits for and returns the message {@code source} multicast to {@code targets} at this point. */
     byte[] request(int source, int... targets);
 
+    /**
+     * The longest message one multicast carries in a single datagram (a longer one goes out as
+     * several): the domain's datagram size less its header, the same at every peer of the domain.
+     */
+    int messageBytesPerDatagram();
+
     /** Receives, answers NACKs and runs timers without blocking; returns the work done (0 = idle). */
     int poll();
 

@@ -17,12 +17,20 @@ public final class CollectivePolicy {
     /** Smallest N for which bcast uses the domain in AUTO mode (at N = 2 one unicast is as good). */
     public static final int DOMAIN_MIN_PEERS = 3;
     /**
-     * Longest bcast sent over the domain in AUTO mode: one datagram at any N up to a few hundred
-     * peers. Measured on the cluster in a box (docs/benchmarks.md): one datagram to 7 peers took
-     * 30-60 us against the binomial tree's 115 us; from the second datagram on every receiver wakes
-     * once per datagram and the domain fell behind the tree (4 KiB: 330 against 167 us).
+     * Bytes the library adds to a bcast's data before the domain sends it (the element type and
+     * count, the chunk's total length), with room to spare. AUTO sends a bcast over the domain when
+     * data and these fit in one datagram ({@link io.cohort.BroadcastDomain#messageBytesPerDatagram}):
+     * measured on the cluster in a box (docs/benchmarks.md), one datagram to 7 peers took 30-60 us
+     * against the binomial tree's 115 us, and 4 KiB in one jumbo-frame datagram 0.6x Open MPI's
+     * tree; from the second datagram on every receiver wakes once per datagram and the domain fell
+     * behind the tree (4 KiB in three datagrams: 330 against 167 us).
      */
-    public static final long DOMAIN_BCAST_MAX_BYTES = 1024;
+    public static final int BCAST_FRAMING_BYTES = 16;
+    /**
+     * The domain's one-datagram length before the domain is open: any bcast AUTO might send over
+     * it opens it (every peer at the same call), and the choice is then made with the real length.
+     */
+    public static final long DATAGRAM_UNKNOWN = Long.MAX_VALUE;
     /** Allgather results from this size on use the ring instead of recursive doubling. */
     public static final long ALLGATHER_RING_MIN_BYTES = 64L << 10;
     /** Allreduce vectors from this size on use reduce-scatter + allgather (Rabenseifner). */
@@ -51,12 +59,12 @@ public final class CollectivePolicy {
 
     /**
      * The algorithm for {@code operation} at {@code n} peers and {@code bytes} of data (the whole
-     * allgather result; the vector for reductions and bcast), before the domain's availability is known.
+     * allgather result; the vector for reductions and bcast), before the domain is open.
      *
      * @param op the reduction op, or null for operations without one
      */
     public Algorithm choose(Algorithm.Operation operation, int n, long bytes, Op op) {
-        return choose(operation, n, bytes, op, false);
+        return choose(operation, n, bytes, op, false, DATAGRAM_UNKNOWN);
     }
 
     /**
@@ -65,11 +73,15 @@ public final class CollectivePolicy {
      * the domain. Measured over shared memory at N = 4 on one host (docs/benchmarks.md, MPI for
      * Java): an 8-byte bcast over the domain took several times the binomial tree's time; the
      * domain's gain is one datagram instead of N - 1 network sends, which shared memory lacks.
+     *
+     * @param datagramBytes the open domain's {@link io.cohort.BroadcastDomain#messageBytesPerDatagram},
+     *                      or {@link #DATAGRAM_UNKNOWN}; the same at every peer
      */
-    public Algorithm choose(Algorithm.Operation operation, int n, long bytes, Op op, boolean sharedMemoryOnly) {
+    public Algorithm choose(Algorithm.Operation operation, int n, long bytes, Op op, boolean sharedMemoryOnly,
+                            long datagramBytes) {
         Algorithm a = forced.get(operation);
         if (a == null) {
-            a = byMode(operation, n, bytes, sharedMemoryOnly);
+            a = byMode(operation, n, bytes, sharedMemoryOnly, datagramBytes);
         }
         return runnable(a, n, op);
     }
@@ -82,13 +94,14 @@ public final class CollectivePolicy {
         return runnable(p2p(a.operation(), bytes), n, op);
     }
 
-    private Algorithm byMode(Algorithm.Operation operation, int n, long bytes, boolean sharedMemoryOnly) {
+    private Algorithm byMode(Algorithm.Operation operation, int n, long bytes, boolean sharedMemoryOnly,
+                             long datagramBytes) {
         Algorithm domain = domainAlgorithm(operation);
         if (domain != null && n > 1) {
             if (mode == CollectiveMode.BCAST) {
                 return domain;
             }
-            if (mode == CollectiveMode.AUTO && !sharedMemoryOnly && domainPays(operation, n, bytes)) {
+            if (mode == CollectiveMode.AUTO && !sharedMemoryOnly && domainPays(operation, n, bytes, datagramBytes)) {
                 return domain;
             }
         }
@@ -96,13 +109,14 @@ public final class CollectivePolicy {
     }
 
     /**
-     * Where AUTO takes the domain: short bcasts only. The domain's allgather, allreduce and barrier
-     * (N multicasts, N - 1 arrivals at every peer) lost to recursive doubling and dissemination at
-     * N = 4 and 8 and every length measured, where all peers share two cores; {@code --collectives
-     * bcast} still runs them.
+     * Where AUTO takes the domain: bcasts that fit in one datagram. The domain's allgather,
+     * allreduce and barrier (N multicasts, N - 1 arrivals at every peer) lost to recursive doubling
+     * and dissemination at N = 4 and 8 and every length measured, where all peers share two cores;
+     * {@code --collectives bcast} still runs them.
      */
-    private static boolean domainPays(Algorithm.Operation operation, int n, long bytes) {
-        return operation == Algorithm.Operation.BCAST && n >= DOMAIN_MIN_PEERS && bytes <= DOMAIN_BCAST_MAX_BYTES;
+    private static boolean domainPays(Algorithm.Operation operation, int n, long bytes, long datagramBytes) {
+        return operation == Algorithm.Operation.BCAST && n >= DOMAIN_MIN_PEERS
+                && bytes <= datagramBytes - BCAST_FRAMING_BYTES;
     }
 
     static Algorithm domainAlgorithm(Algorithm.Operation operation) {

@@ -48,6 +48,8 @@ public final class Collectives implements AutoCloseable {
     private final NonblockingRunner runner;
     private long sequence; // guarded by this
     private DomainState domain = DomainState.UNKNOWN; // guarded by running
+    /** The open domain's one-datagram message length, which AUTO's bcast choice needs; guarded by running. */
+    private long datagramBytes = CollectivePolicy.DATAGRAM_UNKNOWN;
     /** The communicator's id in the profiler's events (its point-to-point context), -1 if none. */
     private final int communicatorId;
     /** What the running blocking collective chose and received, for its event; guarded by running. */
@@ -166,11 +168,13 @@ public final class Collectives implements AutoCloseable {
     /** The policy's choice, with the domain opened on first need, or p2p if it cannot open; logged once. */
     private Algorithm pick(Algorithm.Operation operation, long bytes, Op op) {
         int n = channel.size();
-        Algorithm a = policy.choose(operation, n, bytes, op, sharedMemoryOnly());
+        Algorithm a = policy.choose(operation, n, bytes, op, sharedMemoryOnly(), datagramBytes);
         if (a.usesDomain() && domain == DomainState.UNKNOWN) {
             try {
-                channel.domain(); // collective: every peer reaches this point with the same choice
+                // collective: every peer reaches this point with the same choice
+                datagramBytes = channel.domain().messageBytesPerDatagram();
                 domain = DomainState.OPEN;
+                a = policy.choose(operation, n, bytes, op, sharedMemoryOnly(), datagramBytes);
             } catch (UnsupportedOperationException e) {
                 domain = DomainState.UNAVAILABLE;
                 verbose.accept("cohort: no broadcast domain (" + e.getMessage() + "); collectives use point-to-point");

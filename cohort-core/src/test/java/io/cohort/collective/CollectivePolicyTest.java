@@ -15,11 +15,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Timeout(10)
 class CollectivePolicyTest {
     @Test
-    void autoUsesTheDomainForShortBcastsAtThreeOrMorePeers() {
+    void autoUsesTheDomainForBcastsInOneDatagramAtThreeOrMorePeers() {
         CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
+        int framing = CollectivePolicy.BCAST_FRAMING_BYTES;
         assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 2, 100, null));
-        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 3, CollectivePolicy.DOMAIN_BCAST_MAX_BYTES, null));
-        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 8, CollectivePolicy.DOMAIN_BCAST_MAX_BYTES + 1, null));
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 3, 1400 - framing, null, false, 1400));
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 8, 1400 - framing + 1, null, false, 1400));
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 8, 4096, null, false, 8900), "a jumbo frame holds 4 KiB");
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 8, 4096, null, false, 1400));
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 2, 8, null, false, 8900), "at N = 2 one unicast does");
         assertEquals(Algorithm.BARRIER_DISSEMINATION, p.choose(BARRIER, 8, 0, null));
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, p.choose(ALLGATHER, 8, 1000, null));
         assertEquals(Algorithm.ALLGATHER_RING, p.choose(ALLGATHER, 8, CollectivePolicy.ALLGATHER_RING_MIN_BYTES, null));
@@ -31,13 +35,22 @@ class CollectivePolicyTest {
     }
 
     @Test
+    void beforeTheDomainIsOpenAnyBcastAtThreeOrMorePeersAsksForItSoItsDatagramSizeBecomesKnown() {
+        CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 3, 1 << 20, null));
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 3, 1 << 20, null, false, 1400));
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 3, 8, null, true, CollectivePolicy.DATAGRAM_UNKNOWN),
+                "never over shared memory only");
+    }
+
+    @Test
     void autoKeepsToTheTreeWhenEveryPeerIsOverSharedMemoryButBcastModeAndForcingDoNot() {
         CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
-        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 4, 8, null, true));
-        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 4, 8, null, false));
-        assertEquals(Algorithm.BCAST_DOMAIN, new CollectivePolicy(CollectiveMode.BCAST).choose(BCAST, 4, 8, null, true));
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 4, 8, null, true, 1400));
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 4, 8, null, false, 1400));
+        assertEquals(Algorithm.BCAST_DOMAIN, new CollectivePolicy(CollectiveMode.BCAST).choose(BCAST, 4, 8, null, true, 1400));
         p.force(Algorithm.BCAST_DOMAIN);
-        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 4, 8, null, true));
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 4, 8, null, true, 1400));
     }
 
     @Test

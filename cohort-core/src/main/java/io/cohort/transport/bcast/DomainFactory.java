@@ -114,7 +114,9 @@ public final class DomainFactory {
     public Binding bind() {
         PcodeContext ctx;
         String medium;
+        boolean datagramConfigured;
         try {
+            datagramConfigured = PcodeContext.datagramBytesConfigured(System.getProperties());
             ctx = PcodeContext.fromSystemProperties();
             ctx.validate(size);
             medium = medium(System.getProperties());
@@ -138,7 +140,8 @@ public final class DomainFactory {
                 ports = b.open(new InetSocketAddress(local, 0));
                 target = b.address();
             }
-            return new Binding(ctx, ports, target);
+            int offer = datagramConfigured ? ctx.datagramBytes : PcodeContext.datagramBytesForMtu(nif.getMTU());
+            return new Binding(ctx, ports, target, offer);
         } catch (IOException e) {
             throw new CohortException("cannot open the broadcast domain of rank " + rank + " on "
                     + local.getHostAddress() + ": " + e.getMessage(), e);
@@ -158,35 +161,64 @@ public final class DomainFactory {
                 + local.getHostAddress() + "; use the multicast medium");
     }
 
-    /** This peer's bound sockets, waiting for the others' addresses. */
+    /** A non-negative number, or -1. */
+    private static int parse(String digits) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * This peer's bound sockets, waiting for the others' addresses. Each peer also offers a datagram
+     * size (the setting, or what its interface's MTU carries), and the domain uses the smallest
+     * offer: every peer computes it from the same list, and no peer is sent a datagram its link
+     * would have to fragment.
+     */
     public final class Binding {
         private final PcodeContext ctx;
         private final DatagramPort[] ports;
         private final SocketAddress target;
+        private final int datagramOffer;
 
-        private Binding(PcodeContext ctx, DatagramPort[] ports, SocketAddress target) {
+        private Binding(PcodeContext ctx, DatagramPort[] ports, SocketAddress target, int datagramOffer) {
             this.ctx = ctx;
             this.ports = ports;
             this.target = target;
+            this.datagramOffer = datagramOffer;
         }
 
-        /** The unicast address the other peers send to, as {@code a.b.c.d:port}. */
+        /** The unicast address the other peers send to and this peer's datagram offer: {@code a.b.c.d:port/bytes}. */
         public String address() {
             InetSocketAddress a = (InetSocketAddress) ports[0].localAddress();
-            return a.getAddress().getHostAddress() + ":" + a.getPort();
+            return a.getAddress().getHostAddress() + ":" + a.getPort() + "/" + datagramOffer;
         }
 
         /** Makes the domain from every peer's {@link #address()}, indexed by rank. */
         public PcodeDomain complete(String[] addresses) {
             SocketAddress[] peers = new SocketAddress[size];
+            int datagram = Integer.MAX_VALUE;
             for (int r = 0; r < size; r++) {
-                int colon = addresses[r] == null ? -1 : addresses[r].lastIndexOf(':');
-                if (colon < 1) {
+                String a = addresses[r];
+                int slash = a == null ? -1 : a.lastIndexOf('/');
+                int colon = slash < 0 ? -1 : a.lastIndexOf(':', slash);
+                int port = colon < 1 ? -1 : parse(a.substring(colon + 1, slash));
+                int offer = slash < 0 ? -1 : parse(a.substring(slash + 1));
+                if (port < 0 || port > 0xFFFF || offer < 0) {
                     abort();
-                    throw new CohortException("rank " + r + " sent no usable broadcast-domain address: " + addresses[r]);
+                    throw new CohortException("rank " + r + " sent no usable broadcast-domain address: " + a);
                 }
-                peers[r] = new InetSocketAddress(addresses[r].substring(0, colon),
-                        Integer.parseInt(addresses[r].substring(colon + 1)));
+                peers[r] = new InetSocketAddress(a.substring(0, colon), port);
+                datagram = Math.min(datagram, offer);
+            }
+            try {
+                ctx.datagramBytes(datagram);
+                ctx.validate(size);
+            } catch (IllegalArgumentException e) {
+                abort();
+                throw new CohortException("cannot open the broadcast domain: the peers' links carry datagrams of "
+                        + datagram + " bytes: " + e.getMessage());
             }
             DatagramPort unicast = ports[0];
             DatagramPort group = ports[1];

@@ -15,9 +15,16 @@ import java.util.Properties;
  * <p>Mutable until handed to a domain; not thread-safe.
  */
 public final class PcodeContext {
-    /** Bytes of one datagram's UDP payload, header included. 1400 stays below any Ethernet or tunnel MTU, so IP never fragments. */
+    /**
+     * Bytes of one datagram's UDP payload, header included. Without this setting a job's domain fills
+     * the MTU of its interface ({@link #datagramBytesForMtu}), and all peers agree on the smallest
+     * one offered when the domain opens; a context made in code starts at {@link #DATAGRAM_BYTES_DEFAULT}.
+     */
     public static final String DATAGRAM_BYTES_PROP_NAME = "cohort.bcast.datagramBytes";
+    /** Stays below any Ethernet or tunnel MTU, so IP never fragments. */
     public static final int DATAGRAM_BYTES_DEFAULT = 1400;
+    /** The largest datagram chosen from an MTU: a 9000-byte jumbo frame less its IPv4 and UDP headers. */
+    public static final int DATAGRAM_BYTES_MAX_FROM_MTU = 9000 - 28;
     /** Frames kept for retransmission in the broadcast stream's sent buffer (P1's finite buffer). */
     public static final String SENT_BUFFER_FRAMES_PROP_NAME = "cohort.bcast.sentBufferFrames";
     public static final int SENT_BUFFER_FRAMES_DEFAULT = 1024;
@@ -121,6 +128,25 @@ public final class PcodeContext {
         c.spins = (int) read(p, SPINS_PROP_NAME, c.spins, 0, 1_000_000);
         c.yields = (int) read(p, YIELDS_PROP_NAME, c.yields, 0, 1_000_000);
         return c;
+    }
+
+    /** Whether {@code p} sets the datagram size, so that no MTU should choose it. */
+    public static boolean datagramBytesConfigured(Properties p) {
+        String v = p.getProperty(DATAGRAM_BYTES_PROP_NAME);
+        return v != null && !v.isBlank();
+    }
+
+    /**
+     * The datagram that fills a frame of {@code mtu} bytes without IP fragmentation (less 28 bytes
+     * of IPv4 and UDP headers), at most {@link #DATAGRAM_BYTES_MAX_FROM_MTU} (loopback's 64 KiB MTU
+     * would make every retransmission and every socket-buffer slot that large), or the default when
+     * the interface does not tell its MTU.
+     */
+    public static int datagramBytesForMtu(int mtu) {
+        if (mtu <= 0) {
+            return DATAGRAM_BYTES_DEFAULT;
+        }
+        return Math.max(256, Math.min(DATAGRAM_BYTES_MAX_FROM_MTU, mtu - 28));
     }
 
     private static long read(Properties p, String name, long dflt, long min, long max) {

@@ -147,6 +147,11 @@ public final class PcodeDomain implements BroadcastDomain {
         return counters;
     }
 
+    @Override
+    public int messageBytesPerDatagram() {
+        return ctx.fragmentBytes(size);
+    }
+
     // ---- multicast ------------------------------------------------------------------------------
 
     @Override
