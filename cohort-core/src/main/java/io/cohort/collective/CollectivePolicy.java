@@ -19,18 +19,19 @@ public final class CollectivePolicy {
     /**
      * Bytes the library adds to a bcast's data before the domain sends it (the element type and
      * count, the chunk's total length), with room to spare. AUTO sends a bcast over the domain when
-     * data and these fit in one datagram ({@link io.cohort.BroadcastDomain#messageBytesPerDatagram}):
-     * measured on the cluster in a box (docs/benchmarks.md), one datagram to 7 peers took 30-60 us
-     * against the binomial tree's 115 us, and 4 KiB in one jumbo-frame datagram 0.6x Open MPI's
-     * tree; from the second datagram on every receiver wakes once per datagram and the domain fell
-     * behind the tree (4 KiB in three datagrams: 330 against 167 us).
+     * data and these fit in one datagram ({@link io.cohort.BroadcastDomain#messageBytesPerDatagram}).
+     * Measured on the cluster in a box (docs/benchmarks.md), N = 8 on two cores: one datagram of
+     * 256 B-1 KiB took 0.6-0.8x the binomial tree's time, and 4 KiB in one jumbo-frame datagram
+     * 0.6-1.15x; in three 1500-byte datagrams every receiver wakes three times and the domain took
+     * twice the tree's time, so longer bcasts go by the tree.
      */
     public static final int BCAST_FRAMING_BYTES = 16;
     /**
-     * The domain's one-datagram length before the domain is open: any bcast AUTO might send over
-     * it opens it (every peer at the same call), and the choice is then made with the real length.
+     * The domain's one-datagram length before the domain is open: the largest any datagram can be.
+     * A bcast AUTO might send over the domain opens it (every peer at the same call), and the choice
+     * is then made with the real length; a longer one goes by the tree without opening it.
      */
-    public static final long DATAGRAM_UNKNOWN = Long.MAX_VALUE;
+    public static final long DATAGRAM_UNKNOWN = 65_507;
     /** Allgather results from this size on use the ring instead of recursive doubling. */
     public static final long ALLGATHER_RING_MIN_BYTES = 64L << 10;
     /** Allreduce vectors from this size on use reduce-scatter + allgather (Rabenseifner). */

@@ -35,10 +35,11 @@ class CollectivePolicyTest {
     }
 
     @Test
-    void beforeTheDomainIsOpenAnyBcastAtThreeOrMorePeersAsksForItSoItsDatagramSizeBecomesKnown() {
+    void beforeTheDomainIsOpenABcastThatMightFitADatagramAsksForItSoItsDatagramSizeBecomesKnown() {
         CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
-        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 3, 1 << 20, null));
-        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 3, 1 << 20, null, false, 1400));
+        assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 3, 60_000, null));
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 3, 60_000, null, false, 1400));
+        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 3, 1 << 20, null), "longer than any datagram");
         assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 3, 8, null, true, CollectivePolicy.DATAGRAM_UNKNOWN),
                 "never over shared memory only");
     }

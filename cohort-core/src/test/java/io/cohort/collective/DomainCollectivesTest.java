@@ -181,6 +181,37 @@ class DomainCollectivesTest {
     }
 
     @Test
+    void autoModeMulticastsABcastThatFitsOneOfTheDomainsDatagramsAndTreesALongerOne() {
+        ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+        int[] perDatagram = new int[1];
+        LocalCohort.builder().size(4).run(world -> {
+            try (Collectives c = Fixtures.collectives(world, CollectiveMode.AUTO, world.rank() == 0 ? log::add : s -> { })) {
+                byte[] first = new byte[4096];
+                if (world.rank() == 0) {
+                    java.util.Arrays.fill(first, (byte) 7);
+                }
+                c.bcast(0, first); // opens the domain: loopback's MTU gives datagrams of 8972 bytes
+                assertEquals(7, first[4095]);
+                perDatagram[0] = world.broadcastDomain().messageBytesPerDatagram();
+                int longest = perDatagram[0] - CollectivePolicy.BCAST_FRAMING_BYTES;
+                for (int length : new int[] {longest, longest + 1}) {
+                    byte[] b = new byte[length];
+                    if (world.rank() == 0) {
+                        java.util.Arrays.fill(b, (byte) length);
+                    }
+                    c.bcast(0, b);
+                    assertEquals((byte) length, b[length - 1]);
+                }
+            }
+        });
+        int longest = perDatagram[0] - CollectivePolicy.BCAST_FRAMING_BYTES;
+        List<String> lines = List.copyOf(log);
+        assertTrue(perDatagram[0] > 8000, "loopback datagrams fill a jumbo frame: " + perDatagram[0]);
+        assertTrue(lines.contains("cohort: bcast of 4096 B at 4 peers uses domain-multicast"), lines.toString());
+        assertTrue(lines.contains("cohort: bcast of " + (longest + 1) + " B at 4 peers uses binomial-tree"), lines.toString());
+    }
+
+    @Test
     void autoModeLeavesTheDomainAloneWhenEveryPeerIsOverSharedMemory() {
         AtomicInteger calls = new AtomicInteger();
         ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
