@@ -884,6 +884,50 @@ abstract class TransportContractTest {
 
     @Test
     @Timeout(30)
+    void aReceiveFromAPeerThatClosedWithoutSendingFailsAtOnceNamingIt() {
+        run(3, world -> {
+            switch (world.rank()) {
+                case 0 -> world.send(1, 1, new byte[] {1}); // then returns: the runner closes rank 0's world
+                case 1 -> {
+                    Request pending = world.irecv(0, 2); // rank 0 never sends tag 2
+                    Request other = world.irecv(Communicator.ANY_SOURCE, 7);
+                    assertArrayEquals(new byte[] {1}, world.recv(0, 1).bytes(), "what it sent still arrives");
+                    PeerClosedException f = assertThrows(PeerClosedException.class, pending::await);
+                    assertEquals(0, f.peer());
+                    assertTrue(f.getMessage().startsWith("rank 0 closed its world"), f.getMessage());
+                    assertThrows(PeerClosedException.class, () -> world.recv(0, 3), "a later receive fails at once");
+                    assertFalse(other.isDone(), "a receive from any source may still be matched by another peer");
+                    world.send(2, 5, new byte[] {5});
+                    other.await();
+                    assertArrayEquals(new byte[] {7}, other.message().bytes());
+                }
+                default -> {
+                    assertArrayEquals(new byte[] {5}, world.recv(1, 5).bytes());
+                    world.send(1, 7, new byte[] {7});
+                }
+            }
+        });
+    }
+
+    @Test
+    @Timeout(30)
+    void aPeerThatSkipsACollectiveIsTheRootCauseNotAHang() {
+        CohortException e = assertThrows(CohortException.class, () -> run(3, world -> {
+            if (world.rank() != 2) {
+                world.barrier();
+            }
+        }));
+        Throwable c = e;
+        while (c != null && !(c instanceof PeerClosedException)) {
+            c = c.getCause();
+        }
+        assertInstanceOf(PeerClosedException.class, c, () -> "no PeerClosedException in the causes of " + e);
+        assertEquals(2, ((PeerClosedException) c).peer());
+        assertTrue(e.getMessage().contains("rank 2 closed its world"), e.getMessage());
+    }
+
+    @Test
+    @Timeout(30)
     void closeDoesNotLoseMessagesSentJustBeforeIt() {
         int count = 1000;
         AtomicReference<Thread> sender = new AtomicReference<>();

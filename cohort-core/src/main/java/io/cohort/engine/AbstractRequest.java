@@ -3,6 +3,7 @@ package io.cohort.engine;
 import io.cohort.CohortException;
 import io.cohort.Message;
 import io.cohort.MessageTruncatedException;
+import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.Status;
@@ -262,6 +263,9 @@ public abstract class AbstractRequest implements Request {
         if (f instanceof PeerFailedException p) {
             PeerFailedException copy = new PeerFailedException(p.peer(), p.getMessage());
             return copy;
+        }
+        if (f instanceof PeerClosedException c) {
+            return new PeerClosedException(c.peer(), c.getMessage());
         }
         if (f instanceof MessageTruncatedException t) {
             return t;

@@ -2,6 +2,7 @@ package io.cohort.engine;
 
 import io.cohort.Communicator;
 import io.cohort.MessageTruncatedException;
+import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
 import io.cohort.Status;
 import io.cohort.concurrent.CasLock;
@@ -35,6 +36,8 @@ final class MatchingEngine implements InboundSink {
     /** The one message per source currently being filled by its transport. */
     private final Target[] inflight;
     private final String[] failedReason;
+    /** Set when a peer's goodbye arrived: nothing more comes from it. Guarded by the lock. */
+    private final boolean[] closed;
     private final int maxArrayBytes;
     /** Written under the lock after the reason; volatile so {@link #failure} can skip the lock. */
     private volatile int failedCount;
@@ -51,6 +54,7 @@ final class MatchingEngine implements InboundSink {
         this.maxArrayBytes = maxArrayBytes;
         this.inflight = new Target[size];
         this.failedReason = new String[size];
+        this.closed = new boolean[size];
     }
 
     // ---- the transport side ------------------------------------------------------------------
@@ -173,6 +177,42 @@ final class MatchingEngine implements InboundSink {
         }
     }
 
+    /**
+     * The peer said goodbye after everything it sent, so a receive naming it that nothing queued
+     * matches can never complete: fail those posted now and any posted later, instead of waiting
+     * forever. A receive from any source is left alone (another peer, or this one, may still send).
+     */
+    @Override
+    public void peerClosed(int source) {
+        List<RecvRequest> toFail = new ArrayList<>();
+        lock.lock();
+        try {
+            if (closed[source] || failedReason[source] != null) {
+                return;
+            }
+            closed[source] = true;
+            for (RecvRequest r = postedHead; r != null; ) {
+                RecvRequest next = r.next;
+                if (r.source == source) {
+                    unlinkPosted(r);
+                    toFail.add(r);
+                }
+                r = next;
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (RecvRequest r : toFail) {
+            r.fail(closedFailure(source, r));
+        }
+    }
+
+    private static PeerClosedException closedFailure(int source, RecvRequest r) {
+        return new PeerClosedException(source, "rank " + source + " closed its world (its program ended) without"
+                + " sending the message this receive waits for (tag " + (r.tag == Communicator.ANY_TAG ? "any" : r.tag)
+                + "): did it skip a call the others made?");
+    }
+
     // ---- the user side -----------------------------------------------------------------------
 
     /** Posts a receive: completes it at once from the unexpected queue, or queues it. */
@@ -195,17 +235,22 @@ final class MatchingEngine implements InboundSink {
             }
             if (found == null) {
                 failedPeer = failedPeerFor(r.source);
-                if (failedPeer < 0) {
+                if (failedPeer >= 0) {
+                    failure = failedReason[failedPeer];
+                } else if (r.source >= 0 && closed[r.source]) {
+                    failedPeer = r.source;
+                } else {
                     appendPosted(r);
                     return;
                 }
-                failure = failedReason[failedPeer];
             }
         } finally {
             lock.unlock();
         }
         if (found != null) {
             deliver(found, r);
+        } else if (failure == null) {
+            r.fail(closedFailure(failedPeer, r));
         } else {
             r.fail(new PeerFailedException(failedPeer, failure));
         }

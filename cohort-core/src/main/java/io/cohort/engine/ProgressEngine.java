@@ -320,6 +320,11 @@ public final class ProgressEngine implements InboundSink {
         }
     }
 
+    @Override
+    public void peerClosed(int source) {
+        matching.peerClosed(source);
+    }
+
     /** Delivers a message as if it had arrived from {@code source} (self-sends, local transport). */
     public void deliver(int source, int context, int tag, ByteBuffer payload) {
         InboundTarget t = begin(source, context, tag, payload.remaining());

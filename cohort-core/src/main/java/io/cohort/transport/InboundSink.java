@@ -32,4 +32,11 @@ public interface InboundSink {
 
     /** The transport lost {@code source}; {@code reason} is a sentence naming it. */
     void peerFailed(int source, String reason);
+
+    /**
+     * {@code source} said goodbye: every message it sent has been delivered, and no more will come.
+     * Called once per peer, on the thread that delivers its messages, after the last of them.
+     */
+    default void peerClosed(int source) {
+    }
 }

@@ -30,8 +30,19 @@ public final class LocalFabric {
         return state.get(rank);
     }
 
+    /**
+     * The peer said goodbye. Its sends were delivered synchronously, so every other engine has all
+     * of them: tell each that nothing more comes.
+     */
     void markClosed(int rank) {
-        state.compareAndSet(rank, OPEN, CLOSED);
+        if (!state.compareAndSet(rank, OPEN, CLOSED)) {
+            return;
+        }
+        for (int i = 0; i < engines.length; i++) {
+            if (i != rank) {
+                engines[i].peerClosed(rank);
+            }
+        }
     }
 
     /** Marks a peer as failed and tells every other engine, so nobody waits for it forever. */

@@ -55,6 +55,9 @@ final class ShmConnection {
         sender.sendBye();
     }
 
+    /** The peer's goodbye has been handed to the sink; progress owner only. */
+    private boolean byeReported;
+
     /** Progress owner: read what arrived, push what waits. Returns work done. */
     int poll() {
         if (sender.isEnded()) {
@@ -67,6 +70,10 @@ final class ShmConnection {
         if (receiver.malformed() != null) {
             lost(peerName + " wrote " + receiver.malformed() + " into its shared-memory ring; giving it up");
             return work;
+        }
+        if (!byeReported && receiver.byeReceived()) {
+            byeReported = true;
+            sink.peerClosed(peer); // the ring is in order: everything the peer sent is delivered
         }
         // Only progress counts as work: a sender waiting for room may then sleep (the receiver rings
         // it when it frees some) instead of spinning on a full ring.

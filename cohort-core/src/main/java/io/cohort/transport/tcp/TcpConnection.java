@@ -56,8 +56,15 @@ final class TcpConnection implements FrameWriter.Listener {
     }
 
     /** Reads every complete frame available; returns the number of frames finished. */
+    /** The peer's goodbye has been handed to the sink; owner thread only. */
+    private boolean byeReported;
+
     int read() {
         int frames = reader.read(peerName);
+        if (!byeReported && reader.byeReceived()) {
+            byeReported = true;
+            sink.peerClosed(peer); // frames come in order: everything the peer sent is delivered
+        }
         switch (reader.end()) {
             case CLEAN:
                 endQuietly();

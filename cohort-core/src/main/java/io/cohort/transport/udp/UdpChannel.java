@@ -362,30 +362,35 @@ final class UdpChannel {
 
     /** After a batch of datagrams: send the ACK the peer needs now, or arm the delayed-ack timer. Owner. */
     void afterBatch(long now) {
-        long due;
+        long due = NONE;
+        boolean byeArrived;
         synchronized (this) {
             if (ended) {
                 return;
             }
-            if (inbound.takeByeJustReceived()) {
+            byeArrived = inbound.takeByeJustReceived();
+            if (byeArrived) {
                 // The goodbye's ack is the last word the peer waits for: say it twice against loss.
                 sendAck(now);
                 sendAck(now);
-                return;
-            }
-            if (ackTracker.isUrgent()) {
-                sendAck(now);
-                int missing = inbound.missing();
-                if (missing > 0) {
-                    Profiling.nack(UdpTransport.NAME, peer, missing); // its selective map names the gaps
+            } else {
+                if (ackTracker.isUrgent()) {
+                    sendAck(now);
+                    int missing = inbound.missing();
+                    if (missing > 0) {
+                        Profiling.nack(UdpTransport.NAME, peer, missing); // its selective map names the gaps
+                    }
+                }
+                due = ackTracker.dueAt(now);
+                if (lingerDue == NONE && finishing()) {
+                    due = now; // start resending our goodbye without waiting for its retransmission timer
                 }
             }
-            due = ackTracker.dueAt(now);
-            if (lingerDue == NONE && finishing()) {
-                due = now; // start resending our goodbye without waiting for its retransmission timer
-            }
         }
-        if (due != NONE) {
+        if (byeArrived) {
+            // Outside the lock: the engine fails the receives that wait for this peer.
+            sink.peerClosed(peer); // delivered in sequence: everything the peer sent is in
+        } else if (due != NONE) {
             transport.armTimer(due);
         }
     }
