@@ -203,14 +203,13 @@ final class MatchingEngine implements InboundSink {
             lock.unlock();
         }
         for (RecvRequest r : toFail) {
-            r.fail(closedFailure(source, r));
+            r.fail(closedFailure(source));
         }
     }
 
-    private static PeerClosedException closedFailure(int source, RecvRequest r) {
+    private static PeerClosedException closedFailure(int source) {
         return new PeerClosedException(source, "rank " + source + " closed its world (its program ended) without"
-                + " sending the message this receive waits for (tag " + (r.tag == Communicator.ANY_TAG ? "any" : r.tag)
-                + "): did it skip a call the others made?");
+                + " sending a message this peer waits for: did it skip a call the others made?");
     }
 
     // ---- the user side -----------------------------------------------------------------------
@@ -250,7 +249,7 @@ final class MatchingEngine implements InboundSink {
         if (found != null) {
             deliver(found, r);
         } else if (failure == null) {
-            r.fail(closedFailure(failedPeer, r));
+            r.fail(closedFailure(failedPeer));
         } else {
             r.fail(new PeerFailedException(failedPeer, failure));
         }

@@ -1,6 +1,7 @@
 package io.cohort.wireup;
 
 import io.cohort.Cohort;
+import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
 import io.cohort.profile.PeerProfile;
 import io.cohort.profile.Profiling;
@@ -50,6 +51,10 @@ public final class PeerMain {
             if (t instanceof StartupFailedException && !verbose) {
                 // A set-up fault, not the program's: the message says it all (rank, job, reason).
                 System.err.println("cohort: " + t.getMessage());
+            } else if (t instanceof PeerClosedException && !verbose) {
+                // The programs do not match: the sentence names the peer, the frame the call.
+                System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + ": " + t.getMessage()
+                        + userFrame(t));
             } else if (t instanceof PeerFailedException && !verbose) {
                 // Collateral damage: one line per peer, so the launcher's root-cause line stays visible.
                 System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + " stopped: " + t.getMessage()
@@ -114,12 +119,29 @@ public final class PeerMain {
     /** " (at Main.java:42)": where the program was when the failure reached it. */
     private static String userFrame(Throwable t) {
         for (StackTraceElement f : t.getStackTrace()) {
-            if (!f.getClassName().startsWith("io.cohort.") && !f.getClassName().startsWith("java.")
-                    && !f.getClassName().startsWith("jdk.")) {
+            if (!library(f.getClassName())) {
                 return " (at " + f + ")";
             }
         }
         return "";
+    }
+
+    /** The JDK's classes and Cohort's own (from this jar; the examples and tests are programs too). */
+    private static boolean library(String className) {
+        if (className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")) {
+            return true;
+        }
+        if (!className.startsWith("io.cohort.")) {
+            return false;
+        }
+        try {
+            Class<?> c = Class.forName(className, false, ClassLoader.getSystemClassLoader());
+            java.security.CodeSource mine = PeerMain.class.getProtectionDomain().getCodeSource();
+            java.security.CodeSource its = c.getProtectionDomain().getCodeSource();
+            return mine == null || its == null || mine.getLocation().equals(its.getLocation());
+        } catch (ClassNotFoundException | LinkageError | SecurityException e) {
+            return true;
+        }
     }
 
     private static Method findMain(String className) {

@@ -69,6 +69,23 @@ class ExitStatusSystemTest {
     }
 
     @Test
+    @Timeout(90)
+    void aPeerThatSkipsACollectiveFailsTheJobWithOneLinePerWaiterNotAHang() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.SkipsBarrier", "2");
+        assertEquals(1, p.exitCode(), p.toString());
+        List<String> waiters = p.err().stream().filter(l -> l.contains("rank 2 closed its world")).toList();
+        assertFalse(waiters.isEmpty(), p.toString());
+        assertTrue(waiters.stream().allMatch(l -> l.matches("cohort: rank [01]: rank 2 closed its world .* \\(at "
+                + "io\\.cohort\\.systest\\.programs\\.SkipsBarrier\\.main\\(SkipsBarrier\\.java:\\d+\\)\\)")), waiters.toString());
+        assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ")), "no stack trace by default: " + p);
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).matches("cohort: job [0-9a-f]{8} failed: rank [01] on \\S+ exited with status 1 \\(root cause\\).*"),
+                s.get(0));
+    }
+
+    @Test
     @Timeout(60)
     void successPrintsNoSummary() throws Exception {
         CohortProcess p = CohortProcess.run("run", "-n", "2", "-cp", CohortProcess.TEST_CLASSES,
