@@ -10,10 +10,28 @@ import io.cohort.engine.Payloads;
 public final class Mail {
     private final int source;
     private final byte[] bytes;
+    /**
+     * False while the post office has yet to send the poster its reply. The owner is handed the mail
+     * only after that, so an owner that takes it and closes its world at once cannot say goodbye
+     * before the reply: the poster would then fail with PeerClosedException.
+     */
+    private volatile boolean answered = true;
 
     Mail(int source, byte[] bytes) {
         this.source = source;
         this.bytes = bytes;
+    }
+
+    void awaitingAnswer() {
+        answered = false;
+    }
+
+    void answered() {
+        answered = true;
+    }
+
+    boolean isAnswered() {
+        return answered;
     }
 
     /** World rank of the peer that posted (or broadcast) this message. */

@@ -89,7 +89,7 @@ public final class Mailbox implements AutoCloseable {
             deck.engine().progressOnce();
             m = queue.poll();
         }
-        return Optional.ofNullable(m);
+        return Optional.ofNullable(m == null ? null : answered(m));
     }
 
     private Optional<Mail> waitFor(long deadline) {
@@ -97,7 +97,7 @@ public final class Mailbox implements AutoCloseable {
         while (true) {
             Mail m = queue.poll();
             if (m != null) {
-                return Optional.of(m);
+                return Optional.of(answered(m));
             }
             checkOpen();
             if (deck.engine().isClosed()) {
@@ -108,7 +108,8 @@ public final class Mailbox implements AutoCloseable {
             if (deadline != Long.MAX_VALUE) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    return Optional.ofNullable(queue.poll());
+                    Mail last = queue.poll();
+                    return Optional.ofNullable(last == null ? null : answered(last));
                 }
                 slice = Math.min(slice, left);
             }
@@ -119,9 +120,17 @@ public final class Mailbox implements AutoCloseable {
                 throw new CohortException("interrupted while waiting on mailbox '" + name + "'");
             }
             if (m != null) {
-                return Optional.of(m);
+                return Optional.of(answered(m));
             }
         }
+    }
+
+    /** Waits (briefly: the post office's next task) until the poster's reply is out; see {@link Mail}. */
+    private Mail answered(Mail m) {
+        while (!m.isAnswered() && !deck.engine().isClosed()) {
+            Thread.yield();
+        }
+        return m;
     }
 
     private void checkOpen() {

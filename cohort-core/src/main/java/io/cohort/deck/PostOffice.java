@@ -49,9 +49,21 @@ final class PostOffice implements Consumer<Message> {
             return;
         }
         Mailbox box = mailboxes.get(MailboxPostDescriptor.mailboxId(post));
-        boolean delivered = box != null
-                && box.deliver(new Mail(MailboxPostDescriptor.origin(post), MailboxPostDescriptor.body(post)));
-        answer(m.source(), m.tag(), delivered ? ReplyDescriptor.ok(0, 0) : ReplyDescriptor.gone());
+        Mail mail = new Mail(MailboxPostDescriptor.origin(post), MailboxPostDescriptor.body(post));
+        // In the box before the reply (a poster whose post returned finds it there), but handed
+        // to the owner only once the reply is sent (Mailbox waits for it).
+        mail.awaitingAnswer();
+        boolean delivered = box != null && box.deliver(mail);
+        byte[] reply = delivered ? ReplyDescriptor.ok(0, 0) : ReplyDescriptor.gone();
+        int dest = m.source();
+        int tag = m.tag();
+        thread.submit(() -> {
+            try {
+                deck.reply(dest, tag, reply);
+            } finally {
+                mail.answered();
+            }
+        });
     }
 
     /** Sends a reply from the post office's thread (handlers must not send). */

@@ -61,7 +61,7 @@ final class TcpConnection implements FrameWriter.Listener {
 
     int read() {
         int frames = reader.read(peerName);
-        if (!byeReported && reader.byeReceived()) {
+        if (!byeReported && reader.byeReceived() && reader.end() != FrameReader.End.LOST) {
             byeReported = true;
             sink.peerClosed(peer); // frames come in order: everything the peer sent is delivered
         }

@@ -1,6 +1,8 @@
 package io.cohort.transport.tcp;
 
 import io.cohort.Communicator;
+import io.cohort.CohortException;
+import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.engine.EngineCommunicator;
@@ -31,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -314,10 +317,19 @@ class TcpRobustnessTest {
                     header(3, FrameDescriptor.TYPE_DATA, 0, 2), new byte[] {1, 2, 3});
             default -> p.write(header(4, FrameDescriptor.TYPE_BYE, 0, 0), new byte[] {1, 2, 3, 4});
         }
-        PeerFailedException e = assertThrows(PeerFailedException.class, pending::await);
-        assertEquals(1, e.peer());
-        assertTrue(e.getMessage().contains("malformed"), e.getMessage());
-        assertTrue(e.getMessage().contains("rank 1"), e.getMessage());
+        CohortException f = assertThrows(CohortException.class, pending::await);
+        if (kind.equals("data after goodbye") && f instanceof PeerClosedException c) {
+            // The goodbye was read before the data: then the receive could already never complete.
+            assertEquals(1, c.peer());
+            while (p.transport.malformedFrames() == 0) {
+                p.engine.progressOnce(); // the data after it is still found malformed
+            }
+        } else {
+            PeerFailedException e = assertInstanceOf(PeerFailedException.class, f);
+            assertEquals(1, e.peer());
+            assertTrue(e.getMessage().contains("malformed"), e.getMessage());
+            assertTrue(e.getMessage().contains("rank 1"), e.getMessage());
+        }
         assertEquals(1, p.transport.malformedFrames());
         assertTrue(p.sawEndOfStream(), "rank 0 must drop the connection to a peer that sent garbage");
         assertThrows(PeerFailedException.class, () -> p.world.send(1, 3, new byte[1]));
