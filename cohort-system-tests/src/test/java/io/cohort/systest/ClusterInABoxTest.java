@@ -149,6 +149,25 @@ class ClusterInABoxTest {
         assertTrue(bad.err().contains("--rate needs a link speed such as 100mbit or 1gbit"), bad.toString());
     }
 
+    /** --mtu sets every link's frame size: a 8900-byte ping crosses unfragmented; a bad size is a usage error. */
+    @Test
+    @Timeout(60)
+    void mtuSetsTheFrameSizeOfEveryLink() throws Exception {
+        ClusterInABox.assumeCommand("ping", "iputils-ping");
+        try (ClusterInABox box = ClusterInABox.up(ClusterInABox.uniquePrefix(), 2, 0, "--mtu", "9000")) {
+            for (ClusterInABox.Host h : box.hosts()) {
+                ClusterInABox.Result l = box.exec(h, "ip", "link", "show", "dev", "eth0");
+                assertTrue(l.out().contains("mtu 9000"), h.name() + ": " + l);
+            }
+            ClusterInABox.Result ping = box.exec(box.host(1), "ping", "-c", "1", "-W", "5", "-M", "do", "-s", "8900",
+                    box.host(2).address());
+            assertEquals(0, ping.code(), ping.toString());
+        }
+        ClusterInABox.Result bad = ClusterInABox.run(List.of(ClusterInABox.SCRIPT.toString(), "up", "2", "--mtu", "100"));
+        assertEquals(2, bad.code(), bad.toString());
+        assertTrue(bad.err().contains("--mtu needs a frame size from 576 to 65535 bytes"), bad.toString());
+    }
+
     private static String[] probe(String... args) {
         List<String> c = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Djava.net.preferIPv4Stack=true", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
