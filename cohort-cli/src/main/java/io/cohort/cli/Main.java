@@ -22,6 +22,11 @@ public final class Main {
         } finally {
             EarlyIoManager.discard();
         }
+        if (RunCommand.stoppedBySignal) {
+            // The signal's own exit is under way; System.exit(code) here could win the race and
+            // report 130 for a SIGTERM. Returning lets the shutdown finish with the signal's status.
+            return;
+        }
         System.exit(code);
     }
 

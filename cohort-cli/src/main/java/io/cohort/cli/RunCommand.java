@@ -247,12 +247,19 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Set by the shutdown hook, before it stops the job: the JVM is exiting on SIGINT or SIGTERM with
+     * the signal's status (130 or 143), which {@link Main} must not race with an exit of its own.
+     */
+    static volatile boolean stoppedBySignal;
+
     private Integer runController(JobSpec job, Controller controller) throws LaunchException, IOException {
         controller.register(JobRegistry.forCurrentUser(environment));
         StacksSignal.install(new StacksOnSignal(controller));
         watchScript(controller);
         Thread hook = new Thread(() -> {
             // SIGINT/SIGTERM: stop the peers in order; the JVM then exits with 130/143 by itself.
+            stoppedBySignal = true;
             controller.interrupt();
             try {
                 controller.awaitFinished(job.graceMillis() + 15_000L);
