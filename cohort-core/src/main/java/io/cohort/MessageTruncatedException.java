@@ -15,7 +15,10 @@ public class MessageTruncatedException extends CohortException {
         this.status = status;
     }
 
-    /** The message that did not fit; its bytes were consumed and dropped. */
+    /**
+     * The message that did not fit. Its bytes were consumed: a receive into a buffer holds the
+     * first ones that fit (the buffer's position is not moved), the rest were dropped.
+     */
     public Status status() {
         return status;
     }

@@ -33,7 +33,11 @@ import java.util.function.LongBinaryOperator;
  * collectives' thread).
  */
 public final class Op {
-    /** A user-defined reduction over arrays: {@code inout[i] = in[i] op inout[i]} for i below {@code count}. */
+    /**
+     * A user-defined reduction over arrays: {@code inout[i] = in[i] op inout[i]} for i below
+     * {@code count}. The arrays belong to the library (it reuses them from call to call) and may be
+     * longer than {@code count}: use them only during the call, as MPI's user functions do.
+     */
     @FunctionalInterface
     public interface ArrayFunction {
         void apply(Object in, Object inout, int count);

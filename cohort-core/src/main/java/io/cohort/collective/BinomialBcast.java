@@ -1,7 +1,9 @@
 package io.cohort.collective;
 
+import io.cohort.MessageTruncatedException;
 import io.cohort.Request;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,5 +39,39 @@ final class BinomialBcast {
         }
         Request.awaitAll(sends);
         return payload;
+    }
+
+    /**
+     * As {@link #run}, in place: the root's first {@code length} bytes of {@code buffer} reach every
+     * peer's {@code buffer}, received into it and forwarded from it, with no copy of the library's
+     * own. Off the root, {@code length} is what the peer expects; it returns how many bytes came.
+     * A longer message fills {@code buffer} to {@code length} and is forwarded so far; the caller
+     * finds the mismatch in the bytes (the forwarded part is then shorter than they say).
+     */
+    static int runInPlace(Exchange x, int root, ByteBuffer buffer, int length) {
+        int n = x.size;
+        int relative = (x.rank - root + n) % n;
+        int got = length;
+        int mask = 1;
+        while (mask < n) {
+            if ((relative & mask) != 0) {
+                Request r = x.irecv((relative - mask + root) % n, 0, buffer, 0, length);
+                try {
+                    got = r.await().length();
+                } catch (MessageTruncatedException e) {
+                    got = length; // the first length bytes are in the buffer
+                }
+                break;
+            }
+            mask <<= 1;
+        }
+        List<Request> sends = new ArrayList<>(2);
+        for (mask >>= 1; mask > 0; mask >>= 1) {
+            if (relative + mask < n) {
+                sends.add(x.send((relative + mask + root) % n, 0, buffer, 0, got));
+            }
+        }
+        Request.awaitAll(sends);
+        return got;
     }
 }

@@ -22,20 +22,20 @@ final class BinomialReduce {
         int relative = (x.rank - treeRoot + size) % size;
         for (int mask = 1; mask < size; mask <<= 1) {
             if ((relative & mask) != 0) {
-                x.send((relative - mask + treeRoot) % size, 0, Buffers.encode(work, 0, n)).await();
+                x.sendRange((relative - mask + treeRoot) % size, work, 0, n, 0);
                 break;
             }
             if (relative + mask < size) {
                 int child = (relative + mask + treeRoot) % size;
-                Object higher = Combine.decode(x.recv(child, 0), work, n, "reduce from rank " + child);
+                Object higher = x.recvArray(child, work, n, 0, 1, "reduce");
                 Combine.higherLast(op, higher, work, 0, n);
             }
         }
         if (treeRoot != root) {
             if (x.rank == treeRoot) {
-                x.send(root, 1, Buffers.encode(work, 0, n)).await();
+                x.sendRange(root, work, 0, n, 1);
             } else if (x.rank == root) {
-                Buffers.decode(x.recv(treeRoot, 1), work, 0, n, "reduce result from rank " + treeRoot);
+                x.recvRange(treeRoot, work, 0, n, 1, "reduce result");
             }
         }
     }

@@ -97,10 +97,6 @@ final class Buffers {
         return buffer instanceof ByteBuffer b ? b.remaining() : Array.getLength(buffer);
     }
 
-    private static ByteBuffer le(byte[] b) {
-        return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    }
-
     /** The elements {@code [offset, offset + n)} as bytes. */
     static byte[] encode(Object buf, int offset, int n) {
         int w = elementBytes(buf);
@@ -115,28 +111,44 @@ final class Buffers {
             return Payloads.ofObject(slice);
         }
         byte[] out = new byte[Math.multiplyExact(n, w)];
+        encodeInto(buf, offset, n, ByteBuffer.wrap(out), 0);
+        return out;
+    }
+
+    /**
+     * Writes the primitive elements {@code [offset, offset + n)} of {@code buf} as bytes into
+     * {@code out} from index {@code at} ({@code out}'s position and limit are neither used nor moved).
+     */
+    static void encodeInto(Object buf, int offset, int n, ByteBuffer out, int at) {
         if (buf instanceof byte[] a) {
-            System.arraycopy(a, offset, out, 0, n);
+            out.put(at, a, offset, n);
         } else if (buf instanceof ByteBuffer bb) {
-            bb.get(bb.position() + offset, out, 0, n);
+            out.put(at, bb, bb.position() + offset, n);
         } else if (buf instanceof boolean[] a) {
             for (int i = 0; i < n; i++) {
-                out[i] = (byte) (a[offset + i] ? 1 : 0);
+                out.put(at + i, (byte) (a[offset + i] ? 1 : 0));
             }
-        } else if (buf instanceof int[] a) {
-            le(out).asIntBuffer().put(a, offset, n);
-        } else if (buf instanceof long[] a) {
-            le(out).asLongBuffer().put(a, offset, n);
-        } else if (buf instanceof double[] a) {
-            le(out).asDoubleBuffer().put(a, offset, n);
-        } else if (buf instanceof float[] a) {
-            le(out).asFloatBuffer().put(a, offset, n);
-        } else if (buf instanceof short[] a) {
-            le(out).asShortBuffer().put(a, offset, n);
         } else {
-            le(out).asCharBuffer().put((char[]) buf, offset, n);
+            ByteBuffer o = le(out, at, n * elementBytes(buf));
+            if (buf instanceof int[] a) {
+                o.asIntBuffer().put(a, offset, n);
+            } else if (buf instanceof long[] a) {
+                o.asLongBuffer().put(a, offset, n);
+            } else if (buf instanceof double[] a) {
+                o.asDoubleBuffer().put(a, offset, n);
+            } else if (buf instanceof float[] a) {
+                o.asFloatBuffer().put(a, offset, n);
+            } else if (buf instanceof short[] a) {
+                o.asShortBuffer().put(a, offset, n);
+            } else {
+                o.asCharBuffer().put((char[]) buf, offset, n);
+            }
         }
-        return out;
+    }
+
+    /** Bytes {@code [at, at + length)} of {@code b} as a little-endian buffer of their own. */
+    private static ByteBuffer le(ByteBuffer b, int at, int length) {
+        return b.slice(at, length).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** Writes {@code bytes}, which must hold exactly {@code n} elements, into {@code [offset, offset + n)}. */
@@ -152,29 +164,45 @@ final class Buffers {
             return;
         }
         if (bytes.length != (long) n * w) {
-            throw new CohortException(from + " carried " + bytes.length + " bytes where " + n + " elements of "
-                    + typeName(buf) + " (" + (long) n * w + " bytes) were expected; do the peers pass the same counts and types?");
+            throw wrongLength(from, bytes.length, buf, n);
         }
+        decodeFrom(ByteBuffer.wrap(bytes), 0, buf, offset, n);
+    }
+
+    /** The failure of a message of {@code got} bytes that should have held {@code n} elements of {@code buf}'s type. */
+    static CohortException wrongLength(String from, long got, Object buf, int n) {
+        return new CohortException(from + " carried " + got + " bytes where " + n + " elements of " + typeName(buf)
+                + " (" + (long) n * elementBytes(buf) + " bytes) were expected; do the peers pass the same counts and types?");
+    }
+
+    /**
+     * Writes {@code n} primitive elements, read as bytes from {@code in} at index {@code at}, into
+     * {@code [offset, offset + n)} of {@code buf} ({@code in}'s position and limit are neither used nor moved).
+     */
+    static void decodeFrom(ByteBuffer in, int at, Object buf, int offset, int n) {
         if (buf instanceof byte[] a) {
-            System.arraycopy(bytes, 0, a, offset, n);
+            in.get(at, a, offset, n);
         } else if (buf instanceof ByteBuffer bb) {
-            bb.put(bb.position() + offset, bytes, 0, n);
+            bb.put(bb.position() + offset, in, at, n);
         } else if (buf instanceof boolean[] a) {
             for (int i = 0; i < n; i++) {
-                a[offset + i] = bytes[i] != 0;
+                a[offset + i] = in.get(at + i) != 0;
             }
-        } else if (buf instanceof int[] a) {
-            le(bytes).asIntBuffer().get(a, offset, n);
-        } else if (buf instanceof long[] a) {
-            le(bytes).asLongBuffer().get(a, offset, n);
-        } else if (buf instanceof double[] a) {
-            le(bytes).asDoubleBuffer().get(a, offset, n);
-        } else if (buf instanceof float[] a) {
-            le(bytes).asFloatBuffer().get(a, offset, n);
-        } else if (buf instanceof short[] a) {
-            le(bytes).asShortBuffer().get(a, offset, n);
         } else {
-            le(bytes).asCharBuffer().get((char[]) buf, offset, n);
+            ByteBuffer i = le(in, at, n * elementBytes(buf));
+            if (buf instanceof int[] a) {
+                i.asIntBuffer().get(a, offset, n);
+            } else if (buf instanceof long[] a) {
+                i.asLongBuffer().get(a, offset, n);
+            } else if (buf instanceof double[] a) {
+                i.asDoubleBuffer().get(a, offset, n);
+            } else if (buf instanceof float[] a) {
+                i.asFloatBuffer().get(a, offset, n);
+            } else if (buf instanceof short[] a) {
+                i.asShortBuffer().get(a, offset, n);
+            } else {
+                i.asCharBuffer().get((char[]) buf, offset, n);
+            }
         }
     }
 
@@ -184,10 +212,12 @@ final class Buffers {
             return;
         }
         if (src instanceof ByteBuffer s) {
-            byte[] tmp = new byte[n];
-            s.get(s.position() + so, tmp, 0, n);
-            src = tmp;
-            so = 0;
+            if (dst instanceof ByteBuffer d) {
+                d.put(d.position() + dOff, s, s.position() + so, n);
+            } else {
+                s.get(s.position() + so, (byte[]) dst, dOff, n);
+            }
+            return;
         }
         if (dst instanceof ByteBuffer d) {
             d.put(d.position() + dOff, (byte[]) src, so, n);

@@ -33,6 +33,19 @@ public interface CollectiveChannel {
     /** Receives a message of any length; {@code irecv(...).message().bytes()} is its payload once done. */
     Request irecv(int source, int tag);
 
+    /** Sends {@code length} bytes of {@code payload} from index {@code offset}; its position and limit are not used. */
+    default Request isend(int dest, int tag, ByteBuffer payload, int offset, int length) {
+        return isend(dest, tag, payload.slice(offset, length));
+    }
+
+    /**
+     * Receives a message of at most {@code capacity} bytes into {@code buffer} from index
+     * {@code offset} (its position and limit are neither used nor moved); the request's status
+     * gives the length. A longer message fails the request with a
+     * {@link io.cohort.MessageTruncatedException}, its first {@code capacity} bytes in the buffer.
+     */
+    Request irecv(int source, int tag, ByteBuffer buffer, int offset, int capacity);
+
     /**
      * The communicator's broadcast domain, opened lazily and collectively by the communicator (so
      * the first call must come at the same point of the program on every peer).

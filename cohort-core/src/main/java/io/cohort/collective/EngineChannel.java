@@ -93,6 +93,17 @@ public final class EngineChannel implements CollectiveChannel {
     }
 
     @Override
+    public Request isend(int dest, int tag, ByteBuffer payload, int offset, int length) {
+        return engine.send(toEngine(dest), context, tag, payload, offset, length);
+    }
+
+    @Override
+    public Request irecv(int source, int tag, ByteBuffer buffer, int offset, int capacity) {
+        Request r = engine.receive(context, toEngine(source), tag, buffer, offset, capacity, false);
+        return worldRanks[source] == source ? r : new TranslatedRequest(r, engineRank -> source);
+    }
+
+    @Override
     public BroadcastDomain domain() {
         return domain.get();
     }

@@ -52,12 +52,12 @@ final class PairFold {
      */
     boolean foldIn(Exchange x, Object work, int n, io.cohort.Op op) {
         if (sitsOut()) {
-            x.send(rank + 1, 0, Buffers.encode(work, 0, n)).await();
-            Buffers.decode(x.recv(rank + 1, 1), work, 0, n, "allreduce result from rank " + (rank + 1));
+            x.sendRange(rank + 1, work, 0, n, 0);
+            x.recvRange(rank + 1, work, 0, n, 1, "allreduce result");
             return true;
         }
         if (absorbs()) {
-            Object lower = Combine.decode(x.recv(rank - 1, 0), work, n, "allreduce from rank " + (rank - 1));
+            Object lower = x.recvArray(rank - 1, work, n, 0, Scratch.FOLD_SLOT, "allreduce");
             Combine.lowerFirst(op, lower, work, 0, n);
         }
         return false;
@@ -66,7 +66,7 @@ final class PairFold {
     /** An allreduce's fold after its rounds: an absorbing rank returns the result to rank - 1. */
     void foldOut(Exchange x, Object work, int n) {
         if (absorbs()) {
-            x.send(rank - 1, 1, Buffers.encode(work, 0, n)).await();
+            x.sendRange(rank - 1, work, 0, n, 1);
         }
     }
 

@@ -52,8 +52,7 @@ final class RabenseifnerAllreduce {
             int sendLen = offset(sendHi, units, unit, f.p) - sendOff;
             int keepOff = offset(keepLo, units, unit, f.p);
             int keepLen = offset(keepHi, units, unit, f.p) - keepOff;
-            byte[] got = x.sendrecv(partner, Buffers.encode(work, sendOff, sendLen), partner, 2 + k);
-            Object theirs = Combine.decode(got, work, keepLen, "reduce-scatter from rank " + partner);
+            Object theirs = x.swap(partner, work, sendOff, sendLen, keepLen, 2 + k, 1 + k, "reduce-scatter");
             if (partnerMember < f.member) {
                 Combine.lowerFirst(op, theirs, work, keepOff, keepLen);
             } else {
@@ -71,8 +70,7 @@ final class RabenseifnerAllreduce {
             int otherHi = mineLower ? hi[k] : lo[k + 1];
             int otherOff = offset(otherLo, units, unit, f.p);
             int otherLen = offset(otherHi, units, unit, f.p) - otherOff;
-            byte[] got = x.sendrecv(partner, Buffers.encode(work, myOff, myLen), partner, 2 + steps + k);
-            Buffers.decode(got, work, otherOff, otherLen, "allgather from rank " + partner);
+            x.swapInto(partner, work, myOff, myLen, work, otherOff, otherLen, 2 + steps + k, "allgather");
         }
         f.foldOut(x, work, n);
     }

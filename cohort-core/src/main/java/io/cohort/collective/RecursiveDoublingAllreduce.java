@@ -25,8 +25,7 @@ final class RecursiveDoublingAllreduce {
         for (int mask = 1; mask < f.p; mask <<= 1, round++) {
             int partnerMember = f.member ^ mask;
             int partner = f.rankOf(partnerMember);
-            byte[] got = x.sendrecv(partner, Buffers.encode(work, 0, n), partner, round);
-            Object theirs = Combine.decode(got, work, n, "allreduce from rank " + partner);
+            Object theirs = x.swap(partner, work, 0, n, n, round, 1, "allreduce");
             if (partnerMember < f.member) {
                 Combine.lowerFirst(op, theirs, work, 0, n);
             } else {

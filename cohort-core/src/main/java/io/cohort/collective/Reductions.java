@@ -38,7 +38,7 @@ final class Reductions {
         int n = check("reduce", send, recv, owner.rank() == root, op);
         owner.runBlocking("reduce", root, (long) n * Buffers.nominalBytes(send), x -> {
             owner.choose(Algorithm.Operation.REDUCE, (long) n * Buffers.nominalBytes(send), op);
-            Object work = Buffers.workingCopy(send, n);
+            Object work = workingCopy(x, send, n);
             BinomialReduce.run(x, root, work, n, op);
             if (x.rank == root) {
                 Buffers.copy(work, 0, recv, 0, n);
@@ -59,7 +59,7 @@ final class Reductions {
 
     private void runAllreduce(Exchange x, Object send, Object recv, int n, Op op) {
         Algorithm a = owner.choose(Algorithm.Operation.ALLREDUCE, (long) n * Buffers.nominalBytes(send), op);
-        Object work = Buffers.workingCopy(send, n);
+        Object work = workingCopy(x, send, n);
         switch (a) {
             case ALLREDUCE_DOMAIN -> DomainCollectives.allreduce(owner.channel(), work, n, op);
             case ALLREDUCE_RABENSEIFNER -> RabenseifnerAllreduce.run(x, work, n, op);
@@ -101,5 +101,15 @@ final class Reductions {
                 Buffers.copy(result, 0, recv, 0, n);
             }
         });
+    }
+
+    /** A copy of {@code n} elements of {@code send} to reduce in place: the scratch's for primitives, kept between calls. */
+    private static Object workingCopy(Exchange x, Object send, int n) {
+        if (Buffers.elementBytes(send) == 0) {
+            return Buffers.workingCopy(send, n);
+        }
+        Object work = x.scratch.array(0, send, n);
+        Buffers.copy(send, 0, work, 0, n);
+        return work;
     }
 }

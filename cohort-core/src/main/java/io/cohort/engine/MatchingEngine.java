@@ -134,6 +134,7 @@ final class MatchingEngine implements InboundSink {
             src.get(index, bytes, 0, length);
             match.completeWithMessage(status, bytes);
         } else if (match.userCapacity < length) {
+            match.fillTruncated(src, index);
             match.fail(new MessageTruncatedException(status, match.userCapacity));
         } else {
             match.fill(src, index, length);
@@ -395,6 +396,7 @@ final class MatchingEngine implements InboundSink {
         } else if (r.userBuffer == null) {
             r.completeWithMessage(a.status, a.data);
         } else if (r.userCapacity < a.status.length()) {
+            r.fillTruncated(a.buffer, 0);
             r.fail(new MessageTruncatedException(a.status, r.userCapacity));
         } else {
             r.fill(a.buffer, 0, a.status.length());
@@ -553,7 +555,8 @@ final class MatchingEngine implements InboundSink {
 
     /**
      * The matched receive cannot hold the message (its buffer is too small, or it wants a
-     * {@code byte[]} longer than Java allows, capacity -1): consume the bytes, then fail it.
+     * {@code byte[]} longer than Java allows, capacity -1): consume the bytes, put the first
+     * {@code capacity} into its buffer, then fail it.
      */
     private final class Truncated extends Target {
         final RecvRequest request;
@@ -580,6 +583,9 @@ final class MatchingEngine implements InboundSink {
 
         @Override
         void onComplete() {
+            if (capacity > 0) {
+                request.fillTruncated(buffer, 0);
+            }
             request.fail(new MessageTruncatedException(status, capacity));
         }
     }

@@ -65,6 +65,14 @@ final class RecvRequest extends AbstractRequest {
         }
     }
 
+    /**
+     * A message longer than the buffer: its first {@code userCapacity} bytes go into the buffer, as
+     * MPI leaves a truncated receive's buffer, without moving the buffer's position.
+     */
+    void fillTruncated(ByteBuffer src, int index) {
+        userBuffer.put(userOffset, src, index, userCapacity);
+    }
+
     /** The status of the last message this request object received (kept across reuse). */
     private Status lastStatus;
 

@@ -70,6 +70,36 @@ class CollectiveErrorsTest {
                 + " pass buffers of one type and length", e.getCause().getMessage());
     }
 
+    /**
+     * Peers that pass different counts to an allreduce: both ends of the swap fail, naming the
+     * partner and both lengths; the shorter side's receive is cut (truncated), the longer side's
+     * comes short, and neither waits for anything more.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = Algorithm.class,
+            names = {"ALLREDUCE_RECURSIVE_DOUBLING", "ALLREDUCE_RABENSEIFNER"})
+    void anAllreduceOfDifferentCountsFailsAtBothPeers(Algorithm algorithm) {
+        CohortException e = assertThrows(CohortException.class, () ->
+                LocalCohort.builder().size(2).timeout(Duration.ofSeconds(50)).run(world -> {
+                    try (Collectives c = Fixtures.collectives(world, CollectiveMode.P2P, s -> { })) {
+                        c.force(algorithm);
+                        int n = world.rank() == 0 ? 4096 : 2048;
+                        double[] x = new double[n];
+                        try {
+                            c.allreduce(x, x, Op.SUM);
+                            throw new AssertionError("rank " + world.rank() + "'s allreduce of mismatched counts completed");
+                        } catch (CohortException expected) {
+                            assertTrue(expected.getMessage().contains(" from rank " + (1 - world.rank()) + " carried "),
+                                    expected.getMessage());
+                            assertTrue(expected.getMessage().endsWith("do the peers pass the same counts and types?"),
+                                    expected.getMessage());
+                            throw expected;
+                        }
+                    }
+                }));
+        assertTrue(e.getMessage().contains("carried") || String.valueOf(e.getCause()).contains("carried"), e.toString());
+    }
+
     @Test
     void collectivesOnOnePeerNeedNoMessages() {
         LocalCohort.builder().size(1).run(world -> {

@@ -129,6 +129,10 @@ class DomainCollectivesTest {
             return inner.irecv(source, tag);
         }
 
+        public Request irecv(int source, int tag, ByteBuffer buffer, int offset, int capacity) {
+            return inner.irecv(source, tag, buffer, offset, capacity);
+        }
+
         public boolean sharedMemoryOnly() {
             return inner.sharedMemoryOnly();
         }

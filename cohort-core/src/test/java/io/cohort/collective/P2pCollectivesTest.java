@@ -71,6 +71,10 @@ class P2pCollectivesTest {
                 }
                 k.alltoall(Kind.LONG, len / n);
                 k.gatherScatter(Kind.INT, len / n);
+                // Longer than the scratch memory a communicator keeps (Scratch.KEEP_MAX): made per call.
+                k.bcast(Kind.DOUBLE, 3 * len);
+                k.reductions(Kind.LONG, 3 * len, io.cohort.Op.SUM);
+                k.bcast(Kind.DIRECT_BUFFER, 11);
             }
         });
     }
