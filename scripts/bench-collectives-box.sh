@@ -21,11 +21,11 @@
 # avg_us is what OSU reports (each rank's mean over the timed iterations, averaged over the ranks);
 # median and p99 are over the samples of all ranks (iters x N). Each iteration is one timed call
 # followed by an untimed barrier; warm-up iterations first (default 1000 per size, 2000 timed), and
-# before the first size --prewarm more (default 5000, the same for all three): the Java peers' JIT
-# compiles the call's path there, which C needs not, and which 200 warm-up calls did not reach (the
-# first size measured twice as slow as the second). All lines go to FILE (default
-# bench-out/collectives-box-<time>.txt). A run that fails or hangs (--timeout, default 900 s) leaves a
-# "# FAILED ..." line, the others go on, and the script exits 1 at the end.
+# before the first size --prewarm more (default 5000, 30000 where N exceeds the cores; the same for
+# all three): the Java peers' JIT compiles the call's path there, which C needs not, and which 200
+# warm-up calls did not reach (the first size measured twice as slow as the second). All lines go
+# to FILE (default bench-out/collectives-box-<time>.txt). A run that fails or hangs (--timeout,
+# default 900 s) leaves a "# FAILED ..." line, the others go on, and the script exits 1 at the end.
 #
 # Fairness on a small machine: all peers (and Open MPI's daemons) share its cores, so every
 # implementation waits without spinning: Cohort --idle park; Open MPI mpi_yield_when_idle=1, which it
@@ -48,7 +48,7 @@ root=$PWD
 case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
 
 peers="2 4 8" sizes=8,32,128,256,1024,4096,16384,65536 ops=bcast,allgather,allreduce,barrier
-impls=openmpi,mpj,cohort modes=p2p,bcast,auto iters=2000 warmup=1000 prewarm=5000 limit=900 out="" mtu=""
+impls=openmpi,mpj,cohort modes=p2p,bcast,auto iters=2000 warmup=1000 prewarm=5000 limit=900 out="" mtu="" prewarm_given=0
 ompi_yield=${BENCH_OMPI_YIELD:-1} # 0, 1, or auto: yield only when N exceeds the cores
 [[ $ompi_yield =~ ^(0|1|auto)$ ]] || { echo "bench-collectives-box: BENCH_OMPI_YIELD must be 0, 1 or auto" >&2; exit 2; }
 die() { echo "bench-collectives-box: $*" >&2; exit 2; }
@@ -58,7 +58,7 @@ while (($#)); do
       (($# >= 2)) || die "$1 needs a value" ;;
   esac
   case $1 in
-    --quick) peers="2 4" sizes=8,4096 iters=200 warmup=100 prewarm=1000 ;;
+    --quick) peers="2 4" sizes=8,4096 iters=200 warmup=100 prewarm=1000 prewarm_given=1 ;;
     --peers) peers=$2; shift ;;
     --sizes) sizes=$2; shift ;;
     --ops) ops=$2; shift ;;
@@ -66,7 +66,7 @@ while (($#)); do
     --modes) modes=$2; shift ;;
     --iters) iters=$2; shift ;;
     --warmup) warmup=$2; shift ;;
-    --prewarm) prewarm=$2; shift ;;
+    --prewarm) prewarm=$2 prewarm_given=1; shift ;;
     --timeout) limit=$2; shift ;;
     --out) out=$2; shift ;;
     --mtu) mtu=$2; shift ;;
@@ -171,7 +171,13 @@ run() {
     { grep -v '^coll ' "$log.out" || true; cat "$log"; } | tail -n 25 | sed 's/^/    /' >&2
   fi
 }
-args() { echo "$1" --sizes "$sizes" --iters "$iters" --warmup "$warmup" --prewarm "$prewarm"; }
+# args OP N: the programs' options. With more peers than cores and no --prewarm given, the pre-warm
+# is 30000 calls: 8 JVMs compiling on 2 cores were still in C2 after 5000 (docs/benchmarks.md).
+args() {
+  local p=$prewarm
+  ((prewarm_given == 0 && $2 > cores && p < 30000)) && p=30000
+  echo "$1" --sizes "$sizes" --iters "$iters" --warmup "$warmup" --prewarm "$p"
+}
 
 openmpi() { # openmpi N OP
   local n=$1 i yield=0
@@ -182,7 +188,7 @@ openmpi() { # openmpi N OP
   run "impl=openmpi op=$2 n=$n" mpirun -np "$n" --hostfile "$work/hostfile" --map-by node \
     --mca plm_rsh_agent "$work/ompi-agent" --mca plm_rsh_no_tree_spawn 1 \
     --mca btl tcp,self --mca btl_tcp_if_include "$subnet" --mca oob_tcp_if_include "$subnet" \
-    --mca mpi_yield_when_idle "$yield" "$work/osu_coll" $(args "$2")
+    --mca mpi_yield_when_idle "$yield" "$work/osu_coll" $(args "$2" "$n")
 }
 
 # One niodev process per host, started directly in its namespace. CONF is what mpjrun would hand it;
@@ -201,7 +207,7 @@ mpj_job() { # mpj_job N OP   (run by `run`, so its exit status and output are ch
   for ((r = 0; r < n; r++)); do
     # shellcheck disable=SC2046
     MPJ_HOME="$work/mpj-home" timeout --kill-after=10 "$limit" ip netns exec "${host_names[r]}" java "${heap[@]}" -cp "$mpj_cp" MpjColl "$r" "$conf" niodev \
-      $(args "$op") >"$work/mpj.$r.out" 2>&1 &
+      $(args "$op" "$n") >"$work/mpj.$r.out" 2>&1 &
     pids+=($!)
   done
   wait "$rv" || { rc=1; echo "MpjRendezvous failed: $(tail -n 1 "$work/mpj-rendezvous.log")" >&2; }
@@ -227,14 +233,14 @@ cohort() { # cohort N OP MODE
   # shellcheck disable=SC2046
   run "impl=cohort-$3 op=$2 n=$1" ./cohort run -n "$1" --hosts "$hosts" --launch-agent netns --transport tcp \
     --collectives "$3" --idle "${BENCH_COHORT_IDLE:-park}" --jvm-opt "${heap[0]}" --jvm-opt "${heap[1]}" "${extra[@]}" \
-    -cp "$cohort_cp" io.cohort.bench.CollectiveLatencyJob $(args "$2") ${BENCH_COHORT_ARGS:-}
+    -cp "$cohort_cp" io.cohort.bench.CollectiveLatencyJob $(args "$2" "$1") ${BENCH_COHORT_ARGS:-}
 }
 
 {
   echo "# $(date -u +%FT%TZ) $cores CPUs, $(uname -r), $(java -version 2>&1 | head -n1)"
   has openmpi && echo "# $(mpirun --version 2>/dev/null | head -n1)"
   has mpj && echo "# MPJ Express $(dpkg-query -W -f '${Version}' libmpj-java 2>/dev/null) niodev"
-  echo "# peers=\"$peers\" sizes=$sizes ops=$ops impls=$impls iters=$iters warmup=$warmup prewarm=$prewarm mtu=${mtu:-1500}"
+  echo "# peers=\"$peers\" sizes=$sizes ops=$ops impls=$impls iters=$iters warmup=$warmup prewarm=$prewarm$( ((prewarm_given)) || echo " (30000 above the cores)") mtu=${mtu:-1500}"
 } | tee -a "$out"
 for n in $peers; do
   for op in ${ops//,/ }; do

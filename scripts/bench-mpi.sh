@@ -37,10 +37,12 @@
 #
 # BENCH_COHORT_RUN_ARGS="--collectives p2p" adds options to every `cohort run` (Cohort, cohort-mpi,
 # cohort-mpj alike), for experiments; the default run uses Cohort's defaults.
+# BENCH_IDLES_OVERSUB=1 runs every --idles strategy also at N above the cores (experiments: how
+# spinning or yielding peers fare when they share cores); without it only backoff runs there.
 #
 # --quick: one repetition, fewer sizes and iterations, 0.3 s of JIT warm-up: a smoke run (a few
 # minutes), figures not meaningful. The full run: 3 repetitions, sizes 1 B - 4 MiB and 8 B - 64 KiB,
-# 2 s of JIT warm-up per program.
+# 2 s of JIT warm-up per program (5 s x N / cores where N exceeds the cores: 10 s at N = 4 on 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -214,7 +216,12 @@ variant() {
     bw) sizes=$p2p_sizes args=("${bw_args[@]}") ;;
     coll) sizes=$coll_sizes args=("${coll_args[@]}"); opcmd=("$op") ;;
   esac
-  args+=(--impl "$impl" --buffer "$buffer" --sizes "$sizes" --prewarm-seconds "$prewarm")
+  # With more peers than cores every JVM compiles on a fraction of a core: 2 s left Cohort's four
+  # JVMs at N = 4 still in C2 (medians 4-20x their steady state), so the pre-warm grows to 5 s per
+  # peer per core there (N = 4 on 2 cores: 10 s), for every Java implementation alike.
+  local warm=$prewarm
+  if ((n > cores && !quick)); then warm=$(awk -v n="$n" -v c="$cores" -v p="$prewarm" 'BEGIN { w = 5 * n / c; print (w > p ? w : p) }'); fi
+  args+=(--impl "$impl" --buffer "$buffer" --sizes "$sizes" --prewarm-seconds "$warm")
   local tags="idle=$idle rep=$r" label="rep $r: $impl ${op} n=$n buffer=$buffer idle=$idle"
   local crun=(./cohort run -n "$n" --transport shm --idle "$idle" --jvm-opt "-Xms$heap" --jvm-opt "-Xmx$heap")
   # shellcheck disable=SC2206
@@ -247,7 +254,7 @@ variant() {
 variants() { # PART N BUFFER OP
   local part=$1 n=$2 buffer=$3 op=$4 i list=()
   local cidles=${idles//,/ }
-  if ((n > cores)); then cidles=backoff; fi   # the default; spinning peers on shared cores measure the scheduler
+  if ((n > cores)) && [[ -z ${BENCH_IDLES_OVERSUB:-} ]]; then cidles=backoff; fi   # the default; spinning peers on shared cores measure the scheduler
   for i in $cidles; do
     has cohort && ! [[ $op == allreduce && $buffer == direct ]] && list+=("cohort/$i")
     has cohort-mpi && list+=("cohort-mpi/$i")
@@ -263,7 +270,7 @@ variants() { # PART N BUFFER OP
   has ompi-java && echo "# $(mpirun --version 2>/dev/null | head -n1), Java bindings built from its source (bench-out/ompi-java/mpi.jar), btl self,vader"
   has mpj && echo "# MPJ Express $(dpkg-query -W -f '${Version}' libmpj-java 2>/dev/null), multicore device"
   has cohort-mpj && ((cohort_mpj == 0)) && echo "# cohort-mpj: $lib/cohort-mpj.jar does not exist; skipped"
-  echo "# reps=$reps parts=$parts impls=$impls idles=$idles buffers=$buffers peers=\"$peers\" quick=$quick prewarm=${prewarm}s${BENCH_COHORT_RUN_ARGS:+ cohort-run-args=\"$BENCH_COHORT_RUN_ARGS\"}"
+  echo "# reps=$reps parts=$parts impls=$impls idles=$idles buffers=$buffers peers=\"$peers\" quick=$quick prewarm=${prewarm}s (above the cores 5 s x N / cores)${BENCH_COHORT_RUN_ARGS:+ cohort-run-args=\"$BENCH_COHORT_RUN_ARGS\"}"
 } | tee -a "$out"
 
 start=$(date +%s)
