@@ -151,10 +151,17 @@ public interface Communicator extends AutoCloseable {
 
     // ---- probes --------------------------------------------------------------------------------
 
-    /** Blocks until a matching message is available, without receiving it. */
+    /**
+     * Blocks until a matching message is available, without receiving it. Throws
+     * {@link PeerFailedException} when the source failed, and {@link PeerClosedException} when the
+     * named source closed its world with no matching message left: it would otherwise wait forever.
+     */
     Status probe(int source, int tag);
 
-    /** Checks once, driving progress, whether a matching message is available. */
+    /**
+     * Checks once, driving progress, whether a matching message is available. Empty, not an
+     * exception, for a source that closed its world with nothing more that matches.
+     */
     Optional<Status> iprobe(int source, int tag);
 
     // ---- collectives -------------------------------------------------------------------------------

@@ -895,7 +895,10 @@ abstract class TransportContractTest {
     void aReceiveFromAPeerThatClosedWithoutSendingFailsAtOnceNamingIt() {
         run(3, world -> {
             switch (world.rank()) {
-                case 0 -> world.send(1, 1, new byte[] {1}); // then returns: the runner closes rank 0's world
+                case 0 -> {
+                    world.send(1, 1, new byte[] {1});
+                    world.send(1, 4, new byte[] {4});
+                } // then returns: the runner closes rank 0's world
                 case 1 -> {
                     Request pending = world.irecv(0, 2); // rank 0 never sends tag 2
                     Request other = world.irecv(Communicator.ANY_SOURCE, 7);
@@ -904,6 +907,10 @@ abstract class TransportContractTest {
                     assertEquals(0, f.peer());
                     assertTrue(f.getMessage().startsWith("rank 0 closed its world"), f.getMessage());
                     assertThrows(PeerClosedException.class, () -> world.recv(0, 3), "a later receive fails at once");
+                    assertThrows(PeerClosedException.class, () -> world.probe(0, 3), "a blocking probe too, not a hang");
+                    assertEquals(Optional.empty(), world.iprobe(0, 3), "an iprobe answers: nothing more from it");
+                    assertEquals(4, world.probe(0, Communicator.ANY_TAG).tag(), "what is queued is still found");
+                    assertArrayEquals(new byte[] {4}, world.recv(0, 4).bytes());
                     assertFalse(other.isDone(), "a receive from any source may still be matched by another peer");
                     world.send(2, 5, new byte[] {5});
                     other.await();

@@ -208,7 +208,7 @@ final class MatchingEngine implements InboundSink {
         }
     }
 
-    private static PeerClosedException closedFailure(int source) {
+    static PeerClosedException closedFailure(int source) {
         return new PeerClosedException(source, "rank " + source + " closed its world (its program ended) without"
                 + " sending a message this peer waits for: did it skip a call the others made?");
     }
@@ -368,6 +368,19 @@ final class MatchingEngine implements InboundSink {
         lock.lock();
         try {
             return failedReason[peer];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether the peer said goodbye. Everything it sent was queued before this turned true, so a
+     * probe that finds nothing from it after this answered true will never find anything.
+     */
+    boolean closed(int peer) {
+        lock.lock();
+        try {
+            return closed[peer];
         } finally {
             lock.unlock();
         }

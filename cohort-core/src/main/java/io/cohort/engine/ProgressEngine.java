@@ -502,25 +502,37 @@ public final class ProgressEngine implements InboundSink {
             return s;
         }
         progressOnce();
-        s = matching.probe(context, source, tag);
+        s = probeOrThrow(context, source, tag, block);
         if (s.isPresent() || !block) {
-            if (s.isEmpty() && !block) {
-                throwIfHopeless(source);
-            }
             return s;
         }
         Optional<Status>[] found = new Optional[] {Optional.empty()};
         waitUntil(new BooleanSupplier() {
             @Override
             public boolean getAsBoolean() {
-                found[0] = matching.probe(context, source, tag);
-                if (found[0].isEmpty()) {
-                    throwIfHopeless(source);
-                }
+                found[0] = probeOrThrow(context, source, tag, true);
                 return found[0].isPresent();
             }
         }, null, Long.MAX_VALUE);
         return found[0];
+    }
+
+    /**
+     * One look for a match. Nothing found from a peer that failed throws, as a receive would fail.
+     * So does nothing found from the named peer after it said goodbye, if the probe blocks: it would
+     * wait forever. An iprobe answers "nothing" then, which is true (a program may ask whether a peer
+     * that ended left anything more).
+     */
+    private Optional<Status> probeOrThrow(int context, int source, int tag, boolean block) {
+        boolean goneBefore = block && source >= 0 && matching.closed(source); // first: see MatchingEngine.closed
+        Optional<Status> s = matching.probe(context, source, tag);
+        if (s.isEmpty()) {
+            throwIfHopeless(source);
+            if (goneBefore) {
+                throw MatchingEngine.closedFailure(source);
+            }
+        }
+        return s;
     }
 
     private void throwIfHopeless(int source) {
