@@ -45,13 +45,15 @@ final class BinomialBcast {
      * As {@link #run}, in place: the root's first {@code length} bytes of {@code buffer} reach every
      * peer's {@code buffer}, received into it and forwarded from it, with no copy of the library's
      * own. Off the root, {@code length} is what the peer expects; it returns how many bytes came.
-     * A longer message fills {@code buffer} to {@code length} and is forwarded so far; the caller
-     * finds the mismatch in the bytes (the forwarded part is then shorter than they say).
+     * A longer message fills {@code buffer} to {@code length} and is forwarded so far with its first
+     * byte replaced by {@code cutMark}, so the peers below know it was cut; this peer's own buffer
+     * keeps the root's first byte, and the caller finds the mismatch in the bytes.
      */
-    static int runInPlace(Exchange x, int root, ByteBuffer buffer, int length) {
+    static int runInPlace(Exchange x, int root, ByteBuffer buffer, int length, byte cutMark) {
         int n = x.size;
         int relative = (x.rank - root + n) % n;
         int got = length;
+        boolean cut = false;
         int mask = 1;
         while (mask < n) {
             if ((relative & mask) != 0) {
@@ -60,18 +62,29 @@ final class BinomialBcast {
                     got = r.await().length();
                 } catch (MessageTruncatedException e) {
                     got = length; // the first length bytes are in the buffer
+                    cut = true;
                 }
                 break;
             }
             mask <<= 1;
         }
+        byte first = cut && length > 0 ? buffer.get(0) : 0;
+        if (cut && length > 0) {
+            buffer.put(0, cutMark);
+        }
         List<Request> sends = new ArrayList<>(2);
-        for (mask >>= 1; mask > 0; mask >>= 1) {
-            if (relative + mask < n) {
-                sends.add(x.send((relative + mask + root) % n, 0, buffer, 0, got));
+        try {
+            for (mask >>= 1; mask > 0; mask >>= 1) {
+                if (relative + mask < n) {
+                    sends.add(x.send((relative + mask + root) % n, 0, buffer, 0, got));
+                }
+            }
+            Request.awaitAll(sends);
+        } finally {
+            if (cut && length > 0) {
+                buffer.put(0, first);
             }
         }
-        Request.awaitAll(sends);
         return got;
     }
 }

@@ -331,7 +331,7 @@ public final class Collectives implements AutoCloseable {
             header(s, buffer, count);
             Buffers.encodeInto(buffer, 0, count, s, HEADER);
         }
-        int got = BinomialBcast.runInPlace(x, root, s, length);
+        int got = BinomialBcast.runInPlace(x, root, s, length, CUT);
         if (rank() != root) {
             checkHeader(s, got, root, buffer, count, width);
             Buffers.decodeFrom(s, HEADER, buffer, 0, count);
@@ -340,6 +340,8 @@ public final class Collectives implements AutoCloseable {
 
     /** Bytes of a bcast's header: the element type's letter and the count. */
     private static final int HEADER = 5;
+    /** In place of the type's letter: a peer forwarded this copy cut to its own, shorter, buffer. */
+    private static final byte CUT = '!';
 
     private static void header(ByteBuffer to, Object buffer, int count) {
         to.put(0, (byte) Buffers.family(buffer).charAt(0)).putInt(1, count);
@@ -348,6 +350,10 @@ public final class Collectives implements AutoCloseable {
     /** Throws one sentence unless the {@code got} bytes of {@code in} are the root's bcast of this peer's buffer. */
     private void checkHeader(ByteBuffer in, int got, int root, Object buffer, int count, int width) {
         char family = got >= HEADER ? (char) in.get(0) : '?';
+        if (family == CUT) {
+            throw new IllegalArgumentException("rank " + rank() + " received a cut copy of root " + root + "'s bcast:"
+                    + " a peer that forwards it to this one passed a shorter buffer");
+        }
         int rootCount = got >= HEADER ? in.getInt(1) : -1;
         if (family != Buffers.family(buffer).charAt(0) || rootCount != count) {
             throw new IllegalArgumentException("rank " + rank() + "'s bcast buffer is " + Buffers.typeName(buffer)

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,6 +69,36 @@ class CollectiveErrorsTest {
         assertTrue(e.getCause() instanceof IllegalArgumentException, String.valueOf(e.getCause()));
         assertEquals("rank 2's bcast buffer is long[] of 4 elements but root 0 sent int[] of 4 elements;"
                 + " pass buffers of one type and length", e.getCause().getMessage());
+    }
+
+    /**
+     * Root 0 bcasts objects; rank 2, which forwards to rank 3 in the tree, passes a short int[] and
+     * cuts the message. Rank 2 names the root's type; rank 3, whose buffer is right, is told that a
+     * forwarding peer cut it rather than failing to deserialize.
+     */
+    @Test
+    void aBcastCutByAForwardingPeerSaysSoBelowIt() {
+        String[] errors = new String[4];
+        assertThrows(CohortException.class, () ->
+                LocalCohort.builder().size(4).timeout(Duration.ofSeconds(50)).run(world -> {
+                    try (Collectives c = Fixtures.collectives(world, CollectiveMode.P2P, s -> { })) {
+                        Object[] objects = new Object[3];
+                        if (world.rank() == 0) {
+                            java.util.Arrays.fill(objects, "a string long enough to be cut by a buffer of 2 ints");
+                        }
+                        try {
+                            c.bcast(0, world.rank() == 2 ? new int[2] : objects);
+                        } catch (RuntimeException e) {
+                            errors[world.rank()] = e.getMessage();
+                            throw e;
+                        }
+                    }
+                }));
+        assertEquals("rank 2's bcast buffer is int[] of 2 elements but root 0 sent Object[] of 3 elements;"
+                + " pass buffers of one type and length", errors[2]);
+        assertEquals("rank 3 received a cut copy of root 0's bcast: a peer that forwards it to this one passed a"
+                + " shorter buffer", errors[3]);
+        assertNull(errors[1], "rank 1 gets the root's message whole");
     }
 
     /**
