@@ -445,8 +445,8 @@ public class Comm implements Freeable {
                 return status(c.recv(source, tag, raw));
             }
             Message m = c.recv(source, tag);
+            Buffers.unpack(m.buffer(), buf, count, type); // a longer message leaves the items that fit, as the raw path does
             checkFits(m.length(), count, type, m.source(), m.tag(), op);
-            Buffers.unpack(m.buffer(), buf, count, type);
             return status(m.status());
         } catch (RuntimeException e) {
             throw fail(e, op);
@@ -585,8 +585,8 @@ public class Comm implements Freeable {
             inner[0] = c.irecv(source, tag);
             into.start(inner[0], true, s -> {
                 Message m = inner[0].message();
+                Buffers.unpack(m.buffer(), buf, count, type); // the items that fit, then the truncation
                 checkFits(m.length(), count, type, m.source(), m.tag(), "iRecv");
-                Buffers.unpack(m.buffer(), buf, count, type);
             });
         } catch (RuntimeException e) {
             throw fail(e, "iRecv");

@@ -410,6 +410,8 @@ public class Comm {
             }
             int room = count * type.layout.size;
             if (objects.length > room) {
+                // The items that fit stay in the buffer, as with primitive types and in Cohort's engine.
+                Carriers.scatter(objects, 0, buf, offset, count, type.layout, BaseType.OBJECT);
                 throw Errors.error(op + ": the message of " + objects.length + " objects from rank "
                         + fromHandle(m.source()) + " (tag " + m.tag() + ") does not fit the receive buffer of " + count
                         + " items of " + type + " (" + room + " objects)");
@@ -434,6 +436,7 @@ public class Comm {
         }
         long room = Carriers.wireBytes(count, type.layout, type.element);
         if (m.length() > room) {
+            Carriers.decode(m.buffer(), buf, offset, count, type.layout, type.element); // the items that fit
             throw Errors.error(op + ": the message of " + m.length() + " bytes from rank " + fromHandle(m.source())
                     + " (tag " + m.tag() + ") does not fit the receive buffer of " + count + " items of " + type + " ("
                     + room + " bytes)");

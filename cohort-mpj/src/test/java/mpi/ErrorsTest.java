@@ -41,8 +41,12 @@ class ErrorsTest {
                 w.Send(new int[] {1, 2, 3}, 0, 3, MPI.INT, 1, 1);
                 w.Send(new Object[] {"a", "b"}, 0, 2, MPI.OBJECT, 1, 2);
             } else {
-                assertMessage(() -> w.Recv(new int[2], 0, 2, MPI.INT, 0, 1), "longer than the receive buffer");
-                assertMessage(() -> w.Recv(new Object[1], 0, 1, MPI.OBJECT, 0, 2), "does not fit");
+                int[] head = new int[2];
+                assertMessage(() -> w.Recv(head, 0, 2, MPI.INT, 0, 1), "longer than the receive buffer");
+                org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {1, 2}, head, "the items that fit are there");
+                Object[] one = new Object[1];
+                assertMessage(() -> w.Recv(one, 0, 1, MPI.OBJECT, 0, 2), "does not fit");
+                assertEquals("a", one[0]);
             }
             w.Barrier();
         });

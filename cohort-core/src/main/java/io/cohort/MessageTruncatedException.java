@@ -16,8 +16,9 @@ public class MessageTruncatedException extends CohortException {
     }
 
     /**
-     * The message that did not fit. Its bytes were consumed: a receive into a buffer holds the
-     * first ones that fit (the buffer's position is not moved), the rest were dropped.
+     * The message that did not fit. Its bytes were consumed: a receive into a buffer or an array
+     * holds the first ones, or the first elements, that fit (a buffer's position is not moved); the
+     * rest were dropped.
      */
     public Status status() {
         return status;

@@ -782,7 +782,9 @@ abstract class TransportContractTest {
                 assertEquals(10, bb.position());
                 assertArrayEquals(small, Arrays.copyOf(bb.array(), 10));
                 // Typed receive into a short array.
-                assertThrows(MessageTruncatedException.class, () -> world.recv(0, 3, new int[2]));
+                int[] two = new int[2];
+                assertThrows(MessageTruncatedException.class, () -> world.recv(0, 3, two));
+                assertArrayEquals(new int[] {1, 2}, two, "the elements that fit, as with a buffer");
                 int[] one = new int[2];
                 assertEquals(4, world.recv(0, 3, one).length());
                 assertEquals(4, one[0]);

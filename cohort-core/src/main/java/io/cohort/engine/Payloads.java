@@ -117,10 +117,8 @@ public final class Payloads {
 
     /** Decodes into a caller's array; the message must fit. */
     static void into(byte[] b, Status s, Object array, int width, int capacity, String type) {
-        int n = elements(s, width, type);
-        if (n > capacity) {
-            throw new io.cohort.MessageTruncatedException(s, capacity * width);
-        }
+        int whole = elements(s, width, type);
+        int n = Math.min(whole, capacity); // a longer message leaves the elements that fit, as a ByteBuffer receive does
         ByteBuffer bb = le(b);
         if (array instanceof int[] a) {
             bb.asIntBuffer().get(a, 0, n);
@@ -130,6 +128,9 @@ public final class Payloads {
             bb.asDoubleBuffer().get(a, 0, n);
         } else {
             throw new IllegalArgumentException("unsupported array " + array.getClass());
+        }
+        if (whole > capacity) {
+            throw new io.cohort.MessageTruncatedException(s, capacity * width);
         }
     }
 
