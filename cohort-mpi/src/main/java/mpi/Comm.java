@@ -47,7 +47,7 @@ public class Comm implements Freeable {
     /** The name of a queue's thread, before the rank. */
     static final String THREAD_PREFIX = "cohort-mpi-coll-";
     private volatile String name;
-    private Request request;
+    Request request; // set by iDup
     /** The status {@link #status(io.cohort.Status)} made last (shared by threads: see there). */
     private Status lastStatus;
 
@@ -233,8 +233,8 @@ public class Comm implements Freeable {
         return false;
     }
 
-    /** {@link MPI#UNDEFINED}: Cohort has no process topologies. */
-    public final int getTopology() throws MPIException {
+    /** {@link MPI#CART} for a {@link CartComm}, {@link MPI#GRAPH} for a {@link GraphComm}, else {@link MPI#UNDEFINED}. */
+    public int getTopology() throws MPIException {
         c();
         return MPI.UNDEFINED;
     }

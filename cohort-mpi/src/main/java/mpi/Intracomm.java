@@ -67,6 +67,50 @@ public class Intracomm extends Comm {
         }
     }
 
+    // ---- process topologies ------------------------------------------------------------------------
+
+    /**
+     * A Cartesian communicator of the first {@code dims[0] x dims[1] x ...} processes, in their
+     * order here ({@code reorder} is accepted; Cohort keeps ranks as they are). The processes beyond
+     * the grid get a null communicator. Collective.
+     */
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        Communicator c = c();
+        io.cohort.mpi.support.CartGrid grid;
+        try {
+            grid = io.cohort.mpi.support.CartGrid.of(dims, periods, c.size());
+        } catch (IllegalArgumentException e) {
+            throw error(MPI.ERR_DIMS, "createCart: " + e.getMessage());
+        }
+        queue().drain();
+        try {
+            return new CartComm(c.split(c.rank() < grid.size() ? 0 : MPI.UNDEFINED, c.rank()), errhandler(), grid);
+        } catch (RuntimeException e) {
+            throw fail(e, "createCart");
+        }
+    }
+
+    /**
+     * A graph communicator of the first {@code index.length} processes: node i's neighbours are
+     * {@code edges[index[i-1]]} to {@code edges[index[i] - 1]}. Ranks are kept; the processes beyond
+     * the nodes get a null communicator. Collective.
+     */
+    public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
+        Communicator c = c();
+        io.cohort.mpi.support.GraphTopology graph;
+        try {
+            graph = io.cohort.mpi.support.GraphTopology.of(index, edges, c.size());
+        } catch (IllegalArgumentException e) {
+            throw error(MPI.ERR_TOPOLOGY, "createGraph: " + e.getMessage());
+        }
+        queue().drain();
+        try {
+            return new GraphComm(c.split(c.rank() < graph.nodes() ? 0 : MPI.UNDEFINED, c.rank()), errhandler(), graph);
+        } catch (RuntimeException e) {
+            throw fail(e, "createGraph");
+        }
+    }
+
     // ---- scan ------------------------------------------------------------------------------------
 
     private record ScanPrepared(Communicator c, Operands x, io.cohort.Op op, boolean inclusive) implements Prepared {

@@ -1,49 +1,41 @@
 package mpi;
 
 import io.cohort.Communicator;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
+import io.cohort.mpi.support.CartGrid;
 
 /**
  * A communicator with a Cartesian topology: process ranks laid out on a grid of {@code dims}, in
  * row-major order (the last dimension varies fastest), periodic where {@code periods} says.
- * Ranks are those of the communicator it was made from (Cohort does not reorder).
+ * Ranks are those of the communicator it was made from (Cohort does not reorder). The grid's
+ * arithmetic is {@link CartGrid}'s, shared with the Open MPI API's {@code CartComm}.
  *
  * <p>Immutable apart from what {@link Comm} holds; any thread.
  */
 public class Cartcomm extends Intracomm {
-    private final int[] dims;
-    private final boolean[] periods;
+    private final CartGrid grid;
 
-    private Cartcomm(Communicator c, int[] dims, boolean[] periods) {
+    private Cartcomm(Communicator c, CartGrid grid) {
         super(c);
-        this.dims = dims;
-        this.periods = periods;
+        this.grid = grid;
     }
 
     static Cartcomm create(Intracomm parent, int[] dims, boolean[] periods) {
         Communicator c = parent.c("Create_cart");
-        if (dims == null || periods == null || dims.length != periods.length) {
-            throw Errors.error("Create_cart needs as many periods as dimensions");
-        }
-        long n = 1;
-        for (int d : dims) {
-            if (d <= 0) {
-                throw Errors.error("Create_cart: dimension sizes must be positive, not " + Arrays.toString(dims));
-            }
-            n *= d;
-        }
-        if (n > c.size()) {
-            throw Errors.error("Create_cart: a grid of " + Arrays.toString(dims) + " needs " + n
-                    + " processes but the communicator has " + c.size());
-        }
+        CartGrid grid = checked("Create_cart", () -> CartGrid.of(dims, periods, c.size()));
         try {
-            Communicator s = c.split(c.rank() < n ? 0 : io.cohort.Group.UNDEFINED, c.rank());
-            return s == null ? null : new Cartcomm(s, dims.clone(), periods.clone());
+            Communicator s = c.split(c.rank() < grid.size() ? 0 : io.cohort.Group.UNDEFINED, c.rank());
+            return s == null ? null : new Cartcomm(s, grid);
         } catch (RuntimeException e) {
             throw Errors.of(e, "Create_cart");
+        }
+    }
+
+    /** The grid's answer, or its one-sentence mistake as this API's error. */
+    private static <T> T checked(String op, java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (IllegalArgumentException e) {
+            throw Errors.error(op + ": " + e.getMessage());
         }
     }
 
@@ -52,7 +44,7 @@ public class Cartcomm extends Intracomm {
     public Object clone() throws MPIException {
         Communicator c = c("clone");
         try {
-            return new Cartcomm(c.dup(), dims, periods);
+            return new Cartcomm(c.dup(), grid);
         } catch (RuntimeException e) {
             throw Errors.of(e, "clone");
         }
@@ -61,36 +53,13 @@ public class Cartcomm extends Intracomm {
     /** The rank at {@code coords}; a periodic dimension wraps, a coordinate outside another is an error. */
     public int Rank(int[] coords) throws MPIException {
         c("Rank");
-        if (coords == null || coords.length != dims.length) {
-            throw Errors.error("Cartcomm.Rank needs " + dims.length + " coordinates, not "
-                    + (coords == null ? "null" : String.valueOf(coords.length)));
-        }
-        int rank = 0;
-        for (int i = 0; i < dims.length; i++) {
-            int x = coords[i];
-            if (periods[i]) {
-                x = Math.floorMod(x, dims[i]);
-            } else if (x < 0 || x >= dims[i]) {
-                throw Errors.error("Cartcomm.Rank: coordinate " + x + " is outside dimension " + i + " of size " + dims[i]
-                        + ", which is not periodic");
-            }
-            rank = rank * dims[i] + x;
-        }
-        return rank;
+        return checked("Cartcomm.Rank", () -> grid.rank(coords));
     }
 
     /** The coordinates of {@code rank}. */
     public int[] Coords(int rank) throws MPIException {
-        Communicator c = c("Coords");
-        if (rank < 0 || rank >= c.size()) {
-            throw Errors.error("Cartcomm.Coords: rank " + rank + " is not in this communicator of " + c.size());
-        }
-        int[] out = new int[dims.length];
-        for (int i = dims.length - 1; i >= 0; i--) {
-            out[i] = rank % dims[i];
-            rank /= dims[i];
-        }
-        return out;
+        c("Coords");
+        return checked("Cartcomm.Coords", () -> grid.coords(rank));
     }
 
     /**
@@ -100,21 +69,8 @@ public class Cartcomm extends Intracomm {
      */
     public ShiftParms Shift(int direction, int disp) throws MPIException {
         Communicator c = c("Shift");
-        if (direction < 0 || direction >= dims.length) {
-            throw Errors.error("Cartcomm.Shift: direction " + direction + " is not one of the " + dims.length
-                    + " dimensions");
-        }
-        int[] me = Coords(c.rank());
-        return new ShiftParms(neighbour(me, direction, -disp), neighbour(me, direction, disp));
-    }
-
-    private int neighbour(int[] me, int direction, int step) {
-        int[] at = me.clone();
-        at[direction] += step;
-        if (!periods[direction] && (at[direction] < 0 || at[direction] >= dims[direction])) {
-            return MPI.PROC_NULL;
-        }
-        return Rank(at);
+        int[] ranks = checked("Cartcomm.Shift", () -> grid.shift(c.rank(), direction, disp, MPI.PROC_NULL));
+        return new ShiftParms(ranks[0], ranks[1]);
     }
 
     /**
@@ -123,28 +79,9 @@ public class Cartcomm extends Intracomm {
      */
     public Cartcomm Sub(boolean[] remain_dims) throws MPIException {
         Communicator c = c("Sub");
-        if (remain_dims == null || remain_dims.length != dims.length) {
-            throw Errors.error("Cartcomm.Sub needs " + dims.length + " flags, one per dimension");
-        }
-        int[] me = Coords(c.rank());
-        int color = 0;
-        List<Integer> keptDims = new ArrayList<>();
-        List<Boolean> keptPeriods = new ArrayList<>();
-        for (int i = 0; i < dims.length; i++) {
-            if (remain_dims[i]) {
-                keptDims.add(dims[i]);
-                keptPeriods.add(periods[i]);
-            } else {
-                color = color * dims[i] + me[i];
-            }
-        }
-        int[] d = keptDims.stream().mapToInt(Integer::intValue).toArray();
-        boolean[] p = new boolean[d.length];
-        for (int i = 0; i < p.length; i++) {
-            p[i] = keptPeriods.get(i);
-        }
+        int colour = checked("Cartcomm.Sub", () -> grid.subColour(c.rank(), remain_dims));
         try {
-            return new Cartcomm(c.split(color, c.rank()), d, p);
+            return new Cartcomm(c.split(colour, c.rank()), grid.sub(remain_dims));
         } catch (RuntimeException e) {
             throw Errors.of(e, "Sub");
         }
@@ -153,17 +90,14 @@ public class Cartcomm extends Intracomm {
     /** The rank this process would have on a grid of {@code dims}: its own, or {@link MPI#UNDEFINED} beyond the grid. */
     public int Map(int[] dims, boolean[] periods) throws MPIException {
         Communicator c = c("Map");
-        long n = 1;
-        for (int d : dims) {
-            n *= d;
-        }
-        return c.rank() < n ? c.rank() : MPI.UNDEFINED;
+        CartGrid g = checked("Cartcomm.Map", () -> CartGrid.of(dims, periods, c.size()));
+        return c.rank() < g.size() ? c.rank() : MPI.UNDEFINED;
     }
 
     /** The grid's dimensions, periods and this process's coordinates. */
     public CartParms Get() throws MPIException {
         Communicator c = c("Get");
-        return new CartParms(dims.clone(), periods.clone(), Coords(c.rank()));
+        return new CartParms(grid.dims(), grid.periods(), Coords(c.rank()));
     }
 
     /** {@link MPI#CART}. */
@@ -179,58 +113,9 @@ public class Cartcomm extends Intracomm {
      * set are kept; their product must divide {@code nnodes}.
      */
     public static void Dims_create(int nnodes, int[] dims) throws MPIException {
-        if (dims == null || nnodes <= 0) {
-            throw Errors.error("Dims_create needs a positive number of nodes and an array of dimensions");
-        }
-        int fixed = 1;
-        List<Integer> free = new ArrayList<>();
-        for (int i = 0; i < dims.length; i++) {
-            if (dims[i] < 0) {
-                throw Errors.error("Dims_create: dimension " + i + " is negative: " + dims[i]);
-            }
-            if (dims[i] == 0) {
-                free.add(i);
-            } else {
-                fixed *= dims[i];
-            }
-        }
-        if (nnodes % fixed != 0) {
-            throw Errors.error("Dims_create: " + nnodes + " nodes do not divide into the given dimensions "
-                    + Arrays.toString(dims));
-        }
-        int rest = nnodes / fixed;
-        if (free.isEmpty()) {
-            if (rest != 1) {
-                throw Errors.error("Dims_create: the dimensions " + Arrays.toString(dims) + " make " + fixed
-                        + " nodes, not " + nnodes);
-            }
-            return;
-        }
-        int[] sizes = new int[free.size()];
-        Arrays.fill(sizes, 1);
-        List<Integer> primes = new ArrayList<>();
-        for (int p = 2; (long) p * p <= rest; p++) {
-            while (rest % p == 0) {
-                primes.add(p);
-                rest /= p;
-            }
-        }
-        if (rest > 1) {
-            primes.add(rest);
-        }
-        // Largest factors first, each onto the currently smallest dimension.
-        for (int i = primes.size() - 1; i >= 0; i--) {
-            int smallest = 0;
-            for (int j = 1; j < sizes.length; j++) {
-                if (sizes[j] < sizes[smallest]) {
-                    smallest = j;
-                }
-            }
-            sizes[smallest] *= primes.get(i);
-        }
-        Arrays.sort(sizes);
-        for (int j = 0; j < free.size(); j++) {
-            dims[free.get(j)] = sizes[sizes.length - 1 - j];
-        }
+        checked("Dims_create", () -> {
+            CartGrid.dimsCreate(nnodes, dims);
+            return null;
+        });
     }
 }
