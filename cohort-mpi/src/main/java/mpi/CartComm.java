@@ -29,23 +29,20 @@ public final class CartComm extends Intracomm {
         }
     }
 
-    /** A duplicate with the same grid and a context of its own. Collective. */
+    /** Keeps the grid in a duplicate ({@link #dup()}, {@link #iDup()}, {@link #clone()}). */
+    @Override
+    Comm duplicate(Communicator c) {
+        return new CartComm(c, errhandler(), grid);
+    }
+
     @Override
     public CartComm dup() throws MPIException {
-        Communicator c = c();
-        queue().drain();
-        try {
-            return new CartComm(c.dup(), errhandler(), grid);
-        } catch (RuntimeException e) {
-            throw fail(e, "dup");
-        }
+        return (CartComm) super.dup();
     }
 
     @Override
     public CartComm iDup() throws MPIException {
-        CartComm d = dup();
-        d.request = Request.completed(d, Status.empty(MPI.UNDEFINED));
-        return d;
+        return (CartComm) super.iDup();
     }
 
     @Override

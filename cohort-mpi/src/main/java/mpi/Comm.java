@@ -47,7 +47,7 @@ public class Comm implements Freeable {
     /** The name of a queue's thread, before the rank. */
     static final String THREAD_PREFIX = "cohort-mpi-coll-";
     private volatile String name;
-    Request request; // set by iDup
+    private Request request;
     /** The status {@link #status(io.cohort.Status)} made last (shared by threads: see there). */
     private Status lastStatus;
 
@@ -149,12 +149,17 @@ public class Comm implements Freeable {
         return resolve() == null;
     }
 
+    /** What {@link #dup()} makes of the duplicate {@code c}: a plain one here; a topology keeps its own. */
+    Comm duplicate(Communicator c) {
+        return derive(c);
+    }
+
     /** A new communicator with the same group and a context of its own. Collective. */
     public Comm dup() throws MPIException {
         Communicator c = c();
         queue().drain();
         try {
-            return derive(c.dup());
+            return duplicate(c.dup());
         } catch (RuntimeException e) {
             throw fail(e, "dup");
         }

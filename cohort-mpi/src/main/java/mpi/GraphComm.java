@@ -20,23 +20,20 @@ public final class GraphComm extends Intracomm {
         this.graph = graph;
     }
 
-    /** A duplicate with the same graph and a context of its own. Collective. */
+    /** Keeps the graph in a duplicate ({@link #dup()}, {@link #iDup()}, {@link #clone()}). */
+    @Override
+    Comm duplicate(Communicator c) {
+        return new GraphComm(c, errhandler(), graph);
+    }
+
     @Override
     public GraphComm dup() throws MPIException {
-        Communicator c = c();
-        queue().drain();
-        try {
-            return new GraphComm(c.dup(), errhandler(), graph);
-        } catch (RuntimeException e) {
-            throw fail(e, "dup");
-        }
+        return (GraphComm) super.dup();
     }
 
     @Override
     public GraphComm iDup() throws MPIException {
-        GraphComm d = dup();
-        d.request = Request.completed(d, Status.empty(MPI.UNDEFINED));
-        return d;
+        return (GraphComm) super.iDup();
     }
 
     @Override

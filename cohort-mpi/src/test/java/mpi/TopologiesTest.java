@@ -89,6 +89,10 @@ class TopologiesTest {
             assertArrayEquals(me, copy.getCoords(rank));
             CartComm cloned = cart.clone();
             assertEquals(dims[0], cloned.getTopo().getDim(0));
+            CartComm later = cart.iDup();
+            later.getRequest().waitFor();
+            assertEquals(MPI.CART, later.getTopology());
+            later.free();
             assertEquals(rank, cart.map(dims, new boolean[] {true, false}));
             copy.free();
             cloned.free();
