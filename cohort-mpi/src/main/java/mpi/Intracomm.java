@@ -67,6 +67,29 @@ public class Intracomm extends Comm {
         }
     }
 
+    /**
+     * A communicator of {@code group}'s processes, made by them alone ({@code MPI_Comm_create_group}):
+     * only the group's members call it, each with the same group and {@code tag}. Collective over
+     * the group.
+     */
+    public final Intracomm createGroup(Group group, int tag) throws MPIException {
+        Communicator c = c();
+        if (group == null || group.isNull() || group.group == null) {
+            throw error(MPI.ERR_GROUP, "createGroup needs a group with this process in it, not "
+                    + (group == null ? "null" : group.isNull() ? "a freed one" : "the empty group"));
+        }
+        if (tag < 0) {
+            throw error(MPI.ERR_TAG, "createGroup: tag " + tag + " is negative");
+        }
+        try {
+            return derive(c.createGroup(group.group, tag));
+        } catch (IllegalArgumentException e) {
+            throw error(MPI.ERR_GROUP, e.getMessage());
+        } catch (RuntimeException e) {
+            throw fail(e, "createGroup");
+        }
+    }
+
     // ---- process topologies ------------------------------------------------------------------------
 
     /**

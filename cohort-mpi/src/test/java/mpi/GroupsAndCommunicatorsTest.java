@@ -114,4 +114,30 @@ class GroupsAndCommunicatorsTest {
             dup.free();
         });
     }
+    /** createGroup: only the group's members call it; here the even ranks, while the odd ones do not. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 8})
+    void createGroupIsMadeByTheMembersAlone(int np) {
+        MpiJob.run(np, (rank, size) -> {
+            Intracomm w = MPI.COMM_WORLD;
+            if (rank % 2 == 0) {
+                int[] evens = java.util.stream.IntStream.range(0, size).filter(r -> r % 2 == 0).toArray();
+                Intracomm c = w.createGroup(w.getGroup().incl(evens), 7);
+                assertEquals(evens.length, c.getSize());
+                assertEquals(rank / 2, c.getRank());
+                int[] sum = new int[1];
+                c.allReduce(new int[] {rank}, sum, 1, MPI.INT, MPI.SUM);
+                assertEquals(java.util.Arrays.stream(evens).sum(), sum[0]);
+                c.free();
+            }
+            w.setErrhandler(MPI.ERRORS_RETURN);
+            if (size > 1 && rank == 1) {
+                MPIException e = org.junit.jupiter.api.Assertions.assertThrows(MPIException.class,
+                        () -> w.createGroup(w.getGroup().incl(new int[] {0}), 0));
+                assertEquals(MPI.ERR_GROUP, e.getErrorClass());
+                assertTrue(e.getMessage().contains("is not in the group"), e.getMessage());
+            }
+            w.barrier();
+        });
+    }
 }

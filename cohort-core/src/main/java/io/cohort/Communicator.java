@@ -267,6 +267,19 @@ public interface Communicator extends AutoCloseable {
      */
     Communicator create(Group group);
 
+    /**
+     * As {@link #create}, but collective over the group's peers only (MPI's
+     * {@code MPI_Comm_create_group}): the others do not call it. {@code tag} (0 to
+     * {@link #MAX_TAG} - 16) keeps its messages apart from other creations among overlapping
+     * groups. As with every communicator creation, a peer makes one communicator at a time: two
+     * threads of one peer must not create communicators at once.
+     *
+     * @throws IllegalArgumentException if the caller is not in the group, the group leaves this
+     *                                  communicator, the tag is out of range, or (on every member) the
+     *                                  members gave different groups
+     */
+    Communicator createGroup(Group group, int tag);
+
     // ---- the broadcast domain (PCODE) ------------------------------------------------------------
 
     /**

@@ -93,6 +93,62 @@ class CommunicatorsTest {
         });
     }
 
+    /**
+     * createGroup is collective over the group only: the evens make a communicator (in the group's
+     * order, reversed) while the odds make their own among themselves, and neither waits for the
+     * other; then both talk inside and across without their messages mixing.
+     */
+    @Test
+    void createGroupIsCollectiveOverTheGroupOnly() {
+        LocalCohort.run(7, world -> {
+            int r = world.rank();
+            Group mine = r % 2 == 0 ? world.group().incl(6, 4, 2, 0) : world.group().incl(1, 3, 5);
+            Communicator c = world.createGroup(mine, 9);
+            assertEquals(r % 2 == 0 ? 4 : 3, c.size());
+            assertEquals(r % 2 == 0 ? (6 - r) / 2 : r / 2, c.rank());
+            int[] sum = new int[1];
+            c.allreduce(new int[] {r}, sum, Op.SUM);
+            assertEquals(r % 2 == 0 ? 12 : 9, sum[0]);
+            // Same tags on the new communicator and the world: each receive gets its own.
+            int right = (c.rank() + 1) % c.size();
+            c.send(right, 1, new int[] {100 + r});
+            world.send((r + 1) % 7, 1, new int[] {r});
+            int[] w = new int[1];
+            world.recv((r + 6) % 7, 1, w);
+            assertEquals((r + 6) % 7, w[0]);
+            int[] got = new int[1];
+            Status st = c.recv(Communicator.ANY_SOURCE, 1, got);
+            assertEquals((c.rank() + c.size() - 1) % c.size(), st.source());
+            // A second creation with another tag, among a subset that overlaps both.
+            if (r < 3) {
+                Communicator low = world.createGroup(world.group().incl(0, 1, 2), 10);
+                assertEquals(r, low.rank());
+                low.barrier();
+            }
+        });
+    }
+
+    @Test
+    void createGroupMistakesAreOneSentence() {
+        AtomicInteger failures = new AtomicInteger();
+        LocalCohort.run(3, world -> {
+            IllegalArgumentException e;
+            if (world.rank() == 2) {
+                e = assertThrows(IllegalArgumentException.class, () -> world.createGroup(world.group().incl(0, 1), 0));
+                assertTrue(e.getMessage().contains("this peer (rank 2) is not in the group"), e.getMessage());
+                e = assertThrows(IllegalArgumentException.class, () -> world.createGroup(world.group().incl(2), -1));
+                assertTrue(e.getMessage().contains("tag -1 is not 0 to"), e.getMessage());
+                return;
+            }
+            // Ranks 0 and 1 give different groups of the same two peers: both are told.
+            Group g = world.rank() == 0 ? world.group().incl(0, 1) : world.group().incl(1, 0);
+            e = assertThrows(IllegalArgumentException.class, () -> world.createGroup(g, 3));
+            assertTrue(e.getMessage().contains("the members gave different groups"), e.getMessage());
+            failures.incrementAndGet();
+        });
+        assertEquals(2, failures.get());
+    }
+
     @Test
     void dupIsolatesFromTheWorld() {
         LocalCohort.run(3, world -> {

@@ -47,6 +47,8 @@ public class EngineCommunicator implements Communicator {
     static final int TAG_BCAST = 1;
     static final int TAG_DOMAIN = 3;
     static final int TAG_COMM = 4;
+    /** createGroup's exchanges use tags from here up, one per user tag. */
+    static final int TAG_CREATE_GROUP = 16;
 
     protected final ProgressEngine engine;
     private final int context;
@@ -709,6 +711,71 @@ public class EngineCommunicator implements Communicator {
         }
         int agreed = agreedContext(table, 2);
         return group.rank() == Group.UNDEFINED ? null : new EngineCommunicator(this, agreed, members);
+    }
+
+    @Override
+    public Communicator createGroup(Group group, int tag) {
+        if (tag < 0 || tag > MAX_TAG - TAG_CREATE_GROUP) {
+            throw new IllegalArgumentException("createGroup: tag " + tag + " is not 0 to " + (MAX_TAG - TAG_CREATE_GROUP));
+        }
+        int me = group.rank();
+        if (me == Group.UNDEFINED) {
+            throw new IllegalArgumentException("createGroup: this peer (rank " + rank + ") is not in the group; only"
+                    + " the group's members call it");
+        }
+        int[] members = group.worldRanks();
+        int[] ranks = new int[members.length];
+        for (int i = 0; i < members.length; i++) {
+            ranks[i] = worldRanks == null ? (members[i] < size ? members[i] : -1) : commRanks[members[i]];
+            if (ranks[i] < 0) {
+                throw new IllegalArgumentException("createGroup: the group's member " + i + " (job rank " + members[i]
+                        + ") is not in this communicator");
+            }
+        }
+        if (closed) {
+            throw new IllegalStateException("createGroup on " + this + ", which is closed");
+        }
+        // The member with the lowest job rank gathers the proposals, takes the largest and sends
+        // it back: create's agreement, among the members only. Chosen by job rank, not group rank,
+        // so that members who list the same peers in different orders still meet, and are told.
+        int leader = 0;
+        for (int i = 1; i < members.length; i++) {
+            if (members[i] < members[leader]) {
+                leader = i;
+            }
+        }
+        int t = TAG_CREATE_GROUP + tag;
+        long hash = java.util.Arrays.hashCode(members);
+        long agreed;
+        if (me == leader) {
+            agreed = contexts.proposal();
+            boolean same = true;
+            for (int i = 0; i < ranks.length; i++) {
+                if (i != leader) {
+                    ByteBuffer b = ByteBuffer.wrap(receiveCollective(ranks[i], t));
+                    same &= b.getLong() == hash;
+                    agreed = Math.max(agreed, b.getLong());
+                }
+            }
+            long answer = same ? agreed : -1; // a different group shows as -1
+            for (int i = 0; i < ranks.length; i++) {
+                if (i != leader) {
+                    engine.send(toEngine(ranks[i]), collectiveContext, t,
+                            ByteBuffer.allocate(Long.BYTES).putLong(0, answer)).await();
+                }
+            }
+            agreed = answer;
+        } else {
+            ByteBuffer mine = ByteBuffer.allocate(2 * Long.BYTES).putLong(0, hash).putLong(Long.BYTES, contexts.proposal());
+            engine.send(toEngine(ranks[leader]), collectiveContext, t, mine).await();
+            agreed = ByteBuffer.wrap(receiveCollective(ranks[leader], t)).getLong();
+        }
+        if (agreed < 0) {
+            throw new IllegalArgumentException("createGroup: the members gave different groups; every member must"
+                    + " give the same one");
+        }
+        contexts.advancePast((int) agreed);
+        return new EngineCommunicator(this, (int) agreed, members);
     }
 
     private int worldRank(int r) {
