@@ -45,11 +45,11 @@ final class BinomialBcast {
      * As {@link #run}, in place: the root's first {@code length} bytes of {@code buffer} reach every
      * peer's {@code buffer}, received into it and forwarded from it, with no copy of the library's
      * own. Off the root, {@code length} is what the peer expects; it returns how many bytes came.
-     * A longer message fills {@code buffer} to {@code length} and is forwarded so far with its first
-     * byte replaced by {@code cutMark}, so the peers below know it was cut; this peer's own buffer
-     * keeps the root's first byte, and the caller finds the mismatch in the bytes.
+     * A longer message fills {@code buffer} to {@code length} and is forwarded so far with
+     * {@code cutBits} set in its first byte, so the peers below know it was cut; this peer's own
+     * buffer keeps the root's first byte, and the caller finds the mismatch in the bytes.
      */
-    static int runInPlace(Exchange x, int root, ByteBuffer buffer, int length, byte cutMark) {
+    static int runInPlace(Exchange x, int root, ByteBuffer buffer, int length, byte cutBits) {
         int n = x.size;
         int relative = (x.rank - root + n) % n;
         int got = length;
@@ -70,7 +70,7 @@ final class BinomialBcast {
         }
         byte first = cut && length > 0 ? buffer.get(0) : 0;
         if (cut && length > 0) {
-            buffer.put(0, cutMark);
+            buffer.put(0, (byte) (first | cutBits));
         }
         List<Request> sends = new ArrayList<>(2);
         try {

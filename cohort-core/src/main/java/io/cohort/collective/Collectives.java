@@ -340,8 +340,11 @@ public final class Collectives implements AutoCloseable {
 
     /** Bytes of a bcast's header: the element type's letter and the count. */
     private static final int HEADER = 5;
-    /** In place of the type's letter: a peer forwarded this copy cut to its own, shorter, buffer. */
-    private static final byte CUT = '!';
+    /**
+     * Set in the type's letter (ASCII, so the bit is free) when a peer forwarded this copy cut to its
+     * own, shorter, buffer; the type and count stay readable.
+     */
+    private static final byte CUT = (byte) 0x80;
 
     private static void header(ByteBuffer to, Object buffer, int count) {
         to.put(0, (byte) Buffers.family(buffer).charAt(0)).putInt(1, count);
@@ -349,16 +352,17 @@ public final class Collectives implements AutoCloseable {
 
     /** Throws one sentence unless the {@code got} bytes of {@code in} are the root's bcast of this peer's buffer. */
     private void checkHeader(ByteBuffer in, int got, int root, Object buffer, int count, int width) {
-        char family = got >= HEADER ? (char) in.get(0) : '?';
-        if (family == CUT) {
-            throw new IllegalArgumentException("rank " + rank() + " received a cut copy of root " + root + "'s bcast:"
-                    + " a peer that forwards it to this one passed a shorter buffer");
-        }
+        byte first = got >= HEADER ? in.get(0) : (byte) '?';
+        char family = (char) (first & ~CUT);
         int rootCount = got >= HEADER ? in.getInt(1) : -1;
         if (family != Buffers.family(buffer).charAt(0) || rootCount != count) {
             throw new IllegalArgumentException("rank " + rank() + "'s bcast buffer is " + Buffers.typeName(buffer)
                     + " of " + count + " elements but root " + root + " sent " + Buffers.familyName(family) + " of "
                     + rootCount + " elements; pass buffers of one type and length");
+        }
+        if ((first & CUT) != 0) {
+            throw new IllegalArgumentException("rank " + rank() + " received a cut copy of root " + root + "'s bcast:"
+                    + " a peer that forwards it to this one passed a shorter buffer");
         }
         if (width > 0 && got != HEADER + (long) count * width) {
             throw new IllegalArgumentException("rank " + rank() + " received " + (got - HEADER) + " of the "
