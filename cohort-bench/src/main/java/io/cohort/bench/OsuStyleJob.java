@@ -27,7 +27,7 @@ import java.nio.ByteBuffer;
  * </ul>
  * <pre>
  *   cohort run -n 2 --transport shm -cp ... io.cohort.bench.OsuStyleJob latency|bw [options]
- *   cohort run -n 4 --transport shm -cp ... io.cohort.bench.OsuStyleJob bcast|allreduce [options]
+ *   cohort run -n 4 --transport shm -cp ... io.cohort.bench.OsuStyleJob bcast|allreduce|allgather [options]
  * </pre>
  */
 public final class OsuStyleJob {
@@ -40,8 +40,8 @@ public final class OsuStyleJob {
     public static void main(String[] args) {
         String op = args.length > 0 ? args[0] : "";
         boolean p2p = op.equals("latency") || op.equals("bw");
-        if (!p2p && !op.equals("bcast") && !op.equals("allreduce")) {
-            OsuFigures.usage("OsuStyleJob", "the operation (first argument) is latency, bw, bcast or allreduce");
+        if (!p2p && !op.equals("bcast") && !op.equals("allreduce") && !op.equals("allgather")) {
+            OsuFigures.usage("OsuStyleJob", "the operation (first argument) is latency, bw, bcast, allreduce or allgather");
         }
         String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
         int[] defaults = switch (op) {
@@ -54,8 +54,8 @@ public final class OsuStyleJob {
         if (f.rest.length > 0) {
             OsuFigures.usage("OsuStyleJob", "unexpected argument '" + f.rest[0] + "'");
         }
-        if (op.equals("allreduce") && f.direct) {
-            OsuFigures.usage("OsuStyleJob", "allreduce takes arrays only (--buffer array)");
+        if ((op.equals("allreduce") || op.equals("allgather")) && f.direct) {
+            OsuFigures.usage("OsuStyleJob", op + " takes arrays only (--buffer array)");
         }
         try (Communicator world = Cohort.init()) {
             if (p2p && world.size() != 2) {
@@ -232,7 +232,10 @@ public final class OsuStyleJob {
         }
     }
 
-    /** bytes (byte[] or direct ByteBuffer) for bcast; send and receive double[] for allreduce. */
+    /**
+     * bytes (byte[] or direct ByteBuffer) for bcast; send and receive double[] for allreduce; the
+     * allgather sends the same double[] and receives every peer's (made at its first call).
+     */
     private static Object[] buffers(OsuFigures f, int rank, int size) {
         int doubles = Math.max(1, size / 8);
         double[] s = new double[doubles];
@@ -240,7 +243,7 @@ public final class OsuStyleJob {
             s[i] = rank + i;
         }
         Object bytes = f.direct ? ByteBuffer.allocateDirect(size) : new byte[size];
-        return new Object[] {bytes, s, new double[doubles]};
+        return new Object[] {bytes, s, new double[doubles], null};
     }
 
     private static void call(Communicator world, String op, Object[] b, int size, int rank, int i) {
@@ -253,6 +256,11 @@ public final class OsuStyleJob {
                 }
             }
             world.bcast(0, b[0]);
+        } else if (op.equals("allgather")) {
+            if (b[3] == null) {
+                b[3] = new double[((double[]) b[1]).length * world.size()];
+            }
+            world.allgather(b[1], b[3]);
         } else {
             world.allreduce(b[1], b[2], Op.SUM);
         }
@@ -264,6 +272,14 @@ public final class OsuStyleJob {
             if (got != (byte) lastCall) {
                 throw new IllegalStateException("rank " + rank + ": bcast of " + size + " B delivered byte " + got
                         + ", expected " + (byte) lastCall);
+            }
+        } else if (op.equals("allgather")) {
+            double[] all = (double[]) b[3];
+            int each = all.length / n;
+            for (int r = 0; r < n; r++) {
+                if (all[r * each] != r) {
+                    throw new IllegalStateException("rank " + rank + ": allgather gave " + all[r * each] + " for rank " + r);
+                }
             }
         } else if (((double[]) b[2])[0] != n * (n - 1) / 2.0) {
             throw new IllegalStateException("rank " + rank + ": allreduce gave " + ((double[]) b[2])[0] + ", expected "
