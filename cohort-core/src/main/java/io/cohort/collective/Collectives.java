@@ -463,10 +463,17 @@ public final class Collectives implements AutoCloseable {
                     + " elements but counts[" + rank() + "] is " + counts[rank()]);
         }
         long bytes = total * Buffers.nominalBytes(send);
+        int width = Buffers.elementBytes(send);
         blocking(operation, -1, bytes(send, Buffers.count(send)), x -> {
+            Algorithm a = pick(Algorithm.Operation.ALLGATHER, bytes, null);
+            if (width > 0 && total * width <= Integer.MAX_VALUE && a != Algorithm.ALLGATHER_DOMAIN
+                    && (a == Algorithm.ALLGATHER_RING || Integer.bitCount(size()) == 1)) {
+                allgatherInPlace(x, a, send, recv, counts, displs, width, (int) (total * width));
+                return;
+            }
             byte[][] blocks = new byte[size()][];
             blocks[rank()] = Buffers.encode(send, 0, counts[rank()]);
-            switch (pick(Algorithm.Operation.ALLGATHER, bytes, null)) {
+            switch (a) {
                 case ALLGATHER_DOMAIN -> DomainCollectives.allgather(channel, blocks);
                 case ALLGATHER_RING -> RingAllgather.run(x, blocks);
                 default -> RecursiveDoublingAllgather.run(x, blocks);
@@ -479,6 +486,37 @@ public final class Collectives implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /**
+     * Primitive blocks over point-to-point: laid out in rank order in this communicator's scratch
+     * buffer, received and forwarded in place ({@link AllgatherInPlace}), this peer's block encoded
+     * once and the others decoded once.
+     */
+    private void allgatherInPlace(Exchange x, Algorithm a, Object send, Object recv, int[] counts, int[] displs,
+                                  int width, int totalBytes) {
+        int n = size();
+        int[] off = new int[n];
+        int[] len = new int[n];
+        for (int r = 0, at = 0; r < n; r++) {
+            off[r] = at;
+            len[r] = counts[r] * width;
+            at += len[r];
+        }
+        ByteBuffer all = scratch.recv(totalBytes);
+        Buffers.encodeInto(send, 0, counts[rank()], all, off[rank()]);
+        if (a == Algorithm.ALLGATHER_RING) {
+            AllgatherInPlace.ring(x, all, off, len);
+        } else {
+            AllgatherInPlace.recursiveDoubling(x, all, off, len);
+        }
+        for (int r = 0; r < n; r++) {
+            if (r == rank()) {
+                Buffers.copy(send, 0, recv, displs[r], counts[r]);
+            } else {
+                Buffers.decodeFrom(all, off[r], recv, displs[r], counts[r]);
+            }
+        }
     }
 
     /** Block r of every peer's send (send's length / size elements each) goes to rank r, at this rank's index. */

@@ -102,6 +102,34 @@ class CollectiveErrorsTest {
     }
 
     /**
+     * Peers whose allgatherv counts disagree: rank 1 sends 3 elements and says so, rank 0 expects 2
+     * from it. In place (ring, recursive doubling) rank 0 receives more bytes than its counts make
+     * and names the sender; rank 1, whose own expectation is met, completes.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = Algorithm.class,
+            names = {"ALLGATHER_RECURSIVE_DOUBLING", "ALLGATHER_RING"})
+    void anAllgatherOfDisagreeingCountsFailsWhereTheyDoNotFit(Algorithm algorithm) {
+        String[] errors = new String[2];
+        assertThrows(CohortException.class, () ->
+                LocalCohort.builder().size(2).timeout(Duration.ofSeconds(50)).run(world -> {
+                    try (Collectives c = Fixtures.collectives(world, CollectiveMode.P2P, s -> { })) {
+                        c.force(algorithm);
+                        int[] counts = world.rank() == 0 ? new int[] {2, 2} : new int[] {2, 3};
+                        try {
+                            c.allgatherv(new int[counts[world.rank()]], new int[5], counts, new int[] {0, 2});
+                        } catch (RuntimeException e) {
+                            errors[world.rank()] = e.getMessage();
+                            throw e;
+                        }
+                    }
+                }));
+        assertEquals("rank 0 received 12 bytes of allgather blocks from rank 1 where its counts make 8; do the peers"
+                + " pass the same counts?", errors[0]);
+        assertNull(errors[1]);
+    }
+
+    /**
      * Peers that pass different counts to an allreduce: both ends of the swap fail, naming the
      * partner and both lengths; the shorter side's receive is cut (truncated), the longer side's
      * comes short, and neither waits for anything more.
