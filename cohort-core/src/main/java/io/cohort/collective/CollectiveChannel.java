@@ -63,4 +63,9 @@ public interface CollectiveChannel {
     default boolean sharedMemoryOnly() {
         return false;
     }
+
+    /** Whether some other peer of the communicator is reached over a network transport (TCP or UDP). */
+    default boolean anyPeerOverNetwork() {
+        return false;
+    }
 }

@@ -40,6 +40,8 @@ public final class Collectives implements AutoCloseable {
     private final Consumer<String> verbose;
     /** 0 until asked, then 1 if every peer is reached over shared memory, else -1 (racy but idempotent). */
     private volatile int sharedMemory;
+    /** 0 not asked yet, 1 some peer is reached over TCP or UDP, -1 none. */
+    private volatile int overNetwork;
     /** Per operation, a bit per algorithm already reported to {@code --verbose}. */
     private final java.util.concurrent.atomic.AtomicLongArray logged =
             new java.util.concurrent.atomic.AtomicLongArray(Algorithm.Operation.values().length);
@@ -190,6 +192,20 @@ public final class Collectives implements AutoCloseable {
         }
         ran = a;
         return a;
+    }
+
+    /**
+     * Asked once, like {@link #sharedMemoryOnly()}. The in-place allgather is used only without a
+     * network hop: over TCP in the cluster in a box it measured 1.3-2.2x slower than the framed
+     * algorithms, for reasons not yet found (docs/benchmarks.md, "Allgather in place").
+     */
+    private boolean overNetwork() {
+        int s = overNetwork;
+        if (s == 0) {
+            s = channel.anyPeerOverNetwork() ? 1 : -1;
+            overNetwork = s;
+        }
+        return s > 0;
     }
 
     /** Asked once: the routes of a communicator's peers do not change. */
@@ -467,7 +483,7 @@ public final class Collectives implements AutoCloseable {
         blocking(operation, -1, bytes(send, Buffers.count(send)), x -> {
             Algorithm a = pick(Algorithm.Operation.ALLGATHER, bytes, null);
             if (width > 0 && total * width <= Integer.MAX_VALUE && a != Algorithm.ALLGATHER_DOMAIN
-                    && (a == Algorithm.ALLGATHER_RING || Integer.bitCount(size()) == 1)) {
+                    && (a == Algorithm.ALLGATHER_RING || Integer.bitCount(size()) == 1) && !overNetwork()) {
                 allgatherInPlace(x, a, send, recv, counts, displs, width, (int) (total * width));
                 return;
             }

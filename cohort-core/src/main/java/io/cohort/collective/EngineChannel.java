@@ -65,6 +65,17 @@ public final class EngineChannel implements CollectiveChannel {
     }
 
     @Override
+    public boolean anyPeerOverNetwork() {
+        for (int r = 0; r < worldRanks.length; r++) {
+            String t = engine.transportName(worldRanks[r]);
+            if (r != rank && ("tcp".equals(t) || "udp".equals(t))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public int rank() {
         return rank;
     }
