@@ -1,6 +1,5 @@
 package io.cohort.collective;
 
-import io.cohort.MessageTruncatedException;
 import io.cohort.Request;
 
 import java.nio.ByteBuffer;
@@ -71,22 +70,9 @@ final class AllgatherInPlace {
         return off[first + count - 1] + len[first + count - 1] - off[first];
     }
 
-    /** Waits for both; the send first if the receive fails, since it still reads the buffer. */
+    /** Waits for both ({@link Exchange#awaitPair}) and checks the length received. */
     private static void await(Exchange x, Request receive, Request send, int source, int expected) {
-        int got;
-        try {
-            got = receive.await().length();
-        } catch (MessageTruncatedException e) {
-            got = e.status().length();
-        } catch (RuntimeException e) {
-            try {
-                send.await();
-            } catch (RuntimeException f) {
-                e.addSuppressed(f);
-            }
-            throw e;
-        }
-        send.await();
+        int got = Exchange.awaitPair(receive, send);
         if (got != expected) {
             throw new IllegalArgumentException("rank " + x.rank + " received " + got + " bytes of allgather blocks from"
                     + " rank " + source + " where its counts make " + expected + "; do the peers pass the same counts?");

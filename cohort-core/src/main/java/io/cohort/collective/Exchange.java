@@ -95,25 +95,35 @@ final class Exchange {
         Buffers.encodeInto(work, off, n, out, 0);
         Request r = irecv(peer, phase, in, 0, (int) recvBytes);
         Request s = send(peer, phase, out, 0, (int) sendBytes);
+        int got = awaitPair(r, s);
+        if (got != recvBytes) {
+            throw Buffers.wrongLength(what + " from rank " + peer, got, into, count);
+        }
+        Buffers.decodeFrom(in, 0, into, intoOff, count);
+    }
+
+    /**
+     * Waits for a receive into a buffer and a send that runs beside it; returns the length of the
+     * message received, also when it did not fit (the caller compares it with what it expects). If
+     * the receive fails, the send is waited for first, since it may still read a buffer the caller
+     * is about to reuse.
+     */
+    static int awaitPair(Request receive, Request send) {
         int got;
         try {
-            got = r.await().length();
+            got = receive.await().length();
         } catch (MessageTruncatedException e) {
             got = e.status().length();
         } catch (RuntimeException e) {
-            // The send still reads the scratch: let it finish before anyone may reuse it.
             try {
-                s.await();
+                send.await();
             } catch (RuntimeException f) {
                 e.addSuppressed(f);
             }
             throw e;
         }
-        s.await();
-        if (got != recvBytes) {
-            throw Buffers.wrongLength(what + " from rank " + peer, got, into, count);
-        }
-        Buffers.decodeFrom(in, 0, into, intoOff, count);
+        send.await();
+        return got;
     }
 
     /** Sends {@code n} elements of {@code work} from {@code off} to {@code dest} and waits until they are out. */
