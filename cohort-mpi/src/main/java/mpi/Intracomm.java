@@ -105,12 +105,7 @@ public class Intracomm extends Comm {
         } catch (IllegalArgumentException e) {
             throw error(MPI.ERR_DIMS, "createCart: " + e.getMessage());
         }
-        queue().drain();
-        try {
-            return new CartComm(c.split(c.rank() < grid.size() ? 0 : MPI.UNDEFINED, c.rank()), errhandler(), grid);
-        } catch (RuntimeException e) {
-            throw fail(e, "createCart");
-        }
+        return new CartComm(firstProcesses(c, grid.size(), "createCart"), errhandler(), grid);
     }
 
     /**
@@ -126,11 +121,16 @@ public class Intracomm extends Comm {
         } catch (IllegalArgumentException e) {
             throw error(MPI.ERR_TOPOLOGY, "createGraph: " + e.getMessage());
         }
+        return new GraphComm(firstProcesses(c, graph.nodes(), "createGraph"), errhandler(), graph);
+    }
+
+    /** A topology's communicator: the first {@code n} processes, ranks kept; null to the others. Collective. */
+    private Communicator firstProcesses(Communicator c, int n, String op) throws MPIException {
         queue().drain();
         try {
-            return new GraphComm(c.split(c.rank() < graph.nodes() ? 0 : MPI.UNDEFINED, c.rank()), errhandler(), graph);
+            return c.split(c.rank() < n ? 0 : MPI.UNDEFINED, c.rank());
         } catch (RuntimeException e) {
-            throw fail(e, "createGraph");
+            throw fail(e, op);
         }
     }
 
