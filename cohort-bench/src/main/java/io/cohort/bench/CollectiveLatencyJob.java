@@ -3,6 +3,7 @@ package io.cohort.bench;
 import io.cohort.Cohort;
 import io.cohort.Communicator;
 import io.cohort.Op;
+import io.cohort.collective.CollectivePolicy;
 import io.cohort.wireup.JobEnvironment;
 import org.HdrHistogram.Histogram;
 
@@ -78,6 +79,10 @@ public final class CollectiveLatencyJob {
             sizes = new int[] {0};
         }
         String impl = "cohort-" + mode();
+        String forced = System.getProperty(CollectivePolicy.FORCE_PROP_NAME, "").trim();
+        if (!forced.isEmpty()) {
+            label = label + " algorithms=" + forced; // forced by --jvm-opt -Dcohort.collectives.algorithms=..
+        }
         try (Communicator world = Cohort.init()) {
             int n = world.size();
             int me = world.rank();

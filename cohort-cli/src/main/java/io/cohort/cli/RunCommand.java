@@ -685,6 +685,12 @@ final class RunCommand implements Callable<Integer> {
                 udp.put(name, value);
             } else if (name.startsWith("cohort.bcast.")) {
                 bcast.setProperty(name, value);
+            } else if (name.equals(io.cohort.collective.CollectivePolicy.FORCE_PROP_NAME)) {
+                try {
+                    io.cohort.collective.CollectivePolicy.parseForced(value);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--jvm-opt " + o + ": " + e.getMessage());
+                }
             } else if (name.equals(FaultPlan.FAULT_PROP_NAME)) {
                 try {
                     FaultPlan.parse(value);

@@ -216,6 +216,14 @@ class RunCommandTest {
                 "broadcast"), "is not an IPv4 multicast group");
         assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--jvm-opt", "-Dcohort.fault=loss",
                 "--example", "pi"), "'loss' is not key=value");
+        assertUsageError(execute("run", "-n", "2", "--jvm-opt", "-Dcohort.collectives.algorithms=allreduce_fast",
+                "--example", "pi"), "names 'allreduce_fast', which is not an algorithm");
+        assertUsageError(execute("run", "-n", "2", "--jvm-opt",
+                "-Dcohort.collectives.algorithms=allreduce_ring,allreduce_reduce_bcast", "--example", "pi"),
+                "not an algorithm");
+        assertUsageError(execute("run", "-n", "2", "--jvm-opt",
+                "-Dcohort.collectives.algorithms=allreduce-rabenseifner,ALLREDUCE_REDUCE_BCAST", "--example", "pi"),
+                "names two algorithms for allreduce; name one");
     }
 
     @Test

@@ -18,6 +18,8 @@ public enum Algorithm {
     ALLREDUCE_RECURSIVE_DOUBLING(Operation.ALLREDUCE, "recursive-doubling", false),
     ALLREDUCE_RABENSEIFNER(Operation.ALLREDUCE, "reduce-scatter+allgather", false),
     ALLREDUCE_DOMAIN(Operation.ALLREDUCE, "domain-allgather+local-reduce", true),
+    ALLREDUCE_REDUCE_BCAST(Operation.ALLREDUCE, "reduce+binomial-bcast", false),
+    ALLREDUCE_REDUCE_MULTICAST(Operation.ALLREDUCE, "reduce+domain-multicast", true),
     REDUCE_BINOMIAL(Operation.REDUCE, "binomial-tree", false),
     GATHER_LINEAR(Operation.GATHER, "linear", false),
     SCATTER_LINEAR(Operation.SCATTER, "linear", false),

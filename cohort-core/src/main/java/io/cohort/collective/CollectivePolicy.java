@@ -37,6 +37,9 @@ public final class CollectivePolicy {
     /** Allreduce vectors from this size on use reduce-scatter + allgather (Rabenseifner). */
     public static final long ALLREDUCE_RABENSEIFNER_MIN_BYTES = 16L << 10;
 
+    /** System property naming algorithms every communicator uses in place of the mode's choice. */
+    public static final String FORCE_PROP_NAME = "cohort.collectives.algorithms";
+
     private final CollectiveMode mode;
     private final Map<Algorithm.Operation, Algorithm> forced = new EnumMap<>(Algorithm.Operation.class);
 
@@ -51,6 +54,38 @@ public final class CollectivePolicy {
     /** Uses {@code a} for its operation from now on, wherever it can run (every peer must force alike). */
     public void force(Algorithm a) {
         forced.put(a.operation(), a);
+    }
+
+    /**
+     * The algorithms a comma-separated list names, by their constant names in any case
+     * ({@code allreduce_reduce_multicast,bcast_binomial}); null or blank: none. At most one per
+     * operation, since a later one would silently replace an earlier one.
+     *
+     * @throws IllegalArgumentException in one sentence naming the word that is not an algorithm
+     */
+    public static java.util.List<Algorithm> parseForced(String list) {
+        java.util.List<Algorithm> out = new java.util.ArrayList<>();
+        if (list == null || list.isBlank()) {
+            return out;
+        }
+        java.util.Set<Algorithm.Operation> seen = java.util.EnumSet.noneOf(Algorithm.Operation.class);
+        for (String word : list.split(",")) {
+            String name = word.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+            Algorithm a;
+            try {
+                a = Algorithm.valueOf(name);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(FORCE_PROP_NAME + " names '" + word.trim()
+                        + "', which is not an algorithm; the algorithms are "
+                        + java.util.Arrays.toString(Algorithm.values()).toLowerCase(java.util.Locale.ROOT));
+            }
+            if (!seen.add(a.operation())) {
+                throw new IllegalArgumentException(FORCE_PROP_NAME + " names two algorithms for "
+                        + a.operation().label() + "; name one");
+            }
+            out.add(a);
+        }
+        return out;
     }
 
     /** Returns to the mode's own choices. */
@@ -91,6 +126,9 @@ public final class CollectivePolicy {
     public Algorithm withoutDomain(Algorithm a, int n, long bytes, Op op) {
         if (!a.usesDomain()) {
             return a;
+        }
+        if (a == Algorithm.ALLREDUCE_REDUCE_MULTICAST) {
+            return Algorithm.ALLREDUCE_REDUCE_BCAST;
         }
         return runnable(p2p(a.operation(), bytes), n, op);
     }
@@ -153,7 +191,7 @@ public final class CollectivePolicy {
      */
     private static Algorithm runnable(Algorithm a, int n, Op op) {
         if (a.usesDomain() && n == 1) {
-            return p2p(a.operation(), 0);
+            return a == Algorithm.ALLREDUCE_REDUCE_MULTICAST ? Algorithm.ALLREDUCE_REDUCE_BCAST : p2p(a.operation(), 0);
         }
         if (a == Algorithm.ALLREDUCE_RABENSEIFNER && op != null && op.unit() == 0) {
             return Algorithm.ALLREDUCE_RECURSIVE_DOUBLING;

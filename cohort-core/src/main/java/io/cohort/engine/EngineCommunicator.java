@@ -83,6 +83,7 @@ public class EngineCommunicator implements Communicator {
         this.world = this;
         this.collectives = new Collectives(EngineChannel.world(engine, context + 2, this::broadcastDomain),
                 collectiveMode(), verboseLog(rank), context);
+        forceAlgorithms(collectives);
     }
 
     /**
@@ -119,6 +120,7 @@ public class EngineCommunicator implements Communicator {
         }
         this.collectives = new Collectives(new EngineChannel(engine, context + 2, worldRanks, rank, this::broadcastDomain),
                 collectiveMode(), verboseLog(engine.rank()), context);
+        forceAlgorithms(collectives);
         contexts.made(this);
     }
 
@@ -131,6 +133,18 @@ public class EngineCommunicator implements Communicator {
     private static CollectiveMode collectiveMode() {
         String v = System.getProperty(CollectiveMode.MODE_PROP_NAME);
         return CollectiveMode.parse(v != null ? v : System.getenv("COHORT_COLLECTIVES"));
+    }
+
+    /**
+     * {@code cohort.collectives.algorithms} ({@link CollectivePolicy#parseForced}): algorithms to use
+     * in place of the mode's choice, as Open MPI's {@code coll_tuned_*_algorithm} settings do; every
+     * peer gets the same JVM options from {@code cohort run --jvm-opt}, so all force alike.
+     */
+    static void forceAlgorithms(Collectives collectives) {
+        for (io.cohort.collective.Algorithm a
+                : CollectivePolicy.parseForced(System.getProperty(CollectivePolicy.FORCE_PROP_NAME))) {
+            collectives.force(a);
+        }
     }
 
     /** With {@code cohort run --verbose}, the world's rank 0 prints each collective algorithm choice once. */

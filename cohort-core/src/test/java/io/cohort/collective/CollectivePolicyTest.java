@@ -55,6 +55,18 @@ class CollectivePolicyTest {
     }
 
     @Test
+    void namedAlgorithmsParseInAnyCaseAndTheReduceMulticastFallsBackToTheTree() {
+        assertEquals(java.util.List.of(Algorithm.ALLREDUCE_REDUCE_MULTICAST, Algorithm.BCAST_BINOMIAL),
+                CollectivePolicy.parseForced(" allreduce-reduce-multicast , BCAST_BINOMIAL"));
+        assertEquals(java.util.List.of(), CollectivePolicy.parseForced(" "));
+        CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
+        p.force(Algorithm.ALLREDUCE_REDUCE_MULTICAST);
+        assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 1, 8, Op.SUM), "one peer has no one to multicast to");
+        assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST,
+                p.withoutDomain(Algorithm.ALLREDUCE_REDUCE_MULTICAST, 4, 8, Op.SUM), "no domain: the same shape by the tree");
+    }
+
+    @Test
     void bcastModeUsesTheDomainWhereItCanAndP2pNever() {
         CollectivePolicy b = new CollectivePolicy(CollectiveMode.BCAST);
         assertEquals(Algorithm.ALLREDUCE_DOMAIN, b.choose(ALLREDUCE, 2, 1 << 20, Op.SUM));

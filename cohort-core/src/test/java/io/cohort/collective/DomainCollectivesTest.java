@@ -54,6 +54,14 @@ class DomainCollectivesTest {
                     }
                 }
                 k.matrices(3);
+                c.force(Algorithm.ALLREDUCE_REDUCE_MULTICAST);
+                for (Kind kind : Kind.values()) {
+                    for (Op op : CollectiveChecks.opsFor(kind)) {
+                        k.reductions(kind, 3, op);
+                    }
+                    k.reductions(kind, 0);
+                }
+                k.matrices(3);
                 k.barrier(arrivals, 2);
             }
         });
@@ -71,6 +79,9 @@ class DomainCollectivesTest {
                 k.allgather(Kind.BYTE, 3 * DomainCollectives.CHUNK_BYTES + 17);
                 k.allgather(Kind.LONG, len / n);
                 k.reductions(Kind.INT, 20_000, Op.SUM);
+                c.force(Algorithm.ALLREDUCE_REDUCE_MULTICAST);
+                k.reductions(Kind.INT, 20_000, Op.SUM);
+                k.matrices(2_000);
             }
         });
     }
@@ -90,6 +101,10 @@ class DomainCollectivesTest {
                             k.bcast(Kind.DOUBLE, 7 * round);
                             k.allgather(Kind.OBJECT, 3);
                             k.reductions(Kind.LONG, round, Op.SUM);
+                        }
+                        c.force(Algorithm.ALLREDUCE_REDUCE_MULTICAST);
+                        for (int round = 1; round <= 10; round++) {
+                            k.reductions(Kind.DOUBLE, round, Op.SUM);
                         }
                         k.bcast(Kind.HEAP_BUFFER, 50_000);
                         k.allgather(Kind.INT, 5_000);
