@@ -3,6 +3,7 @@ package io.cohort;
 import io.cohort.deck.Deck;
 import io.cohort.engine.DomainPolling;
 import io.cohort.engine.EngineCommunicator;
+import io.cohort.engine.Placement;
 import io.cohort.engine.ProgressAgent;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.IdleStrategies;
@@ -138,6 +139,7 @@ public final class LocalCohort {
         ProgressEngine[] engines = new ProgressEngine[size];
         for (int i = 0; i < size; i++) {
             engines[i] = new ProgressEngine(i, size, idle);
+            engines[i].placement(Placement.oneMachine(size, Runtime.getRuntime().availableProcessors()));
             Deck.install(engines[i]); // DECK's naming service on rank 0 serves from the start
         }
         LocalFabric fabric = transport.equals("local") ? wireLocal(engines) : null;

@@ -36,6 +36,23 @@ public final class CollectivePolicy {
     public static final long ALLGATHER_RING_MIN_BYTES = 64L << 10;
     /** Allreduce vectors from this size on use reduce-scatter + allgather (Rabenseifner). */
     public static final long ALLREDUCE_RABENSEIFNER_MIN_BYTES = 16L << 10;
+    /**
+     * Where peers outnumber their machine's cores, allreduce vectors from this size on (any size
+     * when some peer is across a network) go as a reduce and a bcast: measured on two cores
+     * (docs/benchmarks.md, "Allreduce where peers outnumber cores"), 0.14-0.62x the time of recursive
+     * doubling or Rabenseifner from 4 KiB at N = 4 over shared memory, 0.3-0.8x at every size at N = 8
+     * over TCP; below 4 KiB over shared memory it lost up to 5x.
+     */
+    public static final long ALLREDUCE_REDUCE_BCAST_MIN_BYTES = 4L << 10;
+
+    /**
+     * What a communicator's peers are like, the same at every peer: all on this host over shared
+     * memory; some across a network (TCP or UDP); more of them on some machine than it has cores.
+     */
+    public record Peers(boolean sharedMemoryOnly, boolean overNetwork, boolean outnumberCores) {
+        /** Nothing known: as if each peer had its own machine and no network. */
+        public static final Peers UNKNOWN = new Peers(false, false, false);
+    }
 
     /** System property naming algorithms every communicator uses in place of the mode's choice. */
     public static final String FORCE_PROP_NAME = "cohort.collectives.algorithms";
@@ -115,36 +132,40 @@ public final class CollectivePolicy {
      */
     public Algorithm choose(Algorithm.Operation operation, int n, long bytes, Op op, boolean sharedMemoryOnly,
                             long datagramBytes) {
+        return choose(operation, n, bytes, op, new Peers(sharedMemoryOnly, false, false), datagramBytes);
+    }
+
+    /** As {@link #choose(Algorithm.Operation, int, long, Op, boolean, long)}, knowing more of the peers. */
+    public Algorithm choose(Algorithm.Operation operation, int n, long bytes, Op op, Peers peers, long datagramBytes) {
         Algorithm a = forced.get(operation);
         if (a == null) {
-            a = byMode(operation, n, bytes, sharedMemoryOnly, datagramBytes);
+            a = byMode(operation, n, bytes, peers, datagramBytes);
         }
         return runnable(a, n, op);
     }
 
     /** The p2p algorithm to use when {@code a} needs the domain and it cannot open. */
-    public Algorithm withoutDomain(Algorithm a, int n, long bytes, Op op) {
+    public Algorithm withoutDomain(Algorithm a, int n, long bytes, Op op, Peers peers) {
         if (!a.usesDomain()) {
             return a;
         }
         if (a == Algorithm.ALLREDUCE_REDUCE_MULTICAST) {
             return Algorithm.ALLREDUCE_REDUCE_BCAST;
         }
-        return runnable(p2p(a.operation(), bytes), n, op);
+        return runnable(p2p(a.operation(), n, bytes, peers), n, op);
     }
 
-    private Algorithm byMode(Algorithm.Operation operation, int n, long bytes, boolean sharedMemoryOnly,
-                             long datagramBytes) {
+    private Algorithm byMode(Algorithm.Operation operation, int n, long bytes, Peers peers, long datagramBytes) {
         Algorithm domain = domainAlgorithm(operation);
         if (domain != null && n > 1) {
             if (mode == CollectiveMode.BCAST) {
                 return domain;
             }
-            if (mode == CollectiveMode.AUTO && !sharedMemoryOnly && domainPays(operation, n, bytes, datagramBytes)) {
+            if (mode == CollectiveMode.AUTO && !peers.sharedMemoryOnly() && domainPays(operation, n, bytes, datagramBytes)) {
                 return domain;
             }
         }
-        return p2p(operation, bytes);
+        return p2p(operation, n, bytes, peers);
     }
 
     /**
@@ -166,6 +187,20 @@ public final class CollectivePolicy {
             case ALLREDUCE -> Algorithm.ALLREDUCE_DOMAIN;
             default -> null;
         };
+    }
+
+    /**
+     * The point-to-point algorithm. Allreduce: recursive doubling has the fewest rounds and
+     * Rabenseifner moves the least data, which is what counts where every peer has a core; where
+     * peers outnumber cores the CPU time of each message counts as much, and a reduce and a bcast
+     * send 2 (N - 1) messages against recursive doubling's N log2 N (fewer from N = 3 on).
+     */
+    private static Algorithm p2p(Algorithm.Operation operation, int n, long bytes, Peers peers) {
+        if (operation == Algorithm.Operation.ALLREDUCE && n >= 3 && peers.outnumberCores()
+                && (bytes >= ALLREDUCE_REDUCE_BCAST_MIN_BYTES || peers.overNetwork())) {
+            return Algorithm.ALLREDUCE_REDUCE_BCAST;
+        }
+        return p2p(operation, bytes);
     }
 
     private static Algorithm p2p(Algorithm.Operation operation, long bytes) {

@@ -54,6 +54,8 @@ public final class Collectives implements AutoCloseable {
     private DomainState domain = DomainState.UNKNOWN; // guarded by running
     /** The open domain's one-datagram message length, which AUTO's bcast choice needs; guarded by running. */
     private long datagramBytes = CollectivePolicy.DATAGRAM_UNKNOWN;
+    /** What the communicator's peers are like, asked once; guarded by running. */
+    private CollectivePolicy.Peers peers;
     /** The communicator's id in the profiler's events (its point-to-point context), -1 if none. */
     private final int communicatorId;
     /** What the running blocking collective chose and received, for its event; guarded by running. */
@@ -172,20 +174,20 @@ public final class Collectives implements AutoCloseable {
     /** The policy's choice, with the domain opened on first need, or p2p if it cannot open; logged once. */
     private Algorithm pick(Algorithm.Operation operation, long bytes, Op op) {
         int n = channel.size();
-        Algorithm a = policy.choose(operation, n, bytes, op, sharedMemoryOnly(), datagramBytes);
+        Algorithm a = policy.choose(operation, n, bytes, op, peers(), datagramBytes);
         if (a.usesDomain() && domain == DomainState.UNKNOWN) {
             try {
                 // collective: every peer reaches this point with the same choice
                 datagramBytes = channel.domain().messageBytesPerDatagram();
                 domain = DomainState.OPEN;
-                a = policy.choose(operation, n, bytes, op, sharedMemoryOnly(), datagramBytes);
+                a = policy.choose(operation, n, bytes, op, peers(), datagramBytes);
             } catch (UnsupportedOperationException e) {
                 domain = DomainState.UNAVAILABLE;
                 verbose.accept("cohort: no broadcast domain (" + e.getMessage() + "); collectives use point-to-point");
             }
         }
         if (a.usesDomain() && domain == DomainState.UNAVAILABLE) {
-            a = policy.withoutDomain(a, n, bytes, op);
+            a = policy.withoutDomain(a, n, bytes, op, peers());
         }
         if (firstUse(operation, a)) {
             verbose.accept("cohort: " + operation.label() + " of " + bytes + " B at " + n + " peers uses " + a.label());
@@ -206,6 +208,16 @@ public final class Collectives implements AutoCloseable {
             overNetwork = s;
         }
         return s > 0;
+    }
+
+    /** Asked once, like {@link #sharedMemoryOnly()}: where the peers run does not change. */
+    private CollectivePolicy.Peers peers() {
+        CollectivePolicy.Peers p = peers;
+        if (p == null) {
+            p = new CollectivePolicy.Peers(sharedMemoryOnly(), overNetwork(), channel.peersOutnumberCores());
+            peers = p;
+        }
+        return p;
     }
 
     /** Asked once: the routes of a communicator's peers do not change. */

@@ -76,6 +76,11 @@ public final class EngineChannel implements CollectiveChannel {
     }
 
     @Override
+    public boolean peersOutnumberCores() {
+        return engine.placement().peersOutnumberCores(worldRanks);
+    }
+
+    @Override
     public int rank() {
         return rank;
     }

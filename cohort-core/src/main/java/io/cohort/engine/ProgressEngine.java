@@ -235,6 +235,17 @@ public final class ProgressEngine implements InboundSink {
     }
 
     /** The name of the transport used to reach {@code peer} ("self" for this peer). */
+    /** Where the job's peers run; set once at start-up, before any collective. */
+    private volatile Placement placement = Placement.UNKNOWN;
+
+    public void placement(Placement p) {
+        placement = java.util.Objects.requireNonNull(p, "placement");
+    }
+
+    public Placement placement() {
+        return placement;
+    }
+
     public String transportName(int peer) {
         return peer == rank ? "self" : routes[peer] == null ? "none" : routes[peer].name();
     }

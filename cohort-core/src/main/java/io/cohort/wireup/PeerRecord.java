@@ -1,5 +1,7 @@
 package io.cohort.wireup;
 
+import io.cohort.engine.Placement;
+
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,12 +12,26 @@ public final class PeerRecord {
     private final long pid;
     private final String host;
     private final Map<String, String> endpoints;
+    private final String machine;
+    private final int cores;
 
+    /** A record whose machine is its host and whose cores are unknown (0). */
     public PeerRecord(int rank, long pid, String host, Map<String, String> endpoints) {
+        this(rank, pid, host, endpoints, host, 0);
+    }
+
+    /**
+     * @param machine what tells this peer's kernel from others' ({@link ProcessInfo#machine}): peers
+     *                with the same one share cores, whatever their host names
+     * @param cores   the processors this JVM may use, 0 if unknown
+     */
+    public PeerRecord(int rank, long pid, String host, Map<String, String> endpoints, String machine, int cores) {
         this.rank = rank;
         this.pid = pid;
         this.host = host;
         this.endpoints = Map.copyOf(endpoints);
+        this.machine = machine;
+        this.cores = cores;
     }
 
     public int rank() {
@@ -35,6 +51,25 @@ public final class PeerRecord {
         return endpoints;
     }
 
+    public String machine() {
+        return machine;
+    }
+
+    public int cores() {
+        return cores;
+    }
+
+    /** Where the peers of a table run, as {@link Placement} counts them. */
+    public static Placement placement(PeerRecord[] table) {
+        String[] machines = new String[table.length];
+        int[] cores = new int[table.length];
+        for (PeerRecord p : table) {
+            machines[p.rank] = p.machine;
+            cores[p.rank] = p.cores;
+        }
+        return Placement.of(machines, cores);
+    }
+
     /** "rank 3 (pid 4711 on node7)", for error messages. */
     public String describe() {
         return "rank " + rank + " (pid " + pid + " on " + host + ")";
@@ -45,6 +80,7 @@ public final class PeerRecord {
         for (Map.Entry<String, String> e : endpoints.entrySet()) {
             w.putString(e.getKey()).putString(e.getValue());
         }
+        w.putString(machine).putInt(cores);
     }
 
     static PeerRecord readFrom(int rank, ControlFrame.BodyReader r) throws IOException {
@@ -58,7 +94,12 @@ public final class PeerRecord {
         for (int i = 0; i < n; i++) {
             endpoints.put(r.getString(), r.getString());
         }
-        return new PeerRecord(rank, pid, host, endpoints);
+        String machine = r.getString();
+        int cores = r.getInt();
+        if (cores < 0) {
+            throw new IOException("malformed peer record (" + cores + " cores)");
+        }
+        return new PeerRecord(rank, pid, host, endpoints, machine, cores);
     }
 
     /** Encodes a whole table, in rank order, as a {@link ControlMessageType#PEER_TABLE} frame. */

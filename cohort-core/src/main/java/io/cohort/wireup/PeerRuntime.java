@@ -69,11 +69,14 @@ public final class PeerRuntime {
                     endpoints.put("shm", shmDir.toString());
                 }
             }
-            PeerRecord self = new PeerRecord(env.rank(), ProcessInfo.pid(), env.host(), endpoints);
+            PeerRecord self = new PeerRecord(env.rank(), ProcessInfo.pid(), env.host(), endpoints,
+                    ProcessInfo.machine(env.host()), Runtime.getRuntime().availableProcessors());
             PeerRecord[] table = control.exchange(self, timeout);
+            engine.placement(PeerRecord.placement(table));
             TransportPlan plan = TransportPlan.of(env.transport(), env.rank(), table);
             if (env.verbose() && env.rank() == 0) {
                 System.err.print(plan.matrix(table));
+                System.err.println("cohort: " + engine.placement().describe());
             }
             String[] names = new String[env.size()];
             for (PeerRecord p : table) {

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 final class ProcessInfo {
     private static final Path PROC_SELF = Path.of("/proc/self");
     private static final String PROC_SELF_STAT = "/proc/self/stat";
+    private static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
 
     private ProcessInfo() {
     }
@@ -27,6 +28,19 @@ final class ProcessInfo {
             return Long.parseLong(Files.readSymbolicLink(PROC_SELF).toString());
         } catch (IOException | UnsupportedOperationException | NumberFormatException e) {
             return ProcessHandle.current().pid();
+        }
+    }
+
+    /**
+     * What tells this machine's kernel from others': Linux's boot id, which every network namespace
+     * and container of one kernel shares (they share its cores too), else {@code host}.
+     */
+    static String machine(String host) {
+        try {
+            String id = Files.readString(BOOT_ID, StandardCharsets.US_ASCII).trim();
+            return id.isEmpty() ? host : "boot:" + id;
+        } catch (IOException | RuntimeException e) {
+            return host;
         }
     }
 

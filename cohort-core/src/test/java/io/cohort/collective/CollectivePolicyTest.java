@@ -63,7 +63,33 @@ class CollectivePolicyTest {
         p.force(Algorithm.ALLREDUCE_REDUCE_MULTICAST);
         assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 1, 8, Op.SUM), "one peer has no one to multicast to");
         assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST,
-                p.withoutDomain(Algorithm.ALLREDUCE_REDUCE_MULTICAST, 4, 8, Op.SUM), "no domain: the same shape by the tree");
+                p.withoutDomain(Algorithm.ALLREDUCE_REDUCE_MULTICAST, 4, 8, Op.SUM, CollectivePolicy.Peers.UNKNOWN), "no domain: the same shape by the tree");
+    }
+
+    @Test
+    void wherePeersOutnumberCoresAllreduceSendsFewerMessages() {
+        long d = CollectivePolicy.DATAGRAM_UNKNOWN;
+        long min = CollectivePolicy.ALLREDUCE_REDUCE_BCAST_MIN_BYTES;
+        CollectivePolicy.Peers shmCrowded = new CollectivePolicy.Peers(true, false, true);
+        CollectivePolicy.Peers netCrowded = new CollectivePolicy.Peers(false, true, true);
+        CollectivePolicy.Peers netRoomy = new CollectivePolicy.Peers(false, true, false);
+        for (CollectiveMode mode : new CollectiveMode[] {CollectiveMode.AUTO, CollectiveMode.P2P}) {
+            CollectivePolicy p = new CollectivePolicy(mode);
+            assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 4, min - 1, Op.SUM, shmCrowded, d),
+                    "short vectors over shared memory keep the fewest rounds");
+            assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 4, min, Op.SUM, shmCrowded, d));
+            assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 4, 1 << 20, Op.SUM, shmCrowded, d));
+            assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
+            assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 8, 1 << 20,
+                    Op.create("whole", false, (a, b, n) -> { }), netCrowded, d), "any op can be reduced and sent");
+            assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 2, 1 << 12, Op.SUM, netCrowded, d),
+                    "at N = 2 both send two messages; one round is better");
+            assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 8, 8, Op.SUM, netRoomy, d));
+            assertEquals(Algorithm.ALLREDUCE_RABENSEIFNER, p.choose(ALLREDUCE, 8, 1 << 20, Op.SUM, netRoomy, d));
+        }
+        CollectivePolicy b = new CollectivePolicy(CollectiveMode.BCAST);
+        assertEquals(Algorithm.ALLREDUCE_DOMAIN, b.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
+        assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, b.withoutDomain(Algorithm.ALLREDUCE_DOMAIN, 8, 8, Op.SUM, netCrowded));
     }
 
     @Test
@@ -75,7 +101,7 @@ class CollectivePolicyTest {
         CollectivePolicy p = new CollectivePolicy(CollectiveMode.P2P);
         assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 9, 10, null));
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, p.choose(ALLGATHER, 9, 10, null));
-        assertEquals(Algorithm.ALLGATHER_RING, p.withoutDomain(Algorithm.ALLGATHER_DOMAIN, 9, 1 << 20, null));
+        assertEquals(Algorithm.ALLGATHER_RING, p.withoutDomain(Algorithm.ALLGATHER_DOMAIN, 9, 1 << 20, null, CollectivePolicy.Peers.UNKNOWN));
     }
 
     @Test

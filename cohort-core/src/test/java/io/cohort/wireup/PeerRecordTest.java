@@ -17,6 +17,8 @@ class PeerRecordTest {
         assertEquals(expected.pid(), actual.pid());
         assertEquals(expected.host(), actual.host());
         assertEquals(expected.endpoints(), actual.endpoints());
+        assertEquals(expected.machine(), actual.machine());
+        assertEquals(expected.cores(), actual.cores());
     }
 
     @Test
@@ -25,6 +27,7 @@ class PeerRecordTest {
             new PeerRecord(0, 4711, "node7", Map.of("tcp", "10.0.0.7:41233")),
             new PeerRecord(1, Long.MAX_VALUE, "nöde-8.example", Map.of()),
             new PeerRecord(2, 1, "h", Map.of("tcp", "[::1]:5", "shm", "/dev/shm/cohort-2")),
+            new PeerRecord(3, 2, "ns4", Map.of(), "boot:6f1c", 2),
         };
         ControlFrame f = PeerRecord.table(records);
         assertEquals(ControlMessageType.PEER_TABLE, f.type());
@@ -37,7 +40,7 @@ class PeerRecordTest {
 
     @Test
     void helloRoundTrip() throws IOException {
-        PeerRecord me = new PeerRecord(3, 999, "node3", Map.of("tcp", "127.0.0.1:1234"));
+        PeerRecord me = new PeerRecord(3, 999, "node3", Map.of("tcp", "127.0.0.1:1234"), "boot:ab", 64);
         ControlFrame f = me.hello("job-42", "s3cret");
         assertEquals(ControlMessageType.PEER_HELLO, f.type());
         PeerRecord.Hello h = PeerRecord.parseHello(ControlFrame.parse(f.encode()));
