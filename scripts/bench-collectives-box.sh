@@ -165,6 +165,8 @@ run() {
   fi
   grep '^coll ' "$log.out" | tee -a "$out" || true
   grep -h '^coll-counters ' "$log" "$log.out" >>"$out" || true
+  # Cohort's own account of its choices (--verbose): which machines, which algorithm at which size.
+  grep -h '^cohort: .* peers on .* machine\|^cohort: .* uses ' "$log" | sed 's/^/# /' >>"$out" || true
   if ((rc != 0)); then
     failed=1
     echo "# FAILED $label (exit $rc$( ((rc == 124)) && echo ", timed out after ${limit}s"))" | tee -a "$out"
@@ -231,7 +233,7 @@ cohort() { # cohort N OP MODE
   for ((i = 0; i < $1; i++)); do hosts+="${hosts:+,}${host_names[i]}"; done
   for o in ${BENCH_COHORT_JVM_OPTS:-}; do extra+=(--jvm-opt "$o"); done
   # shellcheck disable=SC2046
-  run "impl=cohort-$3 op=$2 n=$1" ./cohort run -n "$1" --hosts "$hosts" --launch-agent netns --transport tcp \
+  run "impl=cohort-$3 op=$2 n=$1" ./cohort run -n "$1" --hosts "$hosts" --launch-agent netns --transport tcp --verbose \
     --collectives "$3" --idle "${BENCH_COHORT_IDLE:-park}" --jvm-opt "${heap[0]}" --jvm-opt "${heap[1]}" "${extra[@]}" \
     -cp "$cohort_cp" io.cohort.bench.CollectiveLatencyJob $(args "$2" "$1") ${BENCH_COHORT_ARGS:-}
 }

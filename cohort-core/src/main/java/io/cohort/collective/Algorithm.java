@@ -15,6 +15,7 @@ public enum Algorithm {
     ALLGATHER_RECURSIVE_DOUBLING(Operation.ALLGATHER, "recursive-doubling", false),
     ALLGATHER_RING(Operation.ALLGATHER, "ring", false),
     ALLGATHER_DOMAIN(Operation.ALLGATHER, "domain-allgather", true),
+    ALLGATHER_GATHER_BCAST(Operation.ALLGATHER, "gather+binomial-bcast", false),
     ALLREDUCE_RECURSIVE_DOUBLING(Operation.ALLREDUCE, "recursive-doubling", false),
     ALLREDUCE_RABENSEIFNER(Operation.ALLREDUCE, "reduce-scatter+allgather", false),
     ALLREDUCE_DOMAIN(Operation.ALLREDUCE, "domain-allgather+local-reduce", true),

@@ -39,11 +39,19 @@ public final class CollectivePolicy {
     /**
      * Where peers outnumber their machine's cores, allreduce vectors from this size on (any size
      * when some peer is across a network) go as a reduce and a bcast: measured on two cores
-     * (docs/benchmarks.md, "Allreduce where peers outnumber cores"), 0.14-0.62x the time of recursive
+     * (docs/benchmarks.md, "Allreduce and allgather where peers outnumber cores"), 0.14-0.62x the time of recursive
      * doubling or Rabenseifner from 4 KiB at N = 4 over shared memory, 0.3-0.8x at every size at N = 8
      * over TCP; below 4 KiB over shared memory it lost up to 5x.
      */
     public static final long ALLREDUCE_REDUCE_BCAST_MIN_BYTES = 4L << 10;
+
+    /**
+     * Where peers outnumber their machine's cores and some are across a network, allgather results
+     * up to this size go as a gather to rank 0 and a bcast: measured at N = 8 over TCP on two cores,
+     * 0.64-0.93x recursive doubling's time for 8-256 B blocks, 1.5-2.2x for 4 KiB blocks (32 KiB
+     * results), whose tree forwards the whole result three times.
+     */
+    public static final long ALLGATHER_GATHER_BCAST_MAX_BYTES = 8L << 10;
 
     /**
      * What a communicator's peers are like, the same at every peer: all on this host over shared
@@ -190,15 +198,20 @@ public final class CollectivePolicy {
     }
 
     /**
-     * The point-to-point algorithm. Allreduce: recursive doubling has the fewest rounds and
-     * Rabenseifner moves the least data, which is what counts where every peer has a core; where
-     * peers outnumber cores the CPU time of each message counts as much, and a reduce and a bcast
-     * send 2 (N - 1) messages against recursive doubling's N log2 N (fewer from N = 3 on).
+     * The point-to-point algorithm. Allreduce and allgather: recursive doubling has the fewest
+     * rounds, and Rabenseifner and the ring move the least data, which is what counts where every
+     * peer has a core; where peers outnumber cores the CPU time of each message counts as much, and
+     * a reduce (or gather) and a bcast send 2 (N - 1) messages against recursive doubling's
+     * N log2 N (fewer from N = 3 on).
      */
     private static Algorithm p2p(Algorithm.Operation operation, int n, long bytes, Peers peers) {
         if (operation == Algorithm.Operation.ALLREDUCE && n >= 3 && peers.outnumberCores()
                 && (bytes >= ALLREDUCE_REDUCE_BCAST_MIN_BYTES || peers.overNetwork())) {
             return Algorithm.ALLREDUCE_REDUCE_BCAST;
+        }
+        if (operation == Algorithm.Operation.ALLGATHER && n >= 3 && peers.outnumberCores() && peers.overNetwork()
+                && bytes <= ALLGATHER_GATHER_BCAST_MAX_BYTES) {
+            return Algorithm.ALLGATHER_GATHER_BCAST;
         }
         return p2p(operation, bytes);
     }

@@ -494,8 +494,8 @@ public final class Collectives implements AutoCloseable {
         int width = Buffers.elementBytes(send);
         blocking(operation, -1, bytes(send, Buffers.count(send)), x -> {
             Algorithm a = pick(Algorithm.Operation.ALLGATHER, bytes, null);
-            if (width > 0 && total * width <= Integer.MAX_VALUE && a != Algorithm.ALLGATHER_DOMAIN
-                    && (a == Algorithm.ALLGATHER_RING || Integer.bitCount(size()) == 1) && !overNetwork()) {
+            if (width > 0 && total * width <= Integer.MAX_VALUE && !overNetwork() && (a == Algorithm.ALLGATHER_RING
+                    || a == Algorithm.ALLGATHER_RECURSIVE_DOUBLING && Integer.bitCount(size()) == 1)) {
                 allgatherInPlace(x, a, send, recv, counts, displs, width, (int) (total * width));
                 return;
             }
@@ -504,6 +504,7 @@ public final class Collectives implements AutoCloseable {
             switch (a) {
                 case ALLGATHER_DOMAIN -> DomainCollectives.allgather(channel, blocks);
                 case ALLGATHER_RING -> RingAllgather.run(x, blocks);
+                case ALLGATHER_GATHER_BCAST -> GatherBcastAllgather.run(x, blocks);
                 default -> RecursiveDoublingAllgather.run(x, blocks);
             }
             for (int r = 0; r < size(); r++) {

@@ -87,6 +87,13 @@ class CollectivePolicyTest {
             assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 8, 8, Op.SUM, netRoomy, d));
             assertEquals(Algorithm.ALLREDUCE_RABENSEIFNER, p.choose(ALLREDUCE, 8, 1 << 20, Op.SUM, netRoomy, d));
         }
+        CollectivePolicy a = new CollectivePolicy(CollectiveMode.AUTO);
+        long most = CollectivePolicy.ALLGATHER_GATHER_BCAST_MAX_BYTES;
+        assertEquals(Algorithm.ALLGATHER_GATHER_BCAST, a.choose(ALLGATHER, 8, most, null, netCrowded, d));
+        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, most + 1, null, netCrowded, d));
+        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, shmCrowded, d),
+                "over shared memory the in-place recursive doubling is faster");
+        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, netRoomy, d));
         CollectivePolicy b = new CollectivePolicy(CollectiveMode.BCAST);
         assertEquals(Algorithm.ALLREDUCE_DOMAIN, b.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
         assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, b.withoutDomain(Algorithm.ALLREDUCE_DOMAIN, 8, 8, Op.SUM, netCrowded));

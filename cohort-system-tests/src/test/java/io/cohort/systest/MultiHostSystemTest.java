@@ -76,6 +76,11 @@ class MultiHostSystemTest {
                 new AssertionError(p.toString()));
         assertTrue(row0.matches("\\s+0\\s+-\\s+shm\\s+tcp\\s+tcp\\s+tcp\\s+tcp\\s+" + box().host(1).name()), row0);
         assertTrue(p.err().stream().anyMatch(l -> l.contains("controller at " + box().bridgeAddress() + ":")), p.toString());
+        // The hosts are namespaces of this kernel: one machine, whose cores the six peers share.
+        int cores = Runtime.getRuntime().availableProcessors();
+        String placement = "cohort: 6 peers on 1 machine (cores: " + cores + ")"
+                + (6 > cores ? "; more peers than cores, so collectives send fewer messages" : "");
+        assertTrue(p.err().contains(placement), placement + " in " + p);
     }
 
     @Test
