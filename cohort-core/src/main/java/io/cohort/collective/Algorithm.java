@@ -11,6 +11,7 @@ public enum Algorithm {
     BARRIER_DISSEMINATION(Operation.BARRIER, "dissemination", false),
     BARRIER_DOMAIN(Operation.BARRIER, "domain-barrier", true),
     BCAST_BINOMIAL(Operation.BCAST, "binomial-tree", false),
+    BCAST_LINEAR(Operation.BCAST, "linear", false),
     BCAST_DOMAIN(Operation.BCAST, "domain-multicast", true),
     ALLGATHER_RECURSIVE_DOUBLING(Operation.ALLGATHER, "recursive-doubling", false),
     ALLGATHER_RING(Operation.ALLGATHER, "ring", false),

@@ -320,7 +320,7 @@ public final class Collectives implements AutoCloseable {
         if (a == Algorithm.BCAST_DOMAIN) {
             return DomainCollectives.bcast(channel, root, data);
         }
-        return BinomialBcast.run(x, root, data);
+        return a == Algorithm.BCAST_LINEAR ? LinearBcast.run(x, root, data) : BinomialBcast.run(x, root, data);
     }
 
     /**
@@ -334,7 +334,7 @@ public final class Collectives implements AutoCloseable {
         int width = Buffers.elementBytes(buffer);
         Algorithm a = pick(Algorithm.Operation.BCAST, (long) count * Buffers.nominalBytes(buffer), null);
         if (width > 0 && a != Algorithm.BCAST_DOMAIN && (long) count * width <= Integer.MAX_VALUE - HEADER) {
-            runBcastInPlace(x, root, buffer, count, width);
+            runBcastInPlace(x, a, root, buffer, count, width);
             return;
         }
         byte[] data = null;
@@ -352,14 +352,15 @@ public final class Collectives implements AutoCloseable {
         }
     }
 
-    private void runBcastInPlace(Exchange x, int root, Object buffer, int count, int width) {
+    private void runBcastInPlace(Exchange x, Algorithm a, int root, Object buffer, int count, int width) {
         int length = HEADER + count * width;
         ByteBuffer s = scratch.send(length);
         if (rank() == root) {
             header(s, buffer, count);
             Buffers.encodeInto(buffer, 0, count, s, HEADER);
         }
-        int got = BinomialBcast.runInPlace(x, root, s, length, CUT);
+        int got = a == Algorithm.BCAST_LINEAR ? LinearBcast.runInPlace(x, root, s, length)
+                : BinomialBcast.runInPlace(x, root, s, length, CUT);
         if (rank() != root) {
             checkHeader(s, got, root, buffer, count, width);
             Buffers.decodeFrom(s, HEADER, buffer, 0, count);

@@ -94,6 +94,14 @@ class CollectivePolicyTest {
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, shmCrowded, d),
                 "over shared memory the in-place recursive doubling is faster");
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, netRoomy, d));
+        long linear = CollectivePolicy.BCAST_LINEAR_MAX_BYTES;
+        assertEquals(Algorithm.BCAST_DOMAIN, a.choose(BCAST, 8, 256, null, netCrowded, 1472), "one datagram: multicast");
+        assertEquals(Algorithm.BCAST_LINEAR, a.choose(BCAST, 8, 4096, null, netCrowded, 1472));
+        assertEquals(Algorithm.BCAST_LINEAR, a.choose(BCAST, 8, linear, null, netCrowded, 1472));
+        assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, linear + 1, null, netCrowded, 1472));
+        assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, shmCrowded, 1472));
+        assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, netRoomy, 1472));
+        assertEquals(Algorithm.BCAST_LINEAR, new CollectivePolicy(CollectiveMode.P2P).choose(BCAST, 8, 8, null, netCrowded, d));
         CollectivePolicy b = new CollectivePolicy(CollectiveMode.BCAST);
         assertEquals(Algorithm.ALLREDUCE_DOMAIN, b.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
         assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, b.withoutDomain(Algorithm.ALLREDUCE_DOMAIN, 8, 8, Op.SUM, netCrowded));
