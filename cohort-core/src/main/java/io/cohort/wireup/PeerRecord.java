@@ -14,24 +14,30 @@ public final class PeerRecord {
     private final Map<String, String> endpoints;
     private final String machine;
     private final int cores;
+    private final String cpus;
 
     /** A record whose machine is its host and whose cores are unknown (0). */
     public PeerRecord(int rank, long pid, String host, Map<String, String> endpoints) {
-        this(rank, pid, host, endpoints, host, 0);
+        this(rank, pid, host, endpoints, host, 0, "");
     }
 
     /**
-     * @param machine what tells this peer's kernel from others' ({@link ProcessInfo#machine}): peers
-     *                with the same one share cores, whatever their host names
-     * @param cores   the processors this JVM may use, 0 if unknown
+     * @param machine      what tells this peer's kernel from others' ({@link ProcessInfo#machine}):
+     *                     peers with the same one share cores, whatever their host names
+     * @param cores        how many processors this JVM may use ({@code availableProcessors()}: its
+     *                     affinity, cpuset and CPU quota), 0 if unknown
+     * @param cpus         which processors it may run on, as Linux lists them ({@code 0-3,6}), empty
+     *                     if unknown
      */
-    public PeerRecord(int rank, long pid, String host, Map<String, String> endpoints, String machine, int cores) {
+    public PeerRecord(int rank, long pid, String host, Map<String, String> endpoints, String machine, int cores,
+                      String cpus) {
         this.rank = rank;
         this.pid = pid;
         this.host = host;
         this.endpoints = Map.copyOf(endpoints);
         this.machine = machine;
         this.cores = cores;
+        this.cpus = cpus;
     }
 
     public int rank() {
@@ -59,15 +65,21 @@ public final class PeerRecord {
         return cores;
     }
 
+    public String cpus() {
+        return cpus;
+    }
+
     /** Where the peers of a table run, as {@link Placement} counts them. */
     public static Placement placement(PeerRecord[] table) {
         String[] machines = new String[table.length];
         int[] cores = new int[table.length];
+        String[] cpus = new String[table.length];
         for (PeerRecord p : table) {
             machines[p.rank] = p.machine;
             cores[p.rank] = p.cores;
+            cpus[p.rank] = p.cpus;
         }
-        return Placement.of(machines, cores);
+        return Placement.of(machines, cores, cpus);
     }
 
     /** "rank 3 (pid 4711 on node7)", for error messages. */
@@ -80,7 +92,7 @@ public final class PeerRecord {
         for (Map.Entry<String, String> e : endpoints.entrySet()) {
             w.putString(e.getKey()).putString(e.getValue());
         }
-        w.putString(machine).putInt(cores);
+        w.putString(machine).putInt(cores).putString(cpus);
     }
 
     static PeerRecord readFrom(int rank, ControlFrame.BodyReader r) throws IOException {
@@ -96,10 +108,11 @@ public final class PeerRecord {
         }
         String machine = r.getString();
         int cores = r.getInt();
+        String cpus = r.getString();
         if (cores < 0) {
             throw new IOException("malformed peer record (" + cores + " cores)");
         }
-        return new PeerRecord(rank, pid, host, endpoints, machine, cores);
+        return new PeerRecord(rank, pid, host, endpoints, machine, cores, cpus);
     }
 
     /** Encodes a whole table, in rank order, as a {@link ControlMessageType#PEER_TABLE} frame. */

@@ -70,7 +70,7 @@ public final class PeerRuntime {
                 }
             }
             PeerRecord self = new PeerRecord(env.rank(), ProcessInfo.pid(), env.host(), endpoints,
-                    ProcessInfo.machine(env.host()), Runtime.getRuntime().availableProcessors());
+                    ProcessInfo.machine(env.host()), Runtime.getRuntime().availableProcessors(), ProcessInfo.allowedCpus());
             PeerRecord[] table = control.exchange(self, timeout);
             engine.placement(PeerRecord.placement(table));
             TransportPlan plan = TransportPlan.of(env.transport(), env.rank(), table);

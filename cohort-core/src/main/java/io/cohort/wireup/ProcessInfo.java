@@ -1,5 +1,7 @@
 package io.cohort.wireup;
 
+import io.cohort.engine.Placement;
+
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +19,7 @@ final class ProcessInfo {
     private static final Path PROC_SELF = Path.of("/proc/self");
     private static final String PROC_SELF_STAT = "/proc/self/stat";
     private static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
+    private static final Path PROC_SELF_STATUS = Path.of("/proc/self/status");
 
     private ProcessInfo() {
     }
@@ -42,6 +45,24 @@ final class ProcessInfo {
         } catch (IOException | RuntimeException e) {
             return host;
         }
+    }
+
+    /**
+     * The processors this process may run on, as Linux lists them ({@code Cpus_allowed_list} of
+     * {@code /proc/self/status}: its affinity and cpuset, e.g. {@code 0-3,6}); empty where unknown.
+     */
+    static String allowedCpus() {
+        try {
+            for (String line : Files.readAllLines(PROC_SELF_STATUS, StandardCharsets.US_ASCII)) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    String list = line.substring("Cpus_allowed_list:".length()).trim();
+                    return Placement.cpuSet(list) != null ? list : "";
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or no procfs: unknown
+        }
+        return "";
     }
 
     /**

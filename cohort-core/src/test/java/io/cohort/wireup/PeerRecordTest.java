@@ -19,6 +19,7 @@ class PeerRecordTest {
         assertEquals(expected.endpoints(), actual.endpoints());
         assertEquals(expected.machine(), actual.machine());
         assertEquals(expected.cores(), actual.cores());
+        assertEquals(expected.cpus(), actual.cpus());
     }
 
     @Test
@@ -27,7 +28,7 @@ class PeerRecordTest {
             new PeerRecord(0, 4711, "node7", Map.of("tcp", "10.0.0.7:41233")),
             new PeerRecord(1, Long.MAX_VALUE, "nöde-8.example", Map.of()),
             new PeerRecord(2, 1, "h", Map.of("tcp", "[::1]:5", "shm", "/dev/shm/cohort-2")),
-            new PeerRecord(3, 2, "ns4", Map.of(), "boot:6f1c", 2),
+            new PeerRecord(3, 2, "ns4", Map.of(), "boot:6f1c", 2, "0-1"),
         };
         ControlFrame f = PeerRecord.table(records);
         assertEquals(ControlMessageType.PEER_TABLE, f.type());
@@ -40,7 +41,7 @@ class PeerRecordTest {
 
     @Test
     void helloRoundTrip() throws IOException {
-        PeerRecord me = new PeerRecord(3, 999, "node3", Map.of("tcp", "127.0.0.1:1234"), "boot:ab", 64);
+        PeerRecord me = new PeerRecord(3, 999, "node3", Map.of("tcp", "127.0.0.1:1234"), "boot:ab", 1, "0-3,6");
         ControlFrame f = me.hello("job-42", "s3cret");
         assertEquals(ControlMessageType.PEER_HELLO, f.type());
         PeerRecord.Hello h = PeerRecord.parseHello(ControlFrame.parse(f.encode()));

@@ -47,8 +47,14 @@ final class CohortProcess implements AutoCloseable {
 
     /** Starts {@code cohort ARGS...} with extra environment variables. */
     static CohortProcess start(Map<String, String> env, String... args) throws IOException {
+        return startUnder(List.of(), env, args);
+    }
+
+    /** Starts {@code PREFIX... cohort ARGS...} (e.g. {@code taskset -c 0}) with extra environment variables. */
+    static CohortProcess startUnder(List<String> prefix, Map<String, String> env, String... args) throws IOException {
         requireDist();
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-Dcohort.home=" + HOME,
                 "-cp", LIB + "/*", "io.cohort.cli.Main"));
         cmd.addAll(List.of(args));

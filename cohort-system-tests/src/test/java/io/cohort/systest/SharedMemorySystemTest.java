@@ -158,6 +158,26 @@ class SharedMemorySystemTest {
 
     @Test
     @Timeout(60)
+    void peersConfinedToOneProcessorReportThatTheyOutnumberIt() throws Exception {
+        // taskset's affinity is inherited by the launcher, its io-manager and every peer.
+        CohortProcess p = CohortProcess.startUnder(List.of("taskset", "-c", "0"), java.util.Map.of(), "run", "-n", "3",
+                "--verbose", "-cp", CohortProcess.TEST_CLASSES, PROGRAMS + "ChecksumAllToAll", "1", "1");
+        p.closeStdin();
+        p.waitFor();
+        assertEquals(0, p.exitCode(), p.toString());
+        assertTrue(p.err().contains(
+                "cohort: 3 peers on 1 machine (cores: 1); more peers than cores, so collectives send fewer messages"),
+                p.toString());
+        if (Runtime.getRuntime().availableProcessors() >= 3) {
+            CohortProcess free = CohortProcess.run("run", "-n", "3", "--verbose", "-cp", CohortProcess.TEST_CLASSES,
+                    PROGRAMS + "ChecksumAllToAll", "1", "1");
+            assertTrue(free.err().stream().anyMatch(l -> l.matches("cohort: 3 peers on 1 machine \\(cores: \\d+\\)")),
+                    free.toString());
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void aBadDoorbellSettingIsOneLinePerPeerNotAStackTrace() throws Exception {
         CohortProcess p = CohortProcess.run("run", "-n", "2", "--transport", "shm", "--jvm-opt", "-Dcohort.shm.doorbell=yes",
                 "--example", "hello");
