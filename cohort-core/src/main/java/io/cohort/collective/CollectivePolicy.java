@@ -39,11 +39,12 @@ public final class CollectivePolicy {
     /**
      * Where peers outnumber their machine's cores, allreduce vectors from this size on (any size
      * when some peer is across a network) go as a reduce and a bcast: measured on two cores
-     * (docs/benchmarks.md, "Allreduce and allgather where peers outnumber cores"), 0.14-0.62x the
-     * time of recursive doubling or Rabenseifner from 4 KiB at N = 4 over shared memory, 0.3-0.8x at
-     * every size at N = 8 over TCP; below 4 KiB over shared memory it lost up to 5x.
+     * (docs/benchmarks.md, "Allreduce and allgather where peers outnumber cores"), 0.3-0.8x the time
+     * of recursive doubling or Rabenseifner at every size at N = 8 over TCP; at N = 4 over shared
+     * memory 0.14-0.79x at 16 KiB, but 1.05-1.14x at 4-8 KiB with the default idle strategy and up
+     * to 5x below 1 KiB.
      */
-    public static final long ALLREDUCE_REDUCE_BCAST_MIN_BYTES = 4L << 10;
+    public static final long ALLREDUCE_REDUCE_BCAST_MIN_BYTES = 16L << 10;
 
     /**
      * Where peers outnumber their machine's cores and some are across a network, allgather results
