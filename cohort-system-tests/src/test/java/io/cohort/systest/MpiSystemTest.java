@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -7,6 +8,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.File;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A program written for the Open MPI Java bindings runs unmodified as
@@ -23,6 +25,20 @@ class MpiSystemTest {
         assertEquals(0, p.exitCode(), p.toString());
         assertEquals(java.util.List.of("mpi: " + n + " processes, token " + n + ", sum " + (n * (n - 1) / 2)
                 + ", all correct"), p.out(), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void algorithmsNamedInAJvmOptionAreTheOnesEveryPeerRuns() throws Exception {
+        String cp = CohortProcess.LIB.resolve("cohort-mpi.jar") + File.pathSeparator + CohortProcess.TEST_CLASSES;
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "--verbose", "--jvm-opt",
+                "-Dcohort.collectives.algorithms=allreduce_reduce_bcast,bcast_linear", "-cp", cp,
+                "io.cohort.systest.programs.MpiRingAndReduce");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(java.util.List.of("mpi: 3 processes, token 3, sum 3, all correct"), p.out(), p.toString());
+        assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: allreduce of \\d+ B at 3 peers uses reduce\\+binomial-bcast")),
+                p.toString());
+        assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: bcast of \\d+ B at 3 peers uses linear")), p.toString());
     }
 
     @ParameterizedTest
