@@ -38,10 +38,6 @@ public final class Collectives implements AutoCloseable {
     private final CollectiveChannel channel;
     private final CollectivePolicy policy;
     private final Consumer<String> verbose;
-    /** 0 until asked, then 1 if every peer is reached over shared memory, else -1 (racy but idempotent). */
-    private volatile int sharedMemory;
-    /** 0 not asked yet, 1 some peer is reached over TCP or UDP, -1 none. */
-    private volatile int overNetwork;
     /** Per operation, a bit per algorithm already reported to {@code --verbose}. */
     private final java.util.concurrent.atomic.AtomicLongArray logged =
             new java.util.concurrent.atomic.AtomicLongArray(Algorithm.Operation.values().length);
@@ -197,37 +193,17 @@ public final class Collectives implements AutoCloseable {
     }
 
     /**
-     * Asked once, like {@link #sharedMemoryOnly()}. The in-place allgather is used only without a
-     * network hop: over TCP in the cluster in a box it measured 1.3-2.2x slower than the framed
-     * algorithms, for reasons not yet found (docs/benchmarks.md, "Allgather in place").
+     * What the communicator's peers are like, asked of the channel once: where they run does not
+     * change. Guarded by running, as every collective's choice is made under it.
      */
-    private boolean overNetwork() {
-        int s = overNetwork;
-        if (s == 0) {
-            s = channel.anyPeerOverNetwork() ? 1 : -1;
-            overNetwork = s;
-        }
-        return s > 0;
-    }
-
-    /** Asked once, like {@link #sharedMemoryOnly()}: where the peers run does not change. */
     private CollectivePolicy.Peers peers() {
         CollectivePolicy.Peers p = peers;
         if (p == null) {
-            p = new CollectivePolicy.Peers(sharedMemoryOnly(), overNetwork(), channel.peersOutnumberCores());
+            p = new CollectivePolicy.Peers(channel.sharedMemoryOnly(), channel.anyPeerOverNetwork(),
+                    channel.peersOutnumberCores());
             peers = p;
         }
         return p;
-    }
-
-    /** Asked once: the routes of a communicator's peers do not change. */
-    private boolean sharedMemoryOnly() {
-        int s = sharedMemory;
-        if (s == 0) {
-            s = channel.sharedMemoryOnly() ? 1 : -1;
-            sharedMemory = s;
-        }
-        return s > 0;
     }
 
     /** True once per operation and algorithm: without building a string on every call. */
@@ -495,8 +471,12 @@ public final class Collectives implements AutoCloseable {
         int width = Buffers.elementBytes(send);
         blocking(operation, -1, bytes(send, Buffers.count(send)), x -> {
             Algorithm a = pick(Algorithm.Operation.ALLGATHER, bytes, null);
-            if (width > 0 && total * width <= Integer.MAX_VALUE && !overNetwork() && (a == Algorithm.ALLGATHER_RING
-                    || a == Algorithm.ALLGATHER_RECURSIVE_DOUBLING && Integer.bitCount(size()) == 1)) {
+            // In place only without a network hop: over TCP in the cluster in a box it measured
+            // 1.3-2.2x slower than the framed algorithms, for reasons not yet found (docs/benchmarks.md,
+            // "Allgather in place").
+            boolean inPlace = a == Algorithm.ALLGATHER_RING
+                    || a == Algorithm.ALLGATHER_RECURSIVE_DOUBLING && Integer.bitCount(size()) == 1;
+            if (inPlace && width > 0 && total * width <= Integer.MAX_VALUE && !peers().overNetwork()) {
                 allgatherInPlace(x, a, send, recv, counts, displs, width, (int) (total * width));
                 return;
             }

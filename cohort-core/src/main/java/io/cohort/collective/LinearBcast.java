@@ -4,6 +4,8 @@ import io.cohort.MessageTruncatedException;
 import io.cohort.Request;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Bcast by the root sending to every other peer itself: N - 1 messages, as many as the binomial
@@ -21,13 +23,13 @@ final class LinearBcast {
         if (x.rank != root) {
             return x.recv(root, 0);
         }
-        Request[] sends = new Request[x.size];
+        List<Request> sends = new ArrayList<>(x.size - 1);
         for (int q = 0; q < x.size; q++) {
             if (q != root) {
-                sends[q] = x.send(q, 0, data);
+                sends.add(x.send(q, 0, data));
             }
         }
-        awaitAll(sends);
+        Request.awaitAll(sends);
         return data;
     }
 
@@ -44,21 +46,13 @@ final class LinearBcast {
                 return length;
             }
         }
-        Request[] sends = new Request[x.size];
+        List<Request> sends = new ArrayList<>(x.size - 1);
         for (int q = 0; q < x.size; q++) {
             if (q != root) {
-                sends[q] = x.send(q, 0, buffer, 0, length);
+                sends.add(x.send(q, 0, buffer, 0, length));
             }
         }
-        awaitAll(sends);
+        Request.awaitAll(sends);
         return length;
-    }
-
-    private static void awaitAll(Request[] sends) {
-        for (Request s : sends) {
-            if (s != null) {
-                s.await();
-            }
-        }
     }
 }
