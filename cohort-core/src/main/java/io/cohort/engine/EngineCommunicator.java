@@ -669,6 +669,11 @@ public class EngineCommunicator implements Communicator {
 
     // ---- groups and new communicators ----------------------------------------------------------
 
+    /** This communicator's first context (point-to-point); the next two are its housekeeping and collectives. */
+    int context() {
+        return context;
+    }
+
     @Override
     public Group group() {
         int[] members = worldRanks;
@@ -686,45 +691,56 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Communicator split(int color, int key) {
-        long[][] table = exchange(new long[] {color, key, contexts.proposal()}, "split");
-        for (int p = 0; p < size; p++) {
-            long c = table[p][0];
-            if (c < 0 && c != Group.UNDEFINED) {
-                throw new IllegalArgumentException("split: rank " + p + " gave color " + c
-                        + "; colors are 0 or more, or Group.UNDEFINED for no communicator");
+        ContextAllocator.Creation cr = contexts.begin(creationPriority(-1));
+        try {
+            long[][] table = exchange(new long[] {color, key, cr.proposal, cr.sawOthers ? 1 : 0}, "split");
+            for (int p = 0; p < size; p++) {
+                long c = table[p][0];
+                if (c < 0 && c != Group.UNDEFINED) {
+                    throw new IllegalArgumentException("split: rank " + p + " gave color " + c
+                            + "; colors are 0 or more, or Group.UNDEFINED for no communicator");
+                }
             }
+            int agreed = agreeContext(cr, table, 2, mine -> exchange(mine, "split"));
+            if (color == Group.UNDEFINED) {
+                return null;
+            }
+            Integer[] same = java.util.stream.IntStream.range(0, size).filter(p -> table[p][0] == color).boxed()
+                    .toArray(Integer[]::new);
+            java.util.Arrays.sort(same,
+                    java.util.Comparator.<Integer>comparingLong(p -> table[p][1]).thenComparingInt(p -> p));
+            int[] members = new int[same.length];
+            for (int i = 0; i < same.length; i++) {
+                members[i] = worldRank(same[i]);
+            }
+            return new EngineCommunicator(this, agreed, members);
+        } finally {
+            contexts.end(cr);
         }
-        int agreed = agreedContext(table, 2);
-        if (color == Group.UNDEFINED) {
-            return null;
-        }
-        Integer[] same = java.util.stream.IntStream.range(0, size).filter(p -> table[p][0] == color).boxed()
-                .toArray(Integer[]::new);
-        java.util.Arrays.sort(same, java.util.Comparator.<Integer>comparingLong(p -> table[p][1]).thenComparingInt(p -> p));
-        int[] members = new int[same.length];
-        for (int i = 0; i < same.length; i++) {
-            members[i] = worldRank(same[i]);
-        }
-        return new EngineCommunicator(this, agreed, members);
     }
 
     @Override
     public Communicator create(Group group) {
         int[] members = group.worldRanks();
         boolean allMine = java.util.Arrays.stream(members).allMatch(w -> worldRanks == null ? w < size : commRanks[w] >= 0);
-        long[][] table = exchange(new long[] {java.util.Arrays.hashCode(members), allMine ? 1 : 0, contexts.proposal()},
-                "create");
-        for (int p = 0; p < size; p++) {
-            if (table[p][1] == 0) {
-                throw new IllegalArgumentException("create: rank " + p + " gave a group with peers outside this communicator");
+        ContextAllocator.Creation cr = contexts.begin(creationPriority(-1));
+        try {
+            long[][] table = exchange(new long[] {java.util.Arrays.hashCode(members), allMine ? 1 : 0, cr.proposal,
+                    cr.sawOthers ? 1 : 0}, "create");
+            for (int p = 0; p < size; p++) {
+                if (table[p][1] == 0) {
+                    throw new IllegalArgumentException("create: rank " + p + " gave a group with peers outside this communicator");
+                }
+                if (table[p][0] != table[0][0]) {
+                    throw new IllegalArgumentException("create: ranks 0 and " + p + " gave different groups; every member of "
+                            + "the communicator must give the same one");
+                }
             }
-            if (table[p][0] != table[0][0]) {
-                throw new IllegalArgumentException("create: ranks 0 and " + p + " gave different groups; every member of "
-                        + "the communicator must give the same one");
-            }
+            int agreed = agreeContext(cr, table, 2, mine -> exchange(mine, "create"));
+            return group.rank() == Group.UNDEFINED ? null : new EngineCommunicator(this, agreed, members);
+        } finally {
+            contexts.end(cr);
         }
-        int agreed = agreedContext(table, 2);
-        return group.rank() == Group.UNDEFINED ? null : new EngineCommunicator(this, agreed, members);
     }
 
     @Override
@@ -749,9 +765,9 @@ public class EngineCommunicator implements Communicator {
         if (closed) {
             throw new IllegalStateException("createGroup on " + this + ", which is closed");
         }
-        // The member with the lowest job rank gathers the proposals, takes the largest and sends
-        // it back: create's agreement, among the members only. Chosen by job rank, not group rank,
-        // so that members who list the same peers in different orders still meet, and are told.
+        // The member with the lowest job rank gathers the rows and sends every member the table:
+        // create's agreement, among the members only. Chosen by job rank, not group rank, so that
+        // members who list the same peers in different orders still meet, and are told.
         int leader = 0;
         for (int i = 1; i < members.length; i++) {
             if (members[i] < members[leader]) {
@@ -759,51 +775,124 @@ public class EngineCommunicator implements Communicator {
             }
         }
         int t = TAG_CREATE_GROUP + tag;
+        int lead = leader;
         long hash = java.util.Arrays.hashCode(members);
-        long agreed;
+        ContextAllocator.Creation cr = contexts.begin(creationPriority(tag));
+        try {
+            long[][] table = groupExchange(ranks, lead, me, t, new long[] {hash, cr.proposal, cr.sawOthers ? 1 : 0});
+            for (long[] row : table) {
+                if (row[0] != hash) {
+                    throw new IllegalArgumentException("createGroup: the members gave different groups; every member must"
+                            + " give the same one");
+                }
+            }
+            int agreed = agreeContext(cr, table, 1, mine -> groupExchange(ranks, lead, me, t, mine));
+            return new EngineCommunicator(this, agreed, members);
+        } finally {
+            contexts.end(cr);
+        }
+    }
+
+    /**
+     * A creation's priority among those one peer may run at once ({@link ContextAllocator}):
+     * this parent's context, then the {@code createGroup} tag ({@code -1}: split, create, dup, of
+     * which MPI allows one at a time per parent).
+     */
+    private long creationPriority(int createGroupTag) {
+        return ((long) context << 32) | (createGroupTag + 1L);
+    }
+
+    /** One round of an agreement among the members making a communicator: every member's row, in one order for all. */
+    @FunctionalInterface
+    private interface Round {
+        long[][] exchange(long[] mine);
+    }
+
+    /**
+     * The new communicator's context, from the first round's {@code table}: the largest proposal
+     * (column {@code column}), taken at once unless some member saw another creation in flight
+     * (the column after it); then claimed and agreed again in further rounds until every member's
+     * claim holds (ContextAllocator). Every member returns the same context.
+     */
+    private int agreeContext(ContextAllocator.Creation cr, long[][] table, int column, Round round) {
+        long agreed = 0;
+        boolean check = false;
+        for (long[] row : table) {
+            agreed = Math.max(agreed, row[column]);
+            check |= row[column + 1] != 0;
+        }
+        if (!check) {
+            contexts.take(cr, (int) agreed);
+            return (int) agreed;
+        }
+        contexts.checked(cr);
+        while (true) {
+            ContextAllocator.checkRoom(agreed);
+            boolean held = contexts.claim(cr, (int) agreed);
+            long[][] votes = round.exchange(new long[] {held ? 1 : 0, contexts.proposalAbove((int) agreed)});
+            boolean all = true;
+            long above = 0;
+            for (long[] v : votes) {
+                all &= v[0] != 0;
+                above = Math.max(above, v[1]);
+            }
+            if (all) {
+                return (int) agreed;
+            }
+            agreed = above;
+        }
+    }
+
+    /**
+     * As {@link #exchange} among the members {@code ranks} (this communicator's ranks; this peer is
+     * {@code me}) only: {@code leader} gathers every member's row on tag {@code tag} and sends the
+     * table back.
+     */
+    private long[][] groupExchange(int[] ranks, int leader, int me, int tag, long[] mine) {
+        int width = mine.length;
+        int n = ranks.length;
+        ByteBuffer all;
         if (me == leader) {
-            agreed = contexts.proposal();
-            boolean same = true;
-            for (int i = 0; i < ranks.length; i++) {
-                if (i != leader) {
-                    ByteBuffer b = ByteBuffer.wrap(receiveCollective(ranks[i], t));
-                    same &= b.getLong() == hash;
-                    agreed = Math.max(agreed, b.getLong());
+            all = ByteBuffer.allocate(n * width * Long.BYTES);
+            for (int i = 0; i < n; i++) {
+                if (i == me) {
+                    for (long v : mine) {
+                        all.putLong(v);
+                    }
+                } else {
+                    byte[] row = receiveCollective(ranks[i], tag);
+                    if (row.length != width * Long.BYTES) {
+                        throw new IllegalStateException("createGroup: member " + i + " sent " + row.length
+                                + " bytes in an agreement round of " + width * Long.BYTES);
+                    }
+                    all.put(row);
                 }
             }
-            long answer = same ? agreed : -1; // a different group shows as -1
-            for (int i = 0; i < ranks.length; i++) {
-                if (i != leader) {
-                    engine.send(toEngine(ranks[i]), collectiveContext, t,
-                            ByteBuffer.allocate(Long.BYTES).putLong(0, answer)).await();
+            for (int i = 0; i < n; i++) {
+                if (i != me) {
+                    engine.send(toEngine(ranks[i]), collectiveContext, tag, ByteBuffer.wrap(all.array())).await();
                 }
             }
-            agreed = answer;
         } else {
-            ByteBuffer mine = ByteBuffer.allocate(2 * Long.BYTES).putLong(0, hash).putLong(Long.BYTES, contexts.proposal());
-            engine.send(toEngine(ranks[leader]), collectiveContext, t, mine).await();
-            agreed = ByteBuffer.wrap(receiveCollective(ranks[leader], t)).getLong();
+            ByteBuffer b = ByteBuffer.allocate(width * Long.BYTES);
+            for (long v : mine) {
+                b.putLong(v);
+            }
+            engine.send(toEngine(ranks[leader]), collectiveContext, tag, b.flip()).await();
+            all = ByteBuffer.wrap(receiveCollective(ranks[leader], tag));
         }
-        if (agreed < 0) {
-            throw new IllegalArgumentException("createGroup: the members gave different groups; every member must"
-                    + " give the same one");
+        long[][] table = new long[n][width];
+        all.rewind();
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < width; j++) {
+                table[i][j] = all.getLong();
+            }
         }
-        contexts.advancePast((int) agreed);
-        return new EngineCommunicator(this, (int) agreed, members);
+        return table;
     }
 
     private int worldRank(int r) {
         return worldRanks == null ? r : worldRanks[r];
-    }
-
-    /** The largest proposal in column {@code column}, taken by this peer. */
-    private int agreedContext(long[][] table, int column) {
-        long max = 0;
-        for (long[] row : table) {
-            max = Math.max(max, row[column]);
-        }
-        contexts.advancePast((int) max);
-        return (int) max;
     }
 
     /**
