@@ -140,4 +140,48 @@ class GroupsAndCommunicatorsTest {
             w.barrier();
         });
     }
+
+    /**
+     * THREAD_MULTIPLE: two threads of every process make communicators from different parents at
+     * once, and each new communicator's messages reach only its own receives.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void threadsMakeCommunicatorsAtOnce(int np) {
+        MpiJob.run(np, (rank, size) -> {
+            Intracomm other = MPI.COMM_WORLD.dup();
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                java.util.concurrent.Future<?> a = pool.submit(() -> makeAndUse(MPI.COMM_WORLD, 1, c -> c.dup()));
+                java.util.concurrent.Future<?> b = pool.submit(() -> makeAndUse(other, 2, c -> c.split(0, -rank)));
+                a.get();
+                b.get();
+            } finally {
+                pool.shutdownNow();
+            }
+            other.free();
+        });
+    }
+
+    @FunctionalInterface
+    private interface Maker {
+        Intracomm make(Intracomm parent) throws MPIException;
+    }
+
+    private static Void makeAndUse(Intracomm parent, int which, Maker maker) throws MPIException {
+        for (int i = 0; i < 40; i++) {
+            Intracomm c = maker.make(parent);
+            int me = c.getRank();
+            int n = c.getSize();
+            int[] out = {which, i, me};
+            int[] in = new int[3];
+            Request r = c.iSend(out, 3, MPI.INT, (me + 1) % n, 9);
+            Status s = c.recv(in, 3, MPI.INT, MPI.ANY_SOURCE, 9);
+            r.waitFor();
+            assertArrayEquals(new int[] {which, i, (me + n - 1) % n}, in, "a message of another communicator");
+            assertEquals((me + n - 1) % n, s.getSource());
+            c.free();
+        }
+        return null;
+    }
 }
