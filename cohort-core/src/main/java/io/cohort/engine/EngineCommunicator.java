@@ -874,16 +874,26 @@ public class EngineCommunicator implements Communicator {
                 }
             }
         } else {
-            ByteBuffer b = ByteBuffer.allocate(width * Long.BYTES);
-            for (long v : mine) {
-                b.putLong(v);
-            }
-            engine.send(toEngine(ranks[leader]), collectiveContext, tag, b.flip()).await();
+            engine.send(toEngine(ranks[leader]), collectiveContext, tag, row(mine)).await();
             all = ByteBuffer.wrap(receiveCollective(ranks[leader], tag));
         }
-        long[][] table = new long[n][width];
+        return table(all, n, width);
+    }
+
+    /** One member's row as the bytes of an agreement round. */
+    private static ByteBuffer row(long[] values) {
+        ByteBuffer b = ByteBuffer.allocate(values.length * Long.BYTES);
+        for (long v : values) {
+            b.putLong(v);
+        }
+        return b.flip();
+    }
+
+    /** The {@code rows} rows of {@code width} values that {@code all} holds, from its start. */
+    private static long[][] table(ByteBuffer all, int rows, int width) {
+        long[][] table = new long[rows][width];
         all.rewind();
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < rows; i++) {
             for (int j = 0; j < width; j++) {
                 table[i][j] = all.getLong();
             }
@@ -915,21 +925,10 @@ public class EngineCommunicator implements Communicator {
             }
             internalBcast(0, all.array());
         } else {
-            ByteBuffer b = ByteBuffer.allocate(width * Long.BYTES);
-            for (long v : mine) {
-                b.putLong(v);
-            }
-            engine.send(toEngine(0), collectiveContext, TAG_COMM, b.flip()).await();
+            engine.send(toEngine(0), collectiveContext, TAG_COMM, row(mine)).await();
             all = ByteBuffer.wrap(internalBcast(0, null));
         }
-        long[][] table = new long[size][width];
-        all.rewind();
-        for (int p = 0; p < size; p++) {
-            for (int i = 0; i < width; i++) {
-                table[p][i] = all.getLong();
-            }
-        }
-        return table;
+        return table(all, size, width);
     }
 
     // ---- the broadcast domain ------------------------------------------------------------------
