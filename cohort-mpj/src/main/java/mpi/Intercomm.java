@@ -40,6 +40,15 @@ public class Intercomm extends Comm {
         return side == 0 ? localSize : 0;
     }
 
+    private static boolean contains(int[] a, int v) {
+        for (int x : a) {
+            if (x == v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static int[] range(int from, int n) {
         int[] r = new int[n];
         for (int i = 0; i < n; i++) {
@@ -87,20 +96,30 @@ public class Intercomm extends Comm {
             ByteBuffer b = ByteBuffer.wrap(l.bcast(localLeader, payload)).order(ByteOrder.LITTLE_ENDIAN);
             int[] theirs = new int[b.remaining() / 4];
             b.asIntBuffer().get(theirs);
-            int[] all = new int[mine.length + theirs.length];
-            System.arraycopy(mine, 0, all, 0, mine.length);
-            System.arraycopy(theirs, 0, all, mine.length, theirs.length);
-            Arrays.sort(all);
-            int[] peers = p.group().worldRanks();
-            Arrays.sort(peers);
-            if (!Arrays.equals(all, peers)) {
-                throw Errors.error(op + ": the local group (" + mine.length + " processes) and the remote group ("
-                        + theirs.length + ") together must be all of the peer communicator's " + peers.length
-                        + " processes, since Cohort makes the inter-communicator over it; split it into the two"
-                        + " groups instead");
-            }
             int side = Arrays.stream(mine).min().orElse(0) < Arrays.stream(theirs).min().orElse(0) ? 0 : 1;
-            Communicator union = p.split(0, side * p.size() + l.rank());
+            int[] first = side == 0 ? mine : theirs;
+            int[] second = side == 0 ? theirs : mine;
+            int[] all = new int[first.length + second.length];
+            System.arraycopy(first, 0, all, 0, first.length);
+            System.arraycopy(second, 0, all, first.length, second.length);
+            int[] sorted = all.clone();
+            Arrays.sort(sorted);
+            for (int i = 1; i < sorted.length; i++) {
+                if (sorted[i] == sorted[i - 1]) {
+                    throw Errors.error(op + ": job rank " + sorted[i] + " is in both the local and the remote group;"
+                            + " the two groups must be disjoint");
+                }
+            }
+            int[] peers = p.group().worldRanks();
+            for (int w : all) {
+                if (Arrays.stream(peers).noneMatch(x -> x == w)) {
+                    throw Errors.error(op + ": job rank " + w + " is in the " + (contains(mine, w) ? "local" : "remote")
+                            + " group but not in the peer communicator; Cohort agrees the inter-communicator over"
+                            + " the peer communicator, so it must hold both groups (MPI.COMM_WORLD always does)");
+                }
+            }
+            // Over the two groups only: the rest of the peer communicator takes no part.
+            Communicator union = p.createGroup(new io.cohort.Group(all, mine[l.rank()]), tag);
             return new Intercomm(union, side, mine.length, theirs.length);
         } catch (MPIException e) {
             throw e;

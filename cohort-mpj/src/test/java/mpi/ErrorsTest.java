@@ -53,6 +53,20 @@ class ErrorsTest {
     }
 
     @Test
+    void intercommunicatorGroupsMustBeDisjointAndInThePeerCommunicator() {
+        MpjJob.run(4, (rank, size) -> {
+            MPI.Errorhandler_set(MPI.ERRORS_RETURN);
+            Intracomm parity = MPI.COMM_WORLD.Split(rank % 2, rank);
+            // Holds the two leaders (world ranks 0 and 1) but not ranks 2 and 3.
+            Intracomm low = MPI.COMM_WORLD.Split(rank <= 1 ? 0 : 1, rank);
+            assertMessage(() -> low.Create_intercomm(parity, 0, rank <= 1 ? 1 - rank : 0, 4),
+                    "not in the peer communicator");
+            assertMessage(() -> MPI.COMM_WORLD.Create_intercomm(MPI.COMM_WORLD, 0, 0, 5), "must be disjoint");
+            MPI.COMM_WORLD.Barrier();
+        });
+    }
+
+    @Test
     void errorsAreFatalByDefault() {
         io.cohort.CohortException e = assertThrows(io.cohort.CohortException.class, () -> MpjJob.run(1, (rank, size) -> {
             assertSame(MPI.ERRORS_ARE_FATAL, MPI.Errorhandler_get());

@@ -154,4 +154,38 @@ class GroupsAndCommunicatorsTest {
             assertEquals(size * (size - 1) / 2, sum[0]);
         });
     }
+
+    /**
+     * An inter-communicator between two of three groups, with the world as the peer communicator:
+     * the third group takes no part, and runs its own traffic meanwhile.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {3, 4, 8})
+    void intercommunicatorBetweenTwoOfThreeGroups(int np) {
+        MpjJob.run(np, (rank, size) -> {
+            int color = rank % 3;
+            Intracomm local = MPI.COMM_WORLD.Split(color, rank);
+            if (color == 2) {
+                int[] sum = new int[1];
+                local.Allreduce(new int[] {1}, 0, sum, 0, 1, MPI.INT, MPI.SUM);
+                assertEquals(local.Size(), sum[0]);
+                return;
+            }
+            Intercomm inter = MPI.COMM_WORLD.Create_intercomm(local, 0, color == 0 ? 1 : 0, 7);
+            int theirs = color == 0 ? (size + 1) / 3 : (size + 2) / 3; // how many ranks are 1 or 0 mod 3
+            assertEquals(theirs, inter.Remote_size());
+            assertEquals(local.Rank(), inter.Rank());
+            // Local rank 0 of each group sends its world rank to remote rank 0.
+            if (inter.Rank() == 0) {
+                int[] got = new int[1];
+                inter.Sendrecv(new int[] {rank}, 0, 1, MPI.INT, 0, 3, got, 0, 1, MPI.INT, 0, 3);
+                assertEquals(color == 0 ? 1 : 0, got[0]);
+            }
+            Intracomm merged = inter.Merge(color == 1);
+            assertEquals(local.Size() + theirs, merged.Size());
+            int[] max = new int[1];
+            merged.Allreduce(new int[] {color}, 0, max, 0, 1, MPI.INT, MPI.MAX);
+            assertEquals(1, max[0]);
+        });
+    }
 }
