@@ -118,8 +118,9 @@ public class Intercomm extends Comm {
                             + " the peer communicator, so it must hold both groups (MPI.COMM_WORLD always does)");
                 }
             }
-            // Over the two groups only: the rest of the peer communicator takes no part.
-            Communicator union = p.createGroup(new io.cohort.Group(all, mine[l.rank()]), tag);
+            // Over the two groups only: the rest of the peer communicator takes no part. createGroup
+            // keeps the top of the tag range for itself; the low 30 bits keep creations apart.
+            Communicator union = p.createGroup(new io.cohort.Group(all, mine[l.rank()]), tag & 0x3FFFFFFF);
             return new Intercomm(union, side, mine.length, theirs.length);
         } catch (MPIException e) {
             throw e;
