@@ -150,6 +150,24 @@ class CommunicatorsTest {
     }
 
     @Test
+    void aTruncatedReceiveNamesTheSenderInTheCommunicatorsRanks() {
+        LocalCohort.run(4, world -> {
+            Communicator c = world.split(0, -world.rank()); // communicator rank 3 - world rank
+            int peer = c.size() - 1 - c.rank(); // talk to the mirror rank: world ranks 0-3 and 1-2
+            c.send(peer, 1, new byte[] {1, 2});
+            c.send(peer, 2, new byte[] {3, 4});
+            MessageTruncatedException blocking = assertThrows(MessageTruncatedException.class,
+                    () -> c.recv(peer, 1, new byte[1]));
+            assertEquals(peer, blocking.status().source());
+            assertTrue(blocking.getMessage().contains("from rank " + peer + " "), blocking.getMessage());
+            Request r = c.irecv(Communicator.ANY_SOURCE, 2, java.nio.ByteBuffer.allocate(1));
+            MessageTruncatedException waited = assertThrows(MessageTruncatedException.class, r::await);
+            assertEquals(peer, waited.status().source());
+            c.close();
+        });
+    }
+
+    @Test
     void dupIsolatesFromTheWorld() {
         LocalCohort.run(3, world -> {
             Communicator dup = world.dup();

@@ -5,6 +5,7 @@ import io.cohort.CohortException;
 import io.cohort.Communicator;
 import io.cohort.Group;
 import io.cohort.Message;
+import io.cohort.MessageTruncatedException;
 import io.cohort.Op;
 import io.cohort.collective.Collectives;
 import io.cohort.collective.CollectiveMode;
@@ -194,6 +195,10 @@ public class EngineCommunicator implements Communicator {
         return worldRanks == null ? m : TranslatedRequest.translate(m, this::commRank);
     }
 
+    private MessageTruncatedException fromEngine(MessageTruncatedException t) {
+        return worldRanks == null ? t : TranslatedRequest.translate(t, this::commRank);
+    }
+
     private Request fromEngine(Request r) {
         return worldRanks == null ? r : new TranslatedRequest(r, this::commRank);
     }
@@ -279,7 +284,12 @@ public class EngineCommunicator implements Communicator {
         checkRecvTag(tag);
         checkWritable(buffer);
         ReceiveSpan e = Profiling.startReceive();
-        Status s = engine.receiveInto(context, toEngine(source), tag, buffer, offset, length, advance, e);
+        Status s;
+        try {
+            s = engine.receiveInto(context, toEngine(source), tag, buffer, offset, length, advance, e);
+        } catch (MessageTruncatedException t) {
+            throw fromEngine(t);
+        }
         if (e != null) {
             e.finish(context, "recv");
         }
@@ -289,7 +299,11 @@ public class EngineCommunicator implements Communicator {
     /** A blocking receive of any length; tells {@code event} (null unless recorded) what matched, the caller finishes it. */
     private Message receiveMessage(int source, int tag, ReceiveSpan event) {
         checkRecvTag(tag);
-        return fromEngine(engine.receiveMessage(context, toEngine(source), tag, event));
+        try {
+            return fromEngine(engine.receiveMessage(context, toEngine(source), tag, event));
+        } catch (MessageTruncatedException t) {
+            throw fromEngine(t);
+        }
     }
 
     /** An offset-and-length window must lie within the buffer's limit, as for the JDK's absolute bulk get and put. */

@@ -1,6 +1,7 @@
 package io.cohort.engine;
 
 import io.cohort.Message;
+import io.cohort.MessageTruncatedException;
 import io.cohort.Request;
 import io.cohort.Status;
 
@@ -39,19 +40,36 @@ public final class TranslatedRequest implements Request {
         return m == null ? null : new Message(translate(m.status(), sourceMap), m.bytes());
     }
 
+    /** {@code e} naming its sender in the communicator's ranks, as the status does. */
+    public static MessageTruncatedException translate(MessageTruncatedException e, IntUnaryOperator sourceMap) {
+        return e.withSource(sourceMap.applyAsInt(e.status().source()));
+    }
+
     @Override
     public Status await() {
-        return translate(inner.await(), sourceMap);
+        try {
+            return translate(inner.await(), sourceMap);
+        } catch (MessageTruncatedException e) {
+            throw translate(e, sourceMap);
+        }
     }
 
     @Override
     public Status await(Duration timeout) throws TimeoutException {
-        return translate(inner.await(timeout), sourceMap);
+        try {
+            return translate(inner.await(timeout), sourceMap);
+        } catch (MessageTruncatedException e) {
+            throw translate(e, sourceMap);
+        }
     }
 
     @Override
     public boolean test() {
-        return inner.test();
+        try {
+            return inner.test();
+        } catch (MessageTruncatedException e) {
+            throw translate(e, sourceMap);
+        }
     }
 
     @Override
