@@ -3,6 +3,7 @@ package mpi;
 import io.cohort.Communicator;
 import io.cohort.Message;
 import io.cohort.collective.NonblockingRunner;
+import io.cohort.mpi.support.InterGroups;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -124,11 +125,50 @@ public class Comm implements Freeable {
 
     /** Applies the error handler to a failure of {@code operation}: returns the exception to throw, or ends the job. */
     final MPIException fail(Throwable e, String operation) {
-        return Errors.handle(errhandler(), Errors.of(e, operation));
+        return Errors.handle(errhandler(), Errors.of(e, operation, this::in));
     }
 
     final MPIException error(int errorClass, String message) {
         return Errors.handle(errhandler(), Errors.error(errorClass, message));
+    }
+
+    /**
+     * The Cohort communicator for a collective: an inter-communicator refuses them (its Cohort
+     * communicator spans both groups, where MPI's inter-communicator collectives pair them).
+     */
+    final Communicator cc() throws MPIException {
+        Communicator c = c();
+        if (this instanceof Intercomm) {
+            throw error(MPI.ERR_COMM, "collective operations on an inter-communicator are not supported; merge() it"
+                    + " into an intra-communicator and run them there");
+        }
+        return c;
+    }
+
+    // Point-to-point ranks: an inter-communicator's name the remote group, which these translate.
+
+    /** The Cohort communicator's rank that point-to-point rank {@code r} names ({@link MPI#ANY_SOURCE} stays). */
+    int out(int r) {
+        return r;
+    }
+
+    /** The point-to-point rank of the Cohort communicator's rank {@code r} (a status's source). */
+    int in(int r) {
+        return r;
+    }
+
+    /** How many processes point-to-point may name. */
+    int peers(Communicator c) {
+        return c.size();
+    }
+
+    /** This process's group: all of the Cohort communicator's here. */
+    io.cohort.Group localGroup(Communicator c) {
+        return c.group();
+    }
+
+    int localRank(Communicator c) {
+        return c.rank();
     }
 
     /** A new communicator over {@code c} (null: MPI_COMM_NULL), inheriting this one's error handler. */
@@ -137,11 +177,11 @@ public class Comm implements Freeable {
     }
 
     public final int getSize() throws MPIException {
-        return c().size();
+        return localGroup(c()).size();
     }
 
     public final int getRank() throws MPIException {
-        return c().rank();
+        return localRank(c());
     }
 
     /** Whether this is MPI_COMM_NULL: freed, or made for a process left out of a split or create. */
@@ -162,6 +202,35 @@ public class Comm implements Freeable {
             return duplicate(c.dup());
         } catch (RuntimeException e) {
             throw fail(e, "dup");
+        }
+    }
+
+    /**
+     * An inter-communicator between {@code localComm}'s group and another group
+     * ({@code MPI_Intercomm_create}), called on the peer communicator by every process of both
+     * groups: {@code localLeader} is the local leader's rank in {@code localComm},
+     * {@code remoteLeader} the other group's leader's rank in this communicator, {@code tag} the
+     * tag the leaders exchange on. This communicator must hold both groups ({@code COMM_WORLD}
+     * always does; MPI asks for the two leaders only), and the groups must be disjoint.
+     */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
+            throws MPIException {
+        Communicator p = c();
+        if (this instanceof Intercomm) {
+            throw error(MPI.ERR_COMM, "createIntercomm is called on an intra-communicator holding both groups, not on"
+                    + " an inter-communicator");
+        }
+        if (localComm == null || localComm instanceof Intercomm) {
+            throw error(MPI.ERR_COMM, "createIntercomm needs the local group's intra-communicator, not "
+                    + (localComm == null ? "null" : "an inter-communicator"));
+        }
+        Communicator l = localComm.c();
+        queue().drain();
+        try {
+            return new Intercomm(InterGroups.create(l, localLeader, p, remoteLeader, tag, "createIntercomm"),
+                    errhandler());
+        } catch (RuntimeException e) {
+            throw fail(e, "createIntercomm");
         }
     }
 
@@ -229,13 +298,13 @@ public class Comm implements Freeable {
     }
 
     public final Group getGroup() throws MPIException {
-        return new Group(c().group());
+        return new Group(localGroup(c()));
     }
 
-    /** Always false: Cohort has intra-communicators only. */
+    /** True for an {@link Intercomm}. */
     public final boolean isInter() throws MPIException {
         c();
-        return false;
+        return this instanceof Intercomm;
     }
 
     /** {@link MPI#CART} for a {@link CartComm}, {@link MPI#GRAPH} for a {@link GraphComm}, else {@link MPI#UNDEFINED}. */
@@ -337,17 +406,24 @@ public class Comm implements Freeable {
     }
 
     private void checkDest(Communicator c, int dest, String op) throws MPIException {
-        if (dest < 0 || dest >= c.size()) {
-            throw error(MPI.ERR_RANK, op + ": destination rank " + dest + " is not in this communicator of "
-                    + c.size() + " (ranks 0 to " + (c.size() - 1) + ", or MPI.PROC_NULL)");
+        int n = peers(c);
+        if (dest < 0 || dest >= n) {
+            throw error(MPI.ERR_RANK, op + ": destination rank " + dest + " is not in " + whom() + " of "
+                    + n + " (ranks 0 to " + (n - 1) + ", or MPI.PROC_NULL)");
         }
     }
 
     private void checkSource(Communicator c, int source, String op) throws MPIException {
-        if (source != MPI.ANY_SOURCE && (source < 0 || source >= c.size())) {
-            throw error(MPI.ERR_RANK, op + ": source rank " + source + " is not in this communicator of " + c.size()
-                    + " (ranks 0 to " + (c.size() - 1) + ", MPI.ANY_SOURCE or MPI.PROC_NULL)");
+        int n = peers(c);
+        if (source != MPI.ANY_SOURCE && (source < 0 || source >= n)) {
+            throw error(MPI.ERR_RANK, op + ": source rank " + source + " is not in " + whom() + " of " + n
+                    + " (ranks 0 to " + (n - 1) + ", MPI.ANY_SOURCE or MPI.PROC_NULL)");
         }
+    }
+
+    /** What point-to-point ranks name, in errors. */
+    private String whom() {
+        return this instanceof Intercomm ? "the remote group" : "this communicator";
     }
 
     private void checkSendTag(int tag, String op) throws MPIException {
@@ -387,7 +463,7 @@ public class Comm implements Freeable {
         if (last != null && last.origin == s) {
             return last;
         }
-        last = new Status(s, MPI.UNDEFINED);
+        last = new Status(s, in(s.source()), MPI.UNDEFINED);
         lastStatus = last;
         return last;
     }
@@ -408,11 +484,11 @@ public class Comm implements Freeable {
         checkSendTag(tag, "send");
         try {
             if (buf instanceof ByteBuffer b && raw >= 0) {
-                c.send(dest, tag, b, 0, raw);
+                c.send(out(dest), tag, b, 0, raw);
             } else if (buf instanceof byte[] a && raw >= 0) {
-                c.send(dest, tag, a, 0, raw);
+                c.send(out(dest), tag, a, 0, raw);
             } else {
-                c.send(dest, tag, Buffers.pack(buf, count, type));
+                c.send(out(dest), tag, Buffers.pack(buf, count, type));
             }
         } catch (RuntimeException e) {
             throw fail(e, "send");
@@ -435,8 +511,8 @@ public class Comm implements Freeable {
             return receive(c, buf, count, type, source, tag, "recv");
         }
         try { // the checked common case: straight into the buffer's bytes, no view, no copy
-            return status(buf instanceof byte[] a ? c.recv(source, tag, a, 0, raw)
-                    : c.recv(source, tag, (ByteBuffer) buf, 0, raw));
+            return status(buf instanceof byte[] a ? c.recv(out(source), tag, a, 0, raw)
+                    : c.recv(out(source), tag, (ByteBuffer) buf, 0, raw));
         } catch (RuntimeException e) {
             throw fail(e, "recv");
         }
@@ -447,11 +523,11 @@ public class Comm implements Freeable {
         try {
             ByteBuffer raw = Buffers.rawWindow(buf, count, type);
             if (raw != null) {
-                return status(c.recv(source, tag, raw));
+                return status(c.recv(out(source), tag, raw));
             }
-            Message m = c.recv(source, tag);
+            Message m = c.recv(out(source), tag);
             Buffers.unpack(m.buffer(), buf, count, type); // a longer message leaves the items that fit, as the raw path does
-            checkFits(m.length(), count, type, m.source(), m.tag(), op);
+            checkFits(m.length(), count, type, in(m.source()), m.tag(), op);
             return status(m.status());
         } catch (RuntimeException e) {
             throw fail(e, op);
@@ -496,7 +572,7 @@ public class Comm implements Freeable {
         }
         io.cohort.Request sent;
         try {
-            sent = dest == MPI.PROC_NULL ? null : c.isend(dest, sendtag, payload);
+            sent = dest == MPI.PROC_NULL ? null : c.isend(out(dest), sendtag, payload);
         } catch (RuntimeException e) {
             throw fail(e, op);
         }
@@ -542,7 +618,7 @@ public class Comm implements Freeable {
         checkDest(c, dest, "iSend");
         checkSendTag(tag, "iSend");
         try {
-            return new Request(c.isend(dest, tag, Buffers.pack(buf, count, type)), this, true, null);
+            return new Request(c.isend(out(dest), tag, Buffers.pack(buf, count, type)), this, true, null);
         } catch (RuntimeException e) {
             throw fail(e, "iSend");
         }
@@ -583,15 +659,15 @@ public class Comm implements Freeable {
         try {
             ByteBuffer raw = Buffers.rawWindow(buf, count, type);
             if (raw != null) {
-                into.start(c.irecv(source, tag, raw), true, null);
+                into.start(c.irecv(out(source), tag, raw), true, null);
                 return;
             }
             io.cohort.Request[] inner = new io.cohort.Request[1];
-            inner[0] = c.irecv(source, tag);
+            inner[0] = c.irecv(out(source), tag);
             into.start(inner[0], true, s -> {
                 Message m = inner[0].message();
                 Buffers.unpack(m.buffer(), buf, count, type); // the items that fit, then the truncation
-                checkFits(m.length(), count, type, m.source(), m.tag(), "iRecv");
+                checkFits(m.length(), count, type, in(m.source()), m.tag(), "iRecv");
             });
         } catch (RuntimeException e) {
             throw fail(e, "iRecv");
@@ -614,7 +690,7 @@ public class Comm implements Freeable {
                 return;
             }
             try {
-                p.start(c.isend(dest, tag, Buffers.pack(buf, count, type)), true, null);
+                p.start(c.isend(out(dest), tag, Buffers.pack(buf, count, type)), true, null);
             } catch (RuntimeException e) {
                 throw fail(e, "start");
             }
@@ -695,7 +771,7 @@ public class Comm implements Freeable {
         checkSource(c, source, "iProbe");
         checkRecvTag(tag, "iProbe");
         try {
-            Optional<io.cohort.Status> s = c.iprobe(source, tag);
+            Optional<io.cohort.Status> s = c.iprobe(out(source), tag);
             return s.map(this::status).orElse(null);
         } catch (RuntimeException e) {
             throw fail(e, "iProbe");
@@ -711,7 +787,7 @@ public class Comm implements Freeable {
         checkSource(c, source, "probe");
         checkRecvTag(tag, "probe");
         try {
-            return status(c.probe(source, tag));
+            return status(c.probe(out(source), tag));
         } catch (RuntimeException e) {
             throw fail(e, "probe");
         }
@@ -877,18 +953,18 @@ public class Comm implements Freeable {
 
     /** Returns when every process of the communicator has called it. */
     public final void barrier() throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         blocking("barrier", c::barrier);
     }
 
     public final Request iBarrier() throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         return nonblocking("iBarrier", c::barrier, c::ibarrier);
     }
 
     /** The root's {@code count} items into every process's {@code buf}. */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         checkRoot(c, root, "bcast");
         checkBuffer(buf, count, type, "bcast buffer");
         Object d = Buffers.direct(buf, count * type.size, type, true);
@@ -906,7 +982,7 @@ public class Comm implements Freeable {
     }
 
     public final Request iBcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         Prepared p = prepareBcast(c, buf, count, type, root);
         Object carrier = ((BcastPrepared) p).carrier;
         return nonblocking("iBcast", p, () -> c.ibcast(root, carrier));
@@ -988,7 +1064,7 @@ public class Comm implements Freeable {
 
     private Prepared gatherPrepared(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                     Datatype recvtype, int root, String op) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         boolean root0 = c.rank() == root;
         return prepareGather(c, sendbuf, sendcount, sendtype, recvbuf, root0 ? uniform(recvcount, c.size()) : null,
                 root0 ? packed(recvcount, c.size()) : null, recvtype, root, false, op);
@@ -1005,7 +1081,7 @@ public class Comm implements Freeable {
     }
 
     private Prepared gatherInPlace(Object buf, int count, Datatype type, int root) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         if (c.rank() == root) {
             return prepareGather(c, null, 0, type, buf, uniform(count, c.size()), packed(count, c.size()), type, root,
                     true, "gather");
@@ -1025,7 +1101,7 @@ public class Comm implements Freeable {
 
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                               int[] displs, Datatype recvtype, int root) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         blocking("gatherv", prepareGather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root,
                 false, "gatherv"));
     }
@@ -1033,34 +1109,34 @@ public class Comm implements Freeable {
     /** In place, at the root: its own block is already at {@code displs[root]}. */
     public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         blocking("gatherv", prepareGather(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true,
                 "gatherv"));
     }
 
     /** In place, off the root: sends {@code sendbuf}. */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         blocking("gatherv", prepareGather(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false,
                 "gatherv"));
     }
 
     public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                   int[] displs, Datatype recvtype, int root) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         return nonblocking("iGatherv", prepareGather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
                 recvtype, root, false, "iGatherv"), null);
     }
 
     public final Request iGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         return nonblocking("iGatherv", prepareGather(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root,
                 true, "iGatherv"), null);
     }
 
     public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         return nonblocking("iGatherv", prepareGather(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root,
                 false, "iGatherv"), null);
     }
@@ -1116,7 +1192,7 @@ public class Comm implements Freeable {
 
     private Prepared scatterPrepared(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                      Datatype recvtype, int root, boolean inPlace, String op) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         return prepareScatter(c, sendbuf, uniform(sendcount, c.size()), packed(sendcount, c.size()), sendtype, recvbuf,
                 recvcount, recvtype, root, inPlace, op);
     }
@@ -1145,37 +1221,37 @@ public class Comm implements Freeable {
 
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                                int recvcount, Datatype recvtype, int root) throws MPIException {
-        blocking("scatterv", prepareScatter(c(), sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype,
+        blocking("scatterv", prepareScatter(cc(), sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype,
                 root, false, "scatterv"));
     }
 
     /** In place, at the root: it keeps its own block. */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        blocking("scatterv", prepareScatter(c(), sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true,
+        blocking("scatterv", prepareScatter(cc(), sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true,
                 "scatterv"));
     }
 
     /** In place, off the root: receives into {@code recvbuf}. */
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        blocking("scatterv", prepareScatter(c(), null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false,
+        blocking("scatterv", prepareScatter(cc(), null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false,
                 "scatterv"));
     }
 
     public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                                    int recvcount, Datatype recvtype, int root) throws MPIException {
-        return nonblocking("iScatterv", prepareScatter(c(), sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+        return nonblocking("iScatterv", prepareScatter(cc(), sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
                 recvtype, root, false, "iScatterv"), null);
     }
 
     public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        return nonblocking("iScatterv", prepareScatter(c(), sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
+        return nonblocking("iScatterv", prepareScatter(cc(), sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
                 root, true, "iScatterv"), null);
     }
 
     public final Request iScatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        return nonblocking("iScatterv", prepareScatter(c(), null, null, null, recvtype, recvbuf, recvcount, recvtype,
+        return nonblocking("iScatterv", prepareScatter(cc(), null, null, null, recvtype, recvbuf, recvcount, recvtype,
                 root, false, "iScatterv"), null);
     }
 
@@ -1211,51 +1287,51 @@ public class Comm implements Freeable {
 
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                 Datatype recvtype) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         blocking("allGather", prepareAllgather(c, sendbuf, sendcount, sendtype, recvbuf, uniform(recvcount, c.size()),
                 packed(recvcount, c.size()), recvtype, false, "allGather"));
     }
 
     /** In place: each process's own items are already at rank x count in {@code buf}. */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         blocking("allGather", prepareAllgather(c, null, 0, type, buf, uniform(count, c.size()), packed(count, c.size()),
                 type, true, "allGather"));
     }
 
     public final Request iAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                     Datatype recvtype) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         return nonblocking("iAllGather", prepareAllgather(c, sendbuf, sendcount, sendtype, recvbuf,
                 uniform(recvcount, c.size()), packed(recvcount, c.size()), recvtype, false, "iAllGather"), null);
     }
 
     public final Request iAllGather(Object buf, int count, Datatype type) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         return nonblocking("iAllGather", prepareAllgather(c, null, 0, type, buf, uniform(count, c.size()),
                 packed(count, c.size()), type, true, "iAllGather"), null);
     }
 
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                  int[] displs, Datatype recvtype) throws MPIException {
-        blocking("allGatherv", prepareAllgather(c(), sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        blocking("allGatherv", prepareAllgather(cc(), sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
                 recvtype, false, "allGatherv"));
     }
 
     /** In place: each process's own block is already at {@code displs[rank]}. */
     public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        blocking("allGatherv", prepareAllgather(c(), null, 0, recvtype, recvbuf, recvcount, displs, recvtype, true,
+        blocking("allGatherv", prepareAllgather(cc(), null, 0, recvtype, recvbuf, recvcount, displs, recvtype, true,
                 "allGatherv"));
     }
 
     public final Request iAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                      int[] displs, Datatype recvtype) throws MPIException {
-        return nonblocking("iAllGatherv", prepareAllgather(c(), sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return nonblocking("iAllGatherv", prepareAllgather(cc(), sendbuf, sendcount, sendtype, recvbuf, recvcount,
                 displs, recvtype, false, "iAllGatherv"), null);
     }
 
     public final Request iAllGatherv(Object buf, int[] count, int[] displs, Datatype type) throws MPIException {
-        return nonblocking("iAllGatherv", prepareAllgather(c(), null, 0, type, buf, count, displs, type, true,
+        return nonblocking("iAllGatherv", prepareAllgather(cc(), null, 0, type, buf, count, displs, type, true,
                 "iAllGatherv"), null);
     }
 
@@ -1288,7 +1364,7 @@ public class Comm implements Freeable {
     /** Block r of every process's send buffer ({@code sendcount} items at r x sendcount) to rank r. */
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                Datatype recvtype) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         int n = c.size();
         blocking("allToAll", prepareAlltoall(c, sendbuf, uniform(sendcount, n), packed(sendcount, n), sendtype, recvbuf,
                 uniform(recvcount, n), packed(recvcount, n), recvtype, "allToAll"));
@@ -1296,7 +1372,7 @@ public class Comm implements Freeable {
 
     public final Request iAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                    Datatype recvtype) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         int n = c.size();
         return nonblocking("iAllToAll", prepareAlltoall(c, sendbuf, uniform(sendcount, n), packed(sendcount, n),
                 sendtype, recvbuf, uniform(recvcount, n), packed(recvcount, n), recvtype, "iAllToAll"), null);
@@ -1304,13 +1380,13 @@ public class Comm implements Freeable {
 
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                                 int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        blocking("allToAllv", prepareAlltoall(c(), sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+        blocking("allToAllv", prepareAlltoall(cc(), sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
                 recvtype, "allToAllv"));
     }
 
     public final Request iAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                                     int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        return nonblocking("iAllToAllv", prepareAlltoall(c(), sendbuf, sendcount, sdispls, sendtype, recvbuf,
+        return nonblocking("iAllToAllv", prepareAlltoall(cc(), sendbuf, sendcount, sdispls, sendtype, recvbuf,
                 recvcount, rdispls, recvtype, "iAllToAllv"), null);
     }
 
@@ -1412,7 +1488,7 @@ public class Comm implements Freeable {
 
     private Prepared prepareReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root,
                                    boolean inPlace, String name) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         checkRoot(c, root, name);
         io.cohort.Op cop = cohortOp(op, type, count, name);
         boolean atRoot = c.rank() == root;
@@ -1458,7 +1534,7 @@ public class Comm implements Freeable {
 
     private Prepared prepareAllreduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace,
                                       String name) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         io.cohort.Op cop = cohortOp(op, type, count, name);
         checkBuffer(sendbuf, count, type, name, "send buffer");
         checkBuffer(recvbuf, count, type, name, "receive buffer");
@@ -1477,14 +1553,14 @@ public class Comm implements Freeable {
 
     public final Request iAllReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
             throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         AllreducePrepared p = (AllreducePrepared) prepareAllreduce(sendbuf, recvbuf, count, type, op, false,
                 "iAllReduce");
         return nonblocking("iAllReduce", p, () -> c.iallreduce(p.x.send, p.x.recv, p.op));
     }
 
     public final Request iAllReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         AllreducePrepared p = (AllreducePrepared) prepareAllreduce(buf, buf, count, type, op, true, "iAllReduce");
         return nonblocking("iAllReduce", p, () -> c.iallreduce(p.x.send, p.x.recv, p.op));
     }
@@ -1504,7 +1580,7 @@ public class Comm implements Freeable {
 
     private Prepared prepareReduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op,
                                           boolean inPlace, String name) throws MPIException {
-        Communicator c = c();
+        Communicator c = cc();
         checkCounts(c, recvcounts, null, name);
         int total = 0;
         for (int n : recvcounts) {
@@ -1546,20 +1622,20 @@ public class Comm implements Freeable {
     /** {@link #reduceScatter} with {@code recvcount} items for every process. */
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        reduceScatter(sendbuf, recvbuf, uniform(recvcount, c().size()), type, op);
+        reduceScatter(sendbuf, recvbuf, uniform(recvcount, cc().size()), type, op);
     }
 
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        reduceScatter(buf, uniform(count, c().size()), type, op);
+        reduceScatter(buf, uniform(count, cc().size()), type, op);
     }
 
     public final Request iReduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        return iReduceScatter(sendbuf, recvbuf, uniform(recvcount, c().size()), type, op);
+        return iReduceScatter(sendbuf, recvbuf, uniform(recvcount, cc().size()), type, op);
     }
 
     public final Request iReduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        return iReduceScatter(buf, uniform(count, c().size()), type, op);
+        return iReduceScatter(buf, uniform(count, cc().size()), type, op);
     }
 
     /** {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} for {@code count} items, locally. */

@@ -24,6 +24,11 @@ final class Errors {
 
     /** The MPI error for a failure that escaped Cohort during {@code operation}. */
     static MPIException of(Throwable e, String operation) {
+        return of(e, operation, java.util.function.IntUnaryOperator.identity());
+    }
+
+    /** As {@link #of(Throwable, String)}, naming a sender by {@code rank} of its Cohort rank (an inter-communicator's). */
+    static MPIException of(Throwable e, String operation, java.util.function.IntUnaryOperator rank) {
         if (e instanceof MPIException m) {
             return m;
         }
@@ -33,7 +38,7 @@ final class Errors {
         if (e instanceof MessageTruncatedException t) {
             // Cohort's own advice names its API; say it in MPI's terms.
             return new MPIException(MPI.ERR_TRUNCATE, operation + ": the message of " + t.status().length()
-                    + " bytes from rank " + t.status().source() + " (tag " + t.status().tag()
+                    + " bytes from rank " + rank.applyAsInt(t.status().source()) + " (tag " + t.status().tag()
                     + ") is longer than the receive buffer; receive more items, or probe and size the buffer from"
                     + " getCount first", e);
         }

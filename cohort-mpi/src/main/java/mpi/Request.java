@@ -80,13 +80,13 @@ public class Request implements Freeable {
                 c.complete(s);
             }
             inner = null;
-            return new Status(s.source(), s.tag(), s.length(), index);
+            return new Status(comm == null ? s.source() : comm.in(s.source()), s.tag(), s.length(), index);
         } catch (MPIException e) {
             inner = null;
             throw Errors.handle(handler(), e);
         } catch (RuntimeException | Error e) {
             inner = null;
-            throw Errors.handle(handler(), Errors.of(e, "request"));
+            throw Errors.handle(handler(), Errors.of(e, "request", comm == null ? r0 -> r0 : comm::in));
         }
     }
 

@@ -23,8 +23,9 @@ public final class Status {
         this.origin = null;
     }
 
-    Status(io.cohort.Status s, int index) {
-        this.source = s.source();
+    /** Cohort's {@code s}, whose sender is rank {@code source} to the program (an inter-communicator translates it). */
+    Status(io.cohort.Status s, int source, int index) {
+        this.source = source;
         this.tag = s.tag();
         this.error = MPI.SUCCESS;
         this.bytes = s.length();
