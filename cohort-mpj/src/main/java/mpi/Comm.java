@@ -396,7 +396,7 @@ public class Comm {
         } catch (MPIException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw Errors.of(e, "Recv");
+            throw Errors.of(e, "Recv", this::fromHandle);
         }
     }
 
@@ -553,6 +553,7 @@ public class Comm {
         }
         int from = source(c, source, op);
         int t = recvTag(tag, op);
+        r.ranks(this::fromHandle);
         try {
             if (type.element != BaseType.OBJECT && type.layout.contiguous && buf instanceof byte[] b) {
                 r.start(c.irecv(from, t, ByteBuffer.wrap(b, offset, count * type.layout.size)), s -> status(s, -1));

@@ -27,12 +27,17 @@ final class Errors {
 
     /** A failure that escaped Cohort during {@code operation}: the exception to throw, or the process ends. */
     static MPIException of(Throwable e, String operation) {
+        return of(e, operation, java.util.function.IntUnaryOperator.identity());
+    }
+
+    /** As {@link #of(Throwable, String)}, naming a sender by {@code rank} of its Cohort rank (an inter-communicator's). */
+    static MPIException of(Throwable e, String operation, java.util.function.IntUnaryOperator rank) {
         if (e instanceof MPIException m) {
             return handle(m);
         }
         if (e instanceof MessageTruncatedException t) {
             return handle(new MPIException(operation + ": the message of " + t.status().length() + " bytes from rank "
-                    + t.status().source() + " (tag " + t.status().tag() + ") is longer than the receive buffer;"
+                    + rank.applyAsInt(t.status().source()) + " (tag " + t.status().tag() + ") is longer than the receive buffer;"
                     + " receive more items, or Probe and size the buffer from Get_count first", e));
         }
         String why = e.getMessage() != null ? e.getMessage() : e.toString();

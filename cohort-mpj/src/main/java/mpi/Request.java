@@ -24,6 +24,7 @@ public class Request {
     /** The operation, or null when the request is inactive. */
     io.cohort.Request inner;
     private Completion completion;
+    private java.util.function.IntUnaryOperator ranks = java.util.function.IntUnaryOperator.identity();
     /** The status of an operation that completed at once (PROC_NULL), until it is waited for. */
     private Status done;
 
@@ -41,6 +42,11 @@ public class Request {
         Request r = new Request(null);
         r.done = status;
         return r;
+    }
+
+    /** How errors name a sender: by {@code ranks} of its Cohort rank (an inter-communicator's translation). */
+    void ranks(java.util.function.IntUnaryOperator ranks) {
+        this.ranks = ranks;
     }
 
     void start(io.cohort.Request inner, Completion completion) {
@@ -83,7 +89,7 @@ public class Request {
             throw e;
         } catch (RuntimeException e) {
             inner = null;
-            throw Errors.of(e, "Request.Wait");
+            throw Errors.of(e, "Request.Wait", ranks);
         }
     }
 

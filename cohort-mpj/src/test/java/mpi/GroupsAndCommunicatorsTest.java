@@ -181,6 +181,19 @@ class GroupsAndCommunicatorsTest {
                 inter.Sendrecv(new int[] {rank}, 0, 1, MPI.INT, 0, 3, got, 0, 1, MPI.INT, 0, 3);
                 assertEquals(color == 0 ? 1 : 0, got[0]);
             }
+            // A message longer than the buffer: the error names the sender's rank in its group.
+            MPI.Errorhandler_set(MPI.ERRORS_RETURN);
+            if (inter.Rank() == 0 && color == 1) {
+                inter.Send(new byte[] {1, 2}, 0, 2, MPI.BYTE, 0, 10);
+                inter.Send(new byte[] {3, 4}, 0, 2, MPI.BYTE, 0, 11);
+            } else if (inter.Rank() == 0) {
+                MPIException e = org.junit.jupiter.api.Assertions.assertThrows(MPIException.class,
+                        () -> inter.Recv(new byte[1], 0, 1, MPI.BYTE, 0, 10));
+                assertTrue(e.getMessage().contains("from rank 0 (tag 10)"), e.getMessage());
+                Request r = inter.Irecv(new byte[1], 0, 1, MPI.BYTE, MPI.ANY_SOURCE, 11);
+                MPIException w = org.junit.jupiter.api.Assertions.assertThrows(MPIException.class, r::Wait);
+                assertTrue(w.getMessage().contains("from rank 0 (tag 11)"), w.getMessage());
+            }
             Intracomm merged = inter.Merge(color == 1);
             assertEquals(local.Size() + theirs, merged.Size());
             int[] max = new int[1];
