@@ -171,13 +171,17 @@ public class Comm implements Freeable {
         return c.rank();
     }
 
+    int localSize(Communicator c) {
+        return c.size();
+    }
+
     /** A new communicator over {@code c} (null: MPI_COMM_NULL), inheriting this one's error handler. */
     Intracomm derive(Communicator c) {
         return new Intracomm(c, errhandler());
     }
 
     public final int getSize() throws MPIException {
-        return localGroup(c()).size();
+        return localSize(c());
     }
 
     public final int getRank() throws MPIException {

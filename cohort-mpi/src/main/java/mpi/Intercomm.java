@@ -42,12 +42,17 @@ public final class Intercomm extends Comm {
 
     @Override
     io.cohort.Group localGroup(Communicator c) {
-        return made.over(c).localGroup();
+        return made.localGroup();
     }
 
     @Override
     int localRank(Communicator c) {
         return c.rank() - made.localBase();
+    }
+
+    @Override
+    int localSize(Communicator c) {
+        return made.localSize();
     }
 
     @Override
@@ -79,7 +84,8 @@ public final class Intercomm extends Comm {
 
     /** The remote group. */
     public Group getRemoteGroup() throws MPIException {
-        return new Group(made.over(c()).remoteGroup());
+        c();
+        return new Group(made.remoteGroup());
     }
 
     /**
@@ -88,9 +94,9 @@ public final class Intercomm extends Comm {
      * Collective over both groups.
      */
     public Intracomm merge(boolean high) throws MPIException {
-        Communicator c = c();
+        c();
         try {
-            return derive(made.over(c).merge(high));
+            return derive(made.merge(high));
         } catch (RuntimeException e) {
             throw fail(e, "merge");
         }
