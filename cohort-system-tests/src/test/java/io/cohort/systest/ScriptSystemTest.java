@@ -39,6 +39,52 @@ class ScriptSystemTest {
     }
 
     /**
+     * ./cohort rebuilds when a source is newer than the start of the build that made the
+     * distribution (the stamp's built= line), even if it is older than the stamp file, which the
+     * build writes at its end; and it does not when every source is older. A copy of the script in
+     * a tree of its own, with a stand-in mvn that only says it ran, so no real build starts.
+     */
+    @Test
+    @Timeout(60)
+    void scriptRebuildsASourceSavedWhileTheLastBuildRan(@TempDir Path root) throws Exception {
+        Path script = root.resolve("cohort");
+        Files.copy(CohortProcess.ROOT.resolve("cohort"), script);
+        script.toFile().setExecutable(true);
+        Path bin = Files.createDirectories(root.resolve("bin"));
+        Path mvn = Files.writeString(bin.resolve("mvn"), "#!/bin/sh\necho stand-in mvn ran >&2\nexit 3\n");
+        mvn.toFile().setExecutable(true);
+        java.time.Instant start = java.time.Instant.parse("2026-01-02T03:04:05.678Z");
+        Path stamp = Files.createDirectories(root.resolve("cohort-dist/target/cohort")).resolve("BUILT");
+        Files.writeString(stamp, "version=test\nbuilt=" + start + "\n");
+        Files.setLastModifiedTime(stamp, FileTime.from(start.plusSeconds(60))); // the build's end
+        Path source = Files.createDirectories(root.resolve("mod/src")).resolve("A.java");
+        Files.writeString(source, "class A {}\n"); // below, it and its directory get the times of each case
+
+        Files.setLastModifiedTime(source, FileTime.from(start.plusSeconds(5))); // saved while it ran
+        Files.setLastModifiedTime(source.getParent(), FileTime.from(start.plusSeconds(5)));
+        List<String> during = runScript(script, bin);
+        assertTrue(during.contains("cohort: building (sources changed)..."), during.toString());
+        assertTrue(during.contains("stand-in mvn ran"), during.toString());
+
+        Files.setLastModifiedTime(source, FileTime.from(start.minusSeconds(5))); // saved before it
+        Files.setLastModifiedTime(source.getParent(), FileTime.from(start.minusSeconds(5)));
+        List<String> before = runScript(script, bin);
+        assertTrue(before.stream().noneMatch(l -> l.contains("building") || l.contains("stand-in mvn")), before.toString());
+    }
+
+    private static List<String> runScript(Path script, Path bin) throws Exception {
+        ProcessBuilder b = new ProcessBuilder(script.toString(), "--version").redirectErrorStream(true);
+        b.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        Process p = b.start();
+        p.getOutputStream().close();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+            List<String> lines = r.lines().collect(Collectors.toList());
+            p.waitFor();
+            return lines;
+        }
+    }
+
+    /**
      * SIGQUIT to the script prints the job's merged stacks on its stderr (the script turns it into
      * SIGUSR1 for the launcher) and the job goes on; SIGTERM then stops it with 143, as before.
      */
