@@ -15,11 +15,14 @@
 #     niodev), one `ip netns exec HOST java ... MpjColl RANK CONF niodev` per host, wired together by
 #     MpjRendezvous (same directory), which plays mpjrun's part in niodev's start-up exchange;
 #   - cohort: `cohort run --hosts ... --launch-agent netns --transport tcp --collectives MODE` of
-#     io.cohort.bench.CollectiveLatencyJob, once per mode (p2p, bcast, auto).
+#     io.cohort.bench.CollectiveLatencyJob, once per mode (p2p, bcast, auto). A mode may name
+#     algorithms to force, `auto@barrier_domain+bcast_linear` (cohort.collectives.algorithms), so
+#     variants run side by side in one run; their lines say impl=cohort-auto@barrier_domain+...
 # Every implementation prints, for each size (barrier: size=0),
-#   coll impl=openmpi|mpj|cohort-MODE op=.. n=.. size=.. avg_us=.. median_us=.. p99_us=.. iters=.. samples=..
+#   coll impl=openmpi|mpj|cohort-MODE op=.. n=.. size=.. avg_us=.. median_us=.. p99_us=.. loop_us=.. iters=.. samples=..
 # avg_us is what OSU reports (each rank's mean over the timed iterations, averaged over the ranks);
-# median and p99 are over the samples of all ranks (iters x N). Each iteration is one timed call
+# median and p99 are over the samples of all ranks (iters x N); loop_us is rank 0's wall time per
+# timed iteration, the call and its barrier together. Each iteration is one timed call
 # followed by an untimed barrier; warm-up iterations first (default 1000 per size, 2000 timed), and
 # before the first size --prewarm more (default 5000, 30000 where N exceeds the cores; the same for
 # all three): the Java peers' JIT compiles the call's path there, which C needs not, and which 200
@@ -80,7 +83,7 @@ done
 [[ $iters =~ ^[1-9][0-9]*$ && $warmup =~ ^[0-9]+$ && $prewarm =~ ^[0-9]+$ && $limit =~ ^[1-9][0-9]*$ ]] || die "--iters, --warmup, --prewarm and --timeout want whole numbers"
 for o in ${ops//,/ }; do [[ $o =~ ^(bcast|allgather|allreduce|barrier)$ ]] || die "unknown op '$o'"; done
 for i in ${impls//,/ }; do [[ $i =~ ^(openmpi|mpj|cohort)$ ]] || die "unknown impl '$i' (openmpi, mpj, cohort)"; done
-for m in ${modes//,/ }; do [[ $m =~ ^(p2p|bcast|auto)$ ]] || die "unknown collectives mode '$m' (p2p, bcast, auto)"; done
+for m in ${modes//,/ }; do [[ $m =~ ^(p2p|bcast|auto)(@[a-z0-9_]+(\+[a-z0-9_]+)*)?$ ]] || die "unknown collectives mode '$m' (p2p, bcast, auto, optionally @algorithm+algorithm)"; done
 max=0
 for n in $peers; do
   [[ $n =~ ^[0-9]+$ ]] && ((n >= 2)) || die "--peers wants numbers of at least 2, not '$n'"
@@ -228,13 +231,14 @@ mpj_job() { # mpj_job N OP   (run by `run`, so its exit status and output are ch
 }
 mpj() { run "impl=mpj op=$2 n=$1" mpj_job "$1" "$2"; }
 
-cohort() { # cohort N OP MODE
-  local hosts="" i o extra=()
+cohort() { # cohort N OP MODE[@ALGORITHM+ALGORITHM]
+  local hosts="" i o extra=() mode=${3%%@*}
   for ((i = 0; i < $1; i++)); do hosts+="${hosts:+,}${host_names[i]}"; done
   for o in ${BENCH_COHORT_JVM_OPTS:-}; do extra+=(--jvm-opt "$o"); done
+  [[ $3 == *@* ]] && extra+=(--jvm-opt "-Dcohort.collectives.algorithms=$(tr + , <<<"${3#*@}")")
   # shellcheck disable=SC2046
   run "impl=cohort-$3 op=$2 n=$1" ./cohort run -n "$1" --hosts "$hosts" --launch-agent netns --transport tcp --verbose \
-    --collectives "$3" --idle "${BENCH_COHORT_IDLE:-park}" --jvm-opt "${heap[0]}" --jvm-opt "${heap[1]}" "${extra[@]}" \
+    --collectives "$mode" --idle "${BENCH_COHORT_IDLE:-park}" --jvm-opt "${heap[0]}" --jvm-opt "${heap[1]}" "${extra[@]}" \
     -cp "$cohort_cp" io.cohort.bench.CollectiveLatencyJob $(args "$2" "$1") ${BENCH_COHORT_ARGS:-}
 }
 

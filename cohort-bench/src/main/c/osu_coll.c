@@ -7,6 +7,8 @@
  *   avg_us     OSU's figure: every rank's mean over the timed iterations, averaged over the ranks
  *   median_us  median of all samples (I per rank, pooled over the ranks)
  *   p99_us     99th percentile of the same samples
+ *   loop_us    rank 0's wall time per timed iteration, the call and its barrier together: what a
+ *              program that alternates the two pays (a fast call followed by a slow barrier shows)
  *
  * Message sizes mean what OSU means: bcast moves `size` bytes from rank 0 (a fixed root), allgather
  * contributes `size` bytes per rank (receives N * size), allreduce sums size / 8 doubles (at least
@@ -104,8 +106,10 @@ int main(int argc, char **argv) {
         int size = sizes[s], doubles = size / 8 > 0 ? size / 8 : 1;
         int w = warmup + (s == 0 ? prewarm : 0);
         MPI_Barrier(MPI_COMM_WORLD);
+        double loop0 = 0;
         for (int i = 0; i < w + iters; i++) {
             double t0 = MPI_Wtime();
+            if (i == w) loop0 = t0;
             switch (kind) {
                 case 0: MPI_Bcast(send, size, MPI_CHAR, 0, MPI_COMM_WORLD); break;
                 case 1: MPI_Allgather(send, size, MPI_CHAR, recv, size, MPI_CHAR, MPI_COMM_WORLD); break;
@@ -116,6 +120,7 @@ int main(int argc, char **argv) {
             if (i >= w) t[i - w] = dt * 1e6;
             MPI_Barrier(MPI_COMM_WORLD);
         }
+        double loop = (MPI_Wtime() - loop0) * 1e6 / iters;
         if (kind == 2 && drecv[0] != (double) nranks * (nranks - 1) / 2) {
             fprintf(stderr, "osu_coll: rank %d: allreduce gave %g, expected %g\n", rank, drecv[0],
                     (double) nranks * (nranks - 1) / 2);
@@ -129,8 +134,8 @@ int main(int argc, char **argv) {
         if (rank == 0) {
             long n = (long) iters * nranks;
             qsort(all, n, sizeof(double), cmp);
-            printf("coll impl=openmpi op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f iters=%d samples=%ld\n",
-                   op, nranks, size, avg_all / nranks, percentile(all, n, 50), percentile(all, n, 99), iters, n);
+            printf("coll impl=openmpi op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f loop_us=%.2f iters=%d samples=%ld\n",
+                   op, nranks, size, avg_all / nranks, percentile(all, n, 50), percentile(all, n, 99), loop, iters, n);
             fflush(stdout);
         }
     }

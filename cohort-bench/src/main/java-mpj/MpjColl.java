@@ -17,10 +17,10 @@ import java.util.Locale;
  * {@code size} bytes per rank; allreduce sums {@code size / 8} doubles (at least one); barrier
  * prints one line with size=0. Rank 0 prints:
  * <pre>
- *   coll impl=mpj op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. iters=1000 samples=8000
+ *   coll impl=mpj op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. loop_us=.. iters=1000 samples=8000
  * </pre>
  * avg_us is OSU's figure (each rank's mean, averaged over the ranks); median and p99 are over all
- * samples of all ranks.
+ * samples of all ranks; loop_us is rank 0's wall time per timed iteration, call and barrier together.
  * <p>
  * Usage (after MPJ's own three arguments: rank, device configuration, device name):
  * {@code MpjColl bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters N] [--warmup N] [--prewarm N]}
@@ -78,8 +78,12 @@ public final class MpjColl {
             int w = warmup + (s == 0 ? prewarm : 0);
             int doubles = Math.max(1, size / 8);
             MPI.COMM_WORLD.Barrier();
+            long loop0 = 0;
             for (int i = 0; i < w + iters; i++) {
                 long t0 = System.nanoTime();
+                if (i == w) {
+                    loop0 = t0;
+                }
                 switch (op) {
                     case "bcast" -> MPI.COMM_WORLD.Bcast(send, 0, size, MPI.BYTE, 0);
                     case "allgather" -> MPI.COMM_WORLD.Allgather(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
@@ -92,6 +96,7 @@ public final class MpjColl {
                 }
                 MPI.COMM_WORLD.Barrier();
             }
+            double loop = (System.nanoTime() - loop0) / 1000.0 / iters;
             if (op.equals("allreduce") && drecv[0] != n * (n - 1) / 2.0) {
                 System.err.printf(Locale.ROOT, "MpjColl: rank %d: allreduce gave %s, expected %s%n", rank, drecv[0], n * (n - 1) / 2.0);
                 System.exit(1);
@@ -102,8 +107,8 @@ public final class MpjColl {
             if (rank == 0) {
                 Arrays.sort(all);
                 System.out.printf(Locale.ROOT,
-                        "coll impl=mpj op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f iters=%d samples=%d%n",
-                        op, n, size, meanSum[0] / n, percentile(all, 50), percentile(all, 99), iters, all.length);
+                        "coll impl=mpj op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f loop_us=%.2f iters=%d samples=%d%n",
+                        op, n, size, meanSum[0] / n, percentile(all, 50), percentile(all, 99), loop, iters, all.length);
                 System.out.flush();
             }
         }

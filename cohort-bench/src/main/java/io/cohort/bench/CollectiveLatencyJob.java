@@ -26,12 +26,15 @@ import java.util.concurrent.TimeUnit;
  * line with size=0. Each peer records its iterations into an HdrHistogram; rank 0 merges them and
  * prints:
  * <pre>
- *   coll impl=cohort-bcast op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. iters=1000 samples=8000
+ *   coll impl=cohort-bcast op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. loop_us=.. iters=1000 samples=8000
  * </pre>
  * avg_us is OSU's figure (each rank's mean over its iterations, averaged over the ranks); median
- * and p99 are over all samples of all ranks. The impl names the collective family the job ran with
- * ({@code cohort run --collectives auto|p2p|bcast}, i.e. {@code cohort.collectives} or
- * {@code COHORT_COLLECTIVES}). The last iteration's result is checked on every rank.
+ * and p99 are over all samples of all ranks; loop_us is rank 0's wall time per timed iteration, the
+ * call and its barrier together (a fast call bought with a slow barrier shows there). The impl names
+ * the collective family the job ran with ({@code cohort run --collectives auto|p2p|bcast}, i.e.
+ * {@code cohort.collectives} or {@code COHORT_COLLECTIVES}), followed by {@code @} and the algorithms
+ * when {@code cohort.collectives.algorithms} forces some. The last iteration's result is checked on
+ * every rank.
  * <p>
  * Usage: {@code CollectiveLatencyJob bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters N] [--warmup N] [--prewarm N] [--label k=v] [--counters]};
  * {@code --counters} makes every rank print its world domain's protocol counters (cumulative) to
@@ -78,11 +81,9 @@ public final class CollectiveLatencyJob {
         if (op.equals("barrier")) {
             sizes = new int[] {0};
         }
-        String impl = "cohort-" + mode();
-        String forced = System.getProperty(CollectivePolicy.FORCE_PROP_NAME, "").trim();
-        if (!forced.isEmpty()) {
-            label = label + " algorithms=" + forced; // forced by --jvm-opt -Dcohort.collectives.algorithms=..
-        }
+        String forced = System.getProperty(CollectivePolicy.FORCE_PROP_NAME, "").trim().toLowerCase(Locale.ROOT);
+        // forced by --jvm-opt -Dcohort.collectives.algorithms=..: a variant of its own in tables and plots
+        String impl = "cohort-" + mode() + (forced.isEmpty() ? "" : "@" + forced.replace(',', '+'));
         try (Communicator world = Cohort.init()) {
             int n = world.size();
             int me = world.rank();
@@ -106,11 +107,15 @@ public final class CollectiveLatencyJob {
                 Histogram h = histogram();
                 long sumNanos = 0;
                 world.barrier();
+                long loop0 = 0;
                 for (int i = 0; i < w + iters; i++) {
                     if (me == 0 && size > 0) {
                         b[size - 1] = (byte) i;
                     }
                     long t0 = System.nanoTime();
+                    if (i == w) {
+                        loop0 = t0;
+                    }
                     switch (op) {
                         case "bcast" -> world.bcast(0, (Object) b);
                         case "allgather" -> world.allgather(s, r);
@@ -124,9 +129,10 @@ public final class CollectiveLatencyJob {
                     }
                     world.barrier();
                 }
+                long loopNanos = System.nanoTime() - loop0;
                 check(op, me, n, size, w + iters, b, r, dr);
-                report(world, impl, op, size, iters, h, sumNanos, label);
-                if (dumpCounters && !impl.equals("cohort-p2p")) {
+                report(world, impl, op, size, iters, h, sumNanos, loopNanos, label);
+                if (dumpCounters && !mode().equals("p2p")) {
                     System.err.println("coll-counters rank=" + me + " size=" + size + " " + world.broadcastDomain().counters());
                 }
             }
@@ -174,7 +180,7 @@ public final class CollectiveLatencyJob {
 
     /** Rank 0 merges every peer's histogram and sum and prints the line. */
     private static void report(Communicator world, String impl, String op, int size, int iters, Histogram mine,
-                               long sumNanos, String label) {
+                               long sumNanos, long loopNanos, String label) {
         ByteBuffer b = ByteBuffer.allocate(8 + mine.getNeededByteBufferCapacity());
         b.putLong(sumNanos);
         mine.encodeIntoCompressedByteBuffer(b);
@@ -196,9 +202,9 @@ public final class CollectiveLatencyJob {
         }
         int n = world.size();
         System.out.printf(Locale.ROOT,
-                "coll impl=%s op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f iters=%d samples=%d%s%n",
+                "coll impl=%s op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f loop_us=%.2f iters=%d samples=%d%s%n",
                 impl, op, n, size, meanSum / n / 1000.0, all.getValueAtPercentile(50) / 1000.0,
-                all.getValueAtPercentile(99) / 1000.0, iters, all.getTotalCount(), label);
+                all.getValueAtPercentile(99) / 1000.0, loopNanos / 1000.0 / iters, iters, all.getTotalCount(), label);
         System.out.flush();
     }
 
