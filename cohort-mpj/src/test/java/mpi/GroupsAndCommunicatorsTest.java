@@ -186,6 +186,8 @@ class GroupsAndCommunicatorsTest {
             if (inter.Rank() == 0 && color == 1) {
                 inter.Send(new byte[] {1, 2}, 0, 2, MPI.BYTE, 0, 10);
                 inter.Send(new byte[] {3, 4}, 0, 2, MPI.BYTE, 0, 11);
+                inter.Send(new int[] {5, 6}, 0, 2, MPI.INT, 0, 12);
+                inter.Send(new int[] {7, 8}, 0, 2, MPI.INT, 0, 13);
             } else if (inter.Rank() == 0) {
                 MPIException e = org.junit.jupiter.api.Assertions.assertThrows(MPIException.class,
                         () -> inter.Recv(new byte[1], 0, 1, MPI.BYTE, 0, 10));
@@ -193,6 +195,13 @@ class GroupsAndCommunicatorsTest {
                 Request r = inter.Irecv(new byte[1], 0, 1, MPI.BYTE, MPI.ANY_SOURCE, 11);
                 MPIException w = org.junit.jupiter.api.Assertions.assertThrows(MPIException.class, r::Wait);
                 assertTrue(w.getMessage().contains("from rank 0 (tag 11)"), w.getMessage());
+                // The same through the request families, on the decoding path (int[]).
+                Request[] any = {inter.Irecv(new int[1], 0, 1, MPI.INT, 0, 12)};
+                MPIException a = org.junit.jupiter.api.Assertions.assertThrows(MPIException.class, () -> Request.Waitany(any));
+                assertTrue(a.getMessage().contains("from rank 0 (tag 12)"), a.getMessage());
+                Request[] all = {inter.Irecv(new int[1], 0, 1, MPI.INT, MPI.ANY_SOURCE, 13)};
+                MPIException l = org.junit.jupiter.api.Assertions.assertThrows(MPIException.class, () -> Request.Waitall(all));
+                assertTrue(l.getMessage().contains("from rank 0 (tag 13)"), l.getMessage());
             }
             Intracomm merged = inter.Merge(color == 1);
             assertEquals(local.Size() + theirs, merged.Size());
