@@ -10,6 +10,8 @@ package io.cohort.collective;
 public enum Algorithm {
     BARRIER_DISSEMINATION(Operation.BARRIER, "dissemination", false),
     BARRIER_DOMAIN(Operation.BARRIER, "domain-barrier", true),
+    BARRIER_BINOMIAL(Operation.BARRIER, "binomial-fan-in+fan-out", false),
+    BARRIER_LINEAR(Operation.BARRIER, "linear-fan-in+fan-out", false),
     BCAST_BINOMIAL(Operation.BCAST, "binomial-tree", false),
     BCAST_LINEAR(Operation.BCAST, "linear", false),
     BCAST_DOMAIN(Operation.BCAST, "domain-multicast", true),

@@ -62,6 +62,15 @@ public final class CollectivePolicy {
      */
     public static final long BCAST_LINEAR_MAX_BYTES = 16L << 10;
 
+    /*
+     * Barrier where peers outnumber their machine's cores and some are across a network: every
+     * peer tells rank 0, which answers all (BARRIER_LINEAR), 2 (N - 1) messages against
+     * dissemination's N ceil(log2 N). Measured on the cluster in a box on two cores
+     * (docs/benchmarks.md, "Barriers where peers outnumber cores"): N = 8, 299 us median against
+     * dissemination's 439 and the binomial fan-in's 377 (Open MPI 307) in one run; N = 4, 87 against
+     * 137 and 135 (Open MPI 84). No threshold: a barrier carries nothing.
+     */
+
     /**
      * What a communicator's peers are like, the same at every peer: all on this host over shared
      * memory; some across a network (TCP or UDP); more of them on some machine than it has cores.
@@ -212,7 +221,7 @@ public final class CollectivePolicy {
      * peer has a core; where peers outnumber cores the CPU time of each message counts as much, and
      * a reduce (or gather) and a bcast send 2 (N - 1) messages against recursive doubling's
      * N log2 N (fewer from N = 3 on). Bcast there: each hop of a tree waits for a peer to be
-     * scheduled, so the root sends to all itself.
+     * scheduled, so the root sends to all itself; a barrier likewise, to rank 0 and back.
      */
     private static Algorithm p2p(Algorithm.Operation operation, int n, long bytes, Peers peers) {
         if (operation == Algorithm.Operation.ALLREDUCE && n >= 3 && peers.outnumberCores()
@@ -226,6 +235,9 @@ public final class CollectivePolicy {
         if (operation == Algorithm.Operation.ALLGATHER && n >= 3 && peers.outnumberCores() && peers.overNetwork()
                 && bytes <= ALLGATHER_GATHER_BCAST_MAX_BYTES) {
             return Algorithm.ALLGATHER_GATHER_BCAST;
+        }
+        if (operation == Algorithm.Operation.BARRIER && n >= 3 && peers.outnumberCores() && peers.overNetwork()) {
+            return Algorithm.BARRIER_LINEAR;
         }
         return p2p(operation, bytes);
     }

@@ -233,10 +233,11 @@ public final class Collectives implements AutoCloseable {
     }
 
     private void runBarrier(Exchange x) {
-        if (pick(Algorithm.Operation.BARRIER, 0, null) == Algorithm.BARRIER_DOMAIN) {
-            DomainCollectives.barrier(channel);
-        } else {
-            DisseminationBarrier.run(x);
+        switch (pick(Algorithm.Operation.BARRIER, 0, null)) {
+            case BARRIER_DOMAIN -> DomainCollectives.barrier(channel);
+            case BARRIER_BINOMIAL -> FanInBarrier.binomial(x);
+            case BARRIER_LINEAR -> FanInBarrier.linear(x);
+            default -> DisseminationBarrier.run(x);
         }
     }
 

@@ -5,7 +5,8 @@
  *
  * <h2>Two families of algorithms</h2>
  * Point-to-point: binomial-tree bcast and reduce, recursive-doubling and ring allgather,
- * recursive-doubling and Rabenseifner (reduce-scatter + allgather) allreduce, dissemination barrier,
+ * recursive-doubling and Rabenseifner (reduce-scatter + allgather) allreduce, dissemination and
+ * fan-in (binomial or linear) barriers,
  * pairwise-exchange alltoall, linear gather and scatter, recursive-doubling scan and exscan. Over
  * the PCODE broadcast domain: bcast by one multicast, allgather as the paper's all-to-all broadcast,
  * barrier as an allgather of empty messages, allreduce as an allgather plus a local reduction in rank
@@ -15,7 +16,8 @@
  * <pre>
  *   operation   domain when                        else (p2p)
  *   bcast       N &gt;= 3 and fits one datagram      binomial tree
- *   barrier     -                                  dissemination
+ *   barrier     -                                  dissemination (peers outnumbering cores, across a
+ *                                                  network: linear fan-in and fan-out through rank 0)
  *   allgather   -                                  recursive doubling below 64 KiB, ring from 64 KiB
  *   allreduce   -                                  recursive doubling below 16 KiB, Rabenseifner from 16 KiB
  *   others      -                                  the one p2p algorithm

@@ -67,7 +67,7 @@ class CollectivePolicyTest {
     }
 
     @Test
-    void wherePeersOutnumberCoresAllreduceSendsFewerMessages() {
+    void wherePeersOutnumberCoresCollectivesSendFewerMessages() {
         long d = CollectivePolicy.DATAGRAM_UNKNOWN;
         long min = CollectivePolicy.ALLREDUCE_REDUCE_BCAST_MIN_BYTES;
         CollectivePolicy.Peers shmCrowded = new CollectivePolicy.Peers(true, false, true);
@@ -102,7 +102,14 @@ class CollectivePolicyTest {
         assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, shmCrowded, 1472));
         assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, netRoomy, 1472));
         assertEquals(Algorithm.BCAST_LINEAR, new CollectivePolicy(CollectiveMode.P2P).choose(BCAST, 8, 8, null, netCrowded, d));
+        assertEquals(Algorithm.BARRIER_LINEAR, a.choose(BARRIER, 8, 0, null, netCrowded, d));
+        assertEquals(Algorithm.BARRIER_LINEAR, a.choose(BARRIER, 3, 0, null, netCrowded, 1472));
+        assertEquals(Algorithm.BARRIER_DISSEMINATION, a.choose(BARRIER, 2, 0, null, netCrowded, d), "one round at N = 2 either way");
+        assertEquals(Algorithm.BARRIER_DISSEMINATION, a.choose(BARRIER, 8, 0, null, shmCrowded, d));
+        assertEquals(Algorithm.BARRIER_DISSEMINATION, a.choose(BARRIER, 8, 0, null, netRoomy, d));
+        assertEquals(Algorithm.BARRIER_LINEAR, new CollectivePolicy(CollectiveMode.P2P).choose(BARRIER, 8, 0, null, netCrowded, d));
         CollectivePolicy b = new CollectivePolicy(CollectiveMode.BCAST);
+        assertEquals(Algorithm.BARRIER_DOMAIN, b.choose(BARRIER, 8, 0, null, netCrowded, d));
         assertEquals(Algorithm.ALLREDUCE_DOMAIN, b.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
         assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, b.withoutDomain(Algorithm.ALLREDUCE_DOMAIN, 8, 8, Op.SUM, netCrowded));
     }

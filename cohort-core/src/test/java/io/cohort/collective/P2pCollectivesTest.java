@@ -19,8 +19,8 @@ class P2pCollectivesTest {
     private static final Algorithm[][] SETS = {
         {Algorithm.BARRIER_DISSEMINATION, Algorithm.BCAST_BINOMIAL, Algorithm.ALLGATHER_RECURSIVE_DOUBLING,
             Algorithm.ALLREDUCE_RECURSIVE_DOUBLING},
-        {Algorithm.ALLGATHER_RING, Algorithm.ALLREDUCE_RABENSEIFNER},
-        {Algorithm.ALLREDUCE_REDUCE_BCAST, Algorithm.ALLGATHER_GATHER_BCAST, Algorithm.BCAST_LINEAR},
+        {Algorithm.BARRIER_BINOMIAL, Algorithm.ALLGATHER_RING, Algorithm.ALLREDUCE_RABENSEIFNER},
+        {Algorithm.BARRIER_LINEAR, Algorithm.ALLREDUCE_REDUCE_BCAST, Algorithm.ALLGATHER_GATHER_BCAST, Algorithm.BCAST_LINEAR},
     };
 
     @ParameterizedTest(name = "N = {0}")
