@@ -651,6 +651,12 @@ public final class ProgressEngine implements InboundSink {
                 }
                 parked.add(me);
                 try {
+                    // The owner may have left between our failed CAS and the add, and found nobody
+                    // to hand over to: with the role free and nobody polling, we would sleep a
+                    // whole park period (10 ms under park) while our message waited in the socket.
+                    if (owner == null) {
+                        continue;
+                    }
                     if (!done.getAsBoolean()) {
                         strategy.idle(w);
                     }
