@@ -486,7 +486,8 @@ public final class Collectives implements AutoCloseable {
             switch (a) {
                 case ALLGATHER_DOMAIN -> DomainCollectives.allgather(channel, blocks);
                 case ALLGATHER_RING -> RingAllgather.run(x, blocks);
-                case ALLGATHER_GATHER_BCAST -> GatherBcastAllgather.run(x, blocks);
+                case ALLGATHER_GATHER_BCAST -> GatherBcastAllgather.run(x, blocks, false);
+                case ALLGATHER_GATHER_LINEAR -> GatherBcastAllgather.run(x, blocks, true);
                 default -> RecursiveDoublingAllgather.run(x, blocks);
             }
             for (int r = 0; r < size(); r++) {

@@ -3,9 +3,9 @@ package io.cohort.collective;
 import io.cohort.Request;
 
 /**
- * Allgather as a gather to rank 0 and a bcast of every block from there by the binomial tree:
- * 2 (N - 1) messages where recursive doubling sends N log2 N and the ring N (N - 1), in 1 +
- * ceil(log2 N) rounds. Like {@link ReduceBcastAllreduce}, it pays where peers outnumber cores and
+ * Allgather as a gather to rank 0 and a bcast of every block from there, by the binomial tree or
+ * by rank 0 sending to each peer itself ({@code linear}): 2 (N - 1) messages where recursive
+ * doubling sends N log2 N and the ring N (N - 1), in 1 + ceil(log2 N) rounds, or two. Like {@link ReduceBcastAllreduce}, it pays where peers outnumber cores and
  * each message's CPU time counts. Blocks travel framed with their rank ({@link Blocks}), so blocks
  * of any length work.
  *
@@ -16,12 +16,12 @@ final class GatherBcastAllgather {
     }
 
     /** On entry {@code blocks[rank]} is this peer's block; on return every entry is filled. */
-    static void run(Exchange x, byte[][] blocks) {
+    static void run(Exchange x, byte[][] blocks, boolean linear) {
         int n = x.size;
         Exchange down = x.from(1);
         if (x.rank != 0) {
             x.send(0, 0, blocks[x.rank]).await();
-            Blocks.unframe(BinomialBcast.run(down, 0, null), blocks);
+            Blocks.unframe(linear ? LinearBcast.run(down, 0, null) : BinomialBcast.run(down, 0, null), blocks);
             return;
         }
         Request[] in = new Request[n];
@@ -35,6 +35,11 @@ final class GatherBcastAllgather {
                 blocks[q] = Exchange.bytes(in[q]);
             }
         }
-        BinomialBcast.run(down, 0, Blocks.frame(blocks, all, n));
+        byte[] result = Blocks.frame(blocks, all, n);
+        if (linear) {
+            LinearBcast.run(down, 0, result);
+        } else {
+            BinomialBcast.run(down, 0, result);
+        }
     }
 }

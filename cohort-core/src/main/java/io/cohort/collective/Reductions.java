@@ -64,6 +64,7 @@ final class Reductions {
             case ALLREDUCE_DOMAIN -> DomainCollectives.allreduce(owner.channel(), work, n, op);
             case ALLREDUCE_RABENSEIFNER -> RabenseifnerAllreduce.run(x, work, n, op);
             case ALLREDUCE_REDUCE_BCAST -> ReduceBcastAllreduce.run(x, owner.channel(), work, n, op, false);
+            case ALLREDUCE_LINEAR -> LinearAllreduce.run(x, work, n, op);
             case ALLREDUCE_REDUCE_MULTICAST -> ReduceBcastAllreduce.run(x, owner.channel(), work, n, op, true);
             default -> RecursiveDoublingAllreduce.run(x, work, n, op);
         }

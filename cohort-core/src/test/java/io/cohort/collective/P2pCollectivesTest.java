@@ -20,6 +20,7 @@ class P2pCollectivesTest {
         {Algorithm.BARRIER_DISSEMINATION, Algorithm.BCAST_BINOMIAL, Algorithm.ALLGATHER_RECURSIVE_DOUBLING,
             Algorithm.ALLREDUCE_RECURSIVE_DOUBLING},
         {Algorithm.BARRIER_BINOMIAL, Algorithm.ALLGATHER_RING, Algorithm.ALLREDUCE_RABENSEIFNER},
+        {Algorithm.ALLGATHER_GATHER_LINEAR, Algorithm.ALLREDUCE_LINEAR},
         {Algorithm.BARRIER_LINEAR, Algorithm.ALLREDUCE_REDUCE_BCAST, Algorithm.ALLGATHER_GATHER_BCAST, Algorithm.BCAST_LINEAR},
     };
 
