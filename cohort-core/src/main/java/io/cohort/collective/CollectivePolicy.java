@@ -48,11 +48,22 @@ public final class CollectivePolicy {
 
     /**
      * Where peers outnumber their machine's cores and some are across a network, allgather results
-     * up to this size go as a gather to rank 0 and a bcast: measured at N = 8 over TCP on two cores,
-     * 0.64-0.93x recursive doubling's time for 8-256 B blocks, 1.5-2.2x for 4 KiB blocks (32 KiB
-     * results), whose tree forwards the whole result three times.
+     * up to this size go as a gather to rank 0, which sends the result to each peer itself: measured
+     * in the cluster in a box on two cores (docs/benchmarks.md, "Linear shapes for allreduce and
+     * allgather"), 0.65-0.99x the time of gather + binomial bcast or recursive doubling for results
+     * of 64 B to 128 KiB at N = 8, level at 32 B-4 KiB and 0.75x at 64 KiB at N = 4; 1.10-1.13x for
+     * 256-512 KiB results, where rank 0's N - 1 copies of the whole result cost more than the rounds
+     * they save.
      */
-    public static final long ALLGATHER_GATHER_BCAST_MAX_BYTES = 8L << 10;
+    public static final long ALLGATHER_GATHER_LINEAR_MAX_BYTES = 128L << 10;
+
+    /**
+     * Where peers outnumber their machine's cores and some are across a network, allreduce vectors
+     * up to this size go to rank 0 and back (linear): measured in the box, 0.60-0.62x the time of a
+     * binomial reduce + bcast at N = 8 and 0.59-0.90x at N = 4, at 8 B-64 KiB; longer vectors keep
+     * the trees, which spread the copies over the peers (not measured beyond).
+     */
+    public static final long ALLREDUCE_LINEAR_MAX_BYTES = 64L << 10;
 
     /**
      * Where peers outnumber their machine's cores and some are across a network, bcasts up to this
@@ -224,6 +235,10 @@ public final class CollectivePolicy {
      * scheduled, so the root sends to all itself; a barrier likewise, to rank 0 and back.
      */
     private static Algorithm p2p(Algorithm.Operation operation, int n, long bytes, Peers peers) {
+        if (operation == Algorithm.Operation.ALLREDUCE && n >= 3 && peers.outnumberCores() && peers.overNetwork()
+                && bytes <= ALLREDUCE_LINEAR_MAX_BYTES) {
+            return Algorithm.ALLREDUCE_LINEAR;
+        }
         if (operation == Algorithm.Operation.ALLREDUCE && n >= 3 && peers.outnumberCores()
                 && (bytes >= ALLREDUCE_REDUCE_BCAST_MIN_BYTES || peers.overNetwork())) {
             return Algorithm.ALLREDUCE_REDUCE_BCAST;
@@ -233,8 +248,8 @@ public final class CollectivePolicy {
             return Algorithm.BCAST_LINEAR;
         }
         if (operation == Algorithm.Operation.ALLGATHER && n >= 3 && peers.outnumberCores() && peers.overNetwork()
-                && bytes <= ALLGATHER_GATHER_BCAST_MAX_BYTES) {
-            return Algorithm.ALLGATHER_GATHER_BCAST;
+                && bytes <= ALLGATHER_GATHER_LINEAR_MAX_BYTES) {
+            return Algorithm.ALLGATHER_GATHER_LINEAR;
         }
         if (operation == Algorithm.Operation.BARRIER && n >= 3 && peers.outnumberCores() && peers.overNetwork()) {
             return Algorithm.BARRIER_LINEAR;

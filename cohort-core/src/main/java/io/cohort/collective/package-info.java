@@ -16,12 +16,14 @@
  * <pre>
  *   operation   domain when                        else (p2p)
  *   bcast       N &gt;= 3 and fits one datagram      binomial tree
- *   barrier     -                                  dissemination (peers outnumbering cores, across a
- *                                                  network: linear fan-in and fan-out through rank 0)
+ *   barrier     -                                  dissemination
  *   allgather   -                                  recursive doubling below 64 KiB, ring from 64 KiB
  *   allreduce   -                                  recursive doubling below 16 KiB, Rabenseifner from 16 KiB
  *   others      -                                  the one p2p algorithm
  * </pre>
+ * Where peers outnumber their cores, shapes with fewer messages or rounds replace these (the table
+ * in docs/collectives.md): across a network, barrier, allreduce and allgather through rank 0 in two
+ * rounds, and linear bcast; on one host, reduce + binomial bcast for long allreduce vectors.
  * Measured on the cluster in a box (docs/benchmarks.md, docs/collectives.md): a bcast in one
  * datagram (the domain's datagrams fill the link's MTU) reaches 7 peers in 0.6-0.8x the binomial
  * tree's time; longer bcasts, and the domain's allgather, allreduce and barrier (N multicasts,

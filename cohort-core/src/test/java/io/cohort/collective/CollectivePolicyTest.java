@@ -79,7 +79,10 @@ class CollectivePolicyTest {
                     "short vectors over shared memory keep the fewest rounds");
             assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 4, min, Op.SUM, shmCrowded, d));
             assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 4, 1 << 20, Op.SUM, shmCrowded, d));
-            assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
+            long linear = CollectivePolicy.ALLREDUCE_LINEAR_MAX_BYTES;
+            assertEquals(Algorithm.ALLREDUCE_LINEAR, p.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
+            assertEquals(Algorithm.ALLREDUCE_LINEAR, p.choose(ALLREDUCE, 3, linear, Op.SUM, netCrowded, d));
+            assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 8, linear + 1, Op.SUM, netCrowded, d));
             assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 8, 1 << 20,
                     Op.create("whole", false, (a, b, n) -> { }), netCrowded, d), "any op can be reduced and sent");
             assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 2, 1 << 12, Op.SUM, netCrowded, d),
@@ -88,9 +91,11 @@ class CollectivePolicyTest {
             assertEquals(Algorithm.ALLREDUCE_RABENSEIFNER, p.choose(ALLREDUCE, 8, 1 << 20, Op.SUM, netRoomy, d));
         }
         CollectivePolicy a = new CollectivePolicy(CollectiveMode.AUTO);
-        long most = CollectivePolicy.ALLGATHER_GATHER_BCAST_MAX_BYTES;
-        assertEquals(Algorithm.ALLGATHER_GATHER_BCAST, a.choose(ALLGATHER, 8, most, null, netCrowded, d));
-        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, most + 1, null, netCrowded, d));
+        long most = CollectivePolicy.ALLGATHER_GATHER_LINEAR_MAX_BYTES;
+        assertEquals(Algorithm.ALLGATHER_GATHER_LINEAR, a.choose(ALLGATHER, 8, 64, null, netCrowded, d));
+        assertEquals(Algorithm.ALLGATHER_GATHER_LINEAR, a.choose(ALLGATHER, 8, most, null, netCrowded, d));
+        assertEquals(Algorithm.ALLGATHER_RING, a.choose(ALLGATHER, 8, most + 1, null, netCrowded, d));
+        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 2, 64, null, netCrowded, d), "N = 2: one exchange");
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, shmCrowded, d),
                 "over shared memory the in-place recursive doubling is faster");
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, netRoomy, d));
@@ -111,7 +116,7 @@ class CollectivePolicyTest {
         CollectivePolicy b = new CollectivePolicy(CollectiveMode.BCAST);
         assertEquals(Algorithm.BARRIER_DOMAIN, b.choose(BARRIER, 8, 0, null, netCrowded, d));
         assertEquals(Algorithm.ALLREDUCE_DOMAIN, b.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
-        assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, b.withoutDomain(Algorithm.ALLREDUCE_DOMAIN, 8, 8, Op.SUM, netCrowded));
+        assertEquals(Algorithm.ALLREDUCE_LINEAR, b.withoutDomain(Algorithm.ALLREDUCE_DOMAIN, 8, 8, Op.SUM, netCrowded));
     }
 
     @Test
