@@ -59,7 +59,7 @@ public final class CollectivePolicy {
 
     /**
      * Where peers outnumber their machine's cores and some are across a network, allreduce vectors
-     * up to this size go to rank 0 and back (linear): measured in the box, 0.60-0.62x the time of a
+     * up to this size go to rank 0 and back (linear): measured in the box, 0.60-0.67x the time of a
      * binomial reduce + bcast at N = 8 and 0.59-0.90x at N = 4, at 8 B-64 KiB; longer vectors keep
      * the trees, which spread the copies over the peers (not measured beyond).
      */
