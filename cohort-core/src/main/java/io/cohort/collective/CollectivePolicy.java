@@ -37,9 +37,9 @@ public final class CollectivePolicy {
     /** Allreduce vectors from this size on use reduce-scatter + allgather (Rabenseifner). */
     public static final long ALLREDUCE_RABENSEIFNER_MIN_BYTES = 16L << 10;
     /**
-     * Where peers outnumber their machine's cores, allreduce vectors from this size on (any size
-     * when some peer is across a network) go as a reduce and a bcast: measured on two cores
-     * (docs/benchmarks.md, "Allreduce and allgather where peers outnumber cores"), 0.3-0.8x the time
+     * Where peers outnumber their machine's cores on one host, allreduce vectors from this size on
+     * go as a reduce and a bcast (across a network, those beyond {@link #ALLREDUCE_LINEAR_MAX_BYTES}):
+     * measured on two cores (docs/benchmarks.md, "Allreduce and allgather where peers outnumber cores"), 0.3-0.8x the time
      * of recursive doubling or Rabenseifner at every size at N = 8 over TCP; at N = 4 over shared
      * memory 0.14-0.79x at 16 KiB, but 1.05-1.14x at 4-8 KiB with the default idle strategy and up
      * to 5x below 1 KiB.
