@@ -8,7 +8,9 @@ import java.util.List;
  * value", except that a peer that failed because another one vanished never counts as the cause.
  *
  * <p>A peer is <em>collateral</em> if it sent PEER_FAILURE before it exited, or if the launcher was
- * stopping it and it died of SIGTERM or SIGKILL (status 143 or 137). PEER_FAILURE travels on the
+ * stopping it and it died of SIGTERM or SIGKILL (status 143 or 137), unless another peer reported
+ * losing it before the stop: then it died first, and the stop only reached it late (a SIGKILL on
+ * another host, whose io-manager's EXITED arrives after a collateral peer's). PEER_FAILURE travels on the
  * peer's control connection and EXITED on the io-manager's, so they may arrive in either order; a
  * peer's flag is final only once both its EXITED arrived and its control connection ended (or it
  * never connected), and {@link #outcome} is asked only when every peer is final.
@@ -31,6 +33,10 @@ public final class ExitTracker {
     private final boolean[] controlClosed;
     private final String[] failureReason;
     private final int[] failedPeer;
+    /** Another peer reported losing this one before the launcher began stopping the job. */
+    private final boolean[] lostBeforeStop;
+    /** The abnormal exit that the stop followed, or -1: its PEER_FAILURE predates the stop. */
+    private int stopFollowed = -1;
     private final List<List<String>> crashFiles;
     private final List<Integer> exitOrder = new ArrayList<>();
     private boolean stopping;
@@ -45,6 +51,7 @@ public final class ExitTracker {
         this.controlClosed = new boolean[n];
         this.failureReason = new String[n];
         this.failedPeer = new int[n];
+        this.lostBeforeStop = new boolean[n];
         this.crashFiles = new ArrayList<>(java.util.Collections.nCopies(n, List.of()));
     }
 
@@ -54,6 +61,10 @@ public final class ExitTracker {
 
     /** The launcher has begun stopping the job (STOP sent): TERM/KILL deaths from now on are ours. */
     public void stopping() {
+        if (!stopping && !exitOrder.isEmpty()) {
+            int last = exitOrder.get(exitOrder.size() - 1);
+            stopFollowed = status[last] != 0 ? last : -1;
+        }
         stopping = true;
     }
 
@@ -109,6 +120,10 @@ public final class ExitTracker {
             failureReason[rank] = reason == null ? "" : reason;
             failedPeer[rank] = lostPeer;
         }
+        // A peer reports before it exits; the exit that set off the stop may still overtake its report.
+        if ((!stopping || rank == stopFollowed) && lostPeer >= 0 && lostPeer < lostBeforeStop.length) {
+            lostBeforeStop[lostPeer] = true;
+        }
     }
 
     public boolean hasExited(int rank) {
@@ -143,7 +158,8 @@ public final class ExitTracker {
             return true;
         }
         Integer s = status[rank];
-        return s != null && stoppedWhenExited[rank] && (s == STATUS_SIGTERM || s == STATUS_SIGKILL);
+        return s != null && stoppedWhenExited[rank] && !lostBeforeStop[rank]
+                && (s == STATUS_SIGTERM || s == STATUS_SIGKILL);
     }
 
     /** Ranks that have not exited (yet). */

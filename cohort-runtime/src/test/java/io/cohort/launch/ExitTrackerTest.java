@@ -53,6 +53,41 @@ class ExitTrackerTest {
     }
 
     @Test
+    void aKillSeenByAnotherPeerBeforeTheStopIsTheRootCauseThoughItsExitArrivesAfter() {
+        for (boolean reportFirst : new boolean[] {true, false}) {
+            ExitTracker t = tracker(3);
+            // Rank 0 lost rank 3's connection and exited; rank 3's SIGKILL, on another host, is
+            // reported only after the launcher began stopping the job.
+            if (reportFirst) {
+                t.peerFailure(0, 2, "closed its connection");
+            }
+            assertTrue(t.exited(0, 1, false));
+            t.stopping();
+            if (!reportFirst) {
+                t.peerFailure(0, 2, "closed its connection");
+            }
+            t.peerFailure(1, 2, "closed its connection");
+            t.exited(1, 143, true);
+            t.exited(2, 137, false);
+            JobOutcome o = t.outcome();
+            assertEquals(137, o.exitCode(), "report first: " + reportFirst);
+            assertEquals(2, o.rootCauseRank());
+        }
+    }
+
+    @Test
+    void peersStoppedByTheLauncherStayCollateralThoughOthersSawThemGo() {
+        ExitTracker t = tracker(3);
+        t.stopping(); // Ctrl-C: nothing had failed
+        t.peerFailure(1, 2, "closed its connection");
+        t.exited(2, 143, true);
+        t.exited(1, 1, false);
+        t.exited(0, 143, true);
+        JobOutcome o = t.outcome();
+        assertTrue(o.summary().contains("no root cause found"), o.summary());
+    }
+
+    @Test
     void exitedBeforeControlEofIsNotSettled() {
         ExitTracker t = tracker(2);
         t.controlConnected(0);
