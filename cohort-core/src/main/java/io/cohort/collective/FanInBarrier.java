@@ -2,9 +2,6 @@ package io.cohort.collective;
 
 import io.cohort.Request;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Barrier as a fan-in of empty messages to rank 0 and a fan-out back: 2 (N - 1) messages where
  * dissemination sends N ceil(log2 N). Dissemination's ceil(log2 N) rounds are the shorter path
@@ -17,6 +14,8 @@ import java.util.List;
  *   <li>{@link #linear}: every peer sends to rank 0, which answers each once all have arrived; two
  *       rounds, with rank 0 receiving and sending N - 1 messages.</li>
  * </ul>
+ * The fan-out is a bcast of an empty message ({@link BinomialBcast}, {@link LinearBcast}) in
+ * phase 1; the fan-in uses phase 0.
  *
  * <p>Threads: the thread running the collective.
  */
@@ -25,42 +24,34 @@ final class FanInBarrier {
     }
 
     static void binomial(Exchange x) {
-        int n = x.size;
-        List<Request> sends = new ArrayList<>();
-        int mask = 1;
-        for (; mask < n; mask <<= 1) {
+        Request up = null;
+        for (int mask = 1; mask < x.size; mask <<= 1) {
             if ((x.rank & mask) != 0) {
-                sends.add(x.send(x.rank - mask, 0, Exchange.empty()));
-                x.recv(x.rank - mask, 1);
+                up = x.send(x.rank - mask, 0, Exchange.empty());
                 break;
             }
-            if (x.rank + mask < n) {
+            if (x.rank + mask < x.size) {
                 x.recv(x.rank + mask, 0);
             }
         }
-        for (mask >>= 1; mask > 0; mask >>= 1) {
-            if (x.rank + mask < n) {
-                sends.add(x.send(x.rank + mask, 1, Exchange.empty()));
-            }
+        BinomialBcast.run(x.from(1), 0, Exchange.empty());
+        if (up != null) {
+            up.await();
         }
-        Request.awaitAll(sends);
     }
 
     static void linear(Exchange x) {
-        int n = x.size;
+        Request up = null;
         if (x.rank != 0) {
-            Request arrived = x.send(0, 0, Exchange.empty());
-            x.recv(0, 1);
-            arrived.await();
-            return;
+            up = x.send(0, 0, Exchange.empty());
+        } else {
+            for (int q = 1; q < x.size; q++) {
+                x.recv(q, 0);
+            }
         }
-        for (int q = 1; q < n; q++) {
-            x.recv(q, 0);
+        LinearBcast.run(x.from(1), 0, Exchange.empty());
+        if (up != null) {
+            up.await();
         }
-        List<Request> sends = new ArrayList<>(n - 1);
-        for (int q = 1; q < n; q++) {
-            sends.add(x.send(q, 1, Exchange.empty()));
-        }
-        Request.awaitAll(sends);
     }
 }

@@ -1,11 +1,8 @@
 package io.cohort.collective;
 
 import io.cohort.Op;
-import io.cohort.Request;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Allreduce through rank 0 in two rounds: every other peer sends its vector to rank 0, which
@@ -32,22 +29,16 @@ final class LinearAllreduce {
             Object higher = x.recvArray(q, work, n, 0, 1, "allreduce");
             Combine.higherLast(op, higher, work, 0, n);
         }
-        // The result is encoded once and all N - 1 sends are posted before any is awaited.
+        // The result goes out as a linear bcast in phase 1, encoded once.
+        Exchange down = x.from(1);
         int w = Buffers.elementBytes(work);
         long bytes = (long) n * w;
-        List<Request> sends = new ArrayList<>(x.size - 1);
         if (w == 0 || bytes > Integer.MAX_VALUE) {
-            byte[] result = Buffers.encode(work, 0, n);
-            for (int q = 1; q < x.size; q++) {
-                sends.add(x.send(q, 1, result));
-            }
+            LinearBcast.run(down, 0, Buffers.encode(work, 0, n));
         } else {
             ByteBuffer result = x.scratch.send((int) bytes);
             Buffers.encodeInto(work, 0, n, result, 0);
-            for (int q = 1; q < x.size; q++) {
-                sends.add(x.send(q, 1, result, 0, (int) bytes));
-            }
+            LinearBcast.runInPlace(down, 0, result, (int) bytes);
         }
-        Request.awaitAll(sends);
     }
 }
