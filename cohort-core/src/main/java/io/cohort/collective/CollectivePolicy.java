@@ -65,13 +65,14 @@ public final class CollectivePolicy {
      */
     public static final long ALLREDUCE_LINEAR_MAX_BYTES = 64L << 10;
 
-    /**
-     * Where peers outnumber their machine's cores and some are across a network, bcasts up to this
-     * length that AUTO does not multicast go from the root to each peer directly: measured at N = 8
-     * over TCP on two cores, 0.29-0.68x the binomial tree's time at 4 and 16 KiB, since no peer waits
-     * to be woken and forward. Longer ones keep the tree, which spreads the sending over the peers.
+    /*
+     * Bcast where peers outnumber their machine's cores and some are across a network, beyond one
+     * datagram: the binomial tree. A linear bcast (the root sends to each peer itself) had the
+     * smaller median beside the dissemination barrier, but beside the linear barrier, measured by
+     * the whole loop (call + barrier) in three runs at 4 and 16 KiB, the tree took 0.86-0.96x
+     * linear's time at N = 8 and 0.76-1.01x at N = 4 (docs/benchmarks.md, "Linear or binomial
+     * bcast beside the linear barrier"). BCAST_LINEAR stays, forced by name.
      */
-    public static final long BCAST_LINEAR_MAX_BYTES = 16L << 10;
 
     /*
      * Barrier where peers outnumber their machine's cores and some are across a network: every
@@ -231,8 +232,7 @@ public final class CollectivePolicy {
      * rounds, and Rabenseifner and the ring move the least data, which is what counts where every
      * peer has a core; where peers outnumber cores the CPU time of each message counts as much, and
      * a reduce (or gather) and a bcast send 2 (N - 1) messages against recursive doubling's
-     * N log2 N (fewer from N = 3 on). Bcast there: each hop of a tree waits for a peer to be
-     * scheduled, so the root sends to all itself; a barrier likewise, to rank 0 and back.
+     * N log2 N (fewer from N = 3 on); a barrier likewise, to rank 0 and back. Bcast keeps its tree.
      */
     private static Algorithm p2p(Algorithm.Operation operation, int n, long bytes, Peers peers) {
         if (operation == Algorithm.Operation.ALLREDUCE && n >= 3 && peers.outnumberCores() && peers.overNetwork()
@@ -242,10 +242,6 @@ public final class CollectivePolicy {
         if (operation == Algorithm.Operation.ALLREDUCE && n >= 3 && peers.outnumberCores()
                 && (bytes >= ALLREDUCE_REDUCE_BCAST_MIN_BYTES || peers.overNetwork())) {
             return Algorithm.ALLREDUCE_REDUCE_BCAST;
-        }
-        if (operation == Algorithm.Operation.BCAST && n >= 3 && peers.outnumberCores() && peers.overNetwork()
-                && bytes <= BCAST_LINEAR_MAX_BYTES) {
-            return Algorithm.BCAST_LINEAR;
         }
         if (operation == Algorithm.Operation.ALLGATHER && n >= 3 && peers.outnumberCores() && peers.overNetwork()
                 && bytes <= ALLGATHER_GATHER_LINEAR_MAX_BYTES) {

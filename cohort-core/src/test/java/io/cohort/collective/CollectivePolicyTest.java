@@ -99,14 +99,13 @@ class CollectivePolicyTest {
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, shmCrowded, d),
                 "over shared memory the in-place recursive doubling is faster");
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, netRoomy, d));
-        long linear = CollectivePolicy.BCAST_LINEAR_MAX_BYTES;
         assertEquals(Algorithm.BCAST_DOMAIN, a.choose(BCAST, 8, 256, null, netCrowded, 1472), "one datagram: multicast");
-        assertEquals(Algorithm.BCAST_LINEAR, a.choose(BCAST, 8, 4096, null, netCrowded, 1472));
-        assertEquals(Algorithm.BCAST_LINEAR, a.choose(BCAST, 8, linear, null, netCrowded, 1472));
-        assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, linear + 1, null, netCrowded, 1472));
+        assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, netCrowded, 1472),
+                "beyond one datagram the tree, crowded or not");
+        assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 64 << 10, null, netCrowded, 1472));
         assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, shmCrowded, 1472));
         assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, netRoomy, 1472));
-        assertEquals(Algorithm.BCAST_LINEAR, new CollectivePolicy(CollectiveMode.P2P).choose(BCAST, 8, 8, null, netCrowded, d));
+        assertEquals(Algorithm.BCAST_BINOMIAL, new CollectivePolicy(CollectiveMode.P2P).choose(BCAST, 8, 8, null, netCrowded, d));
         assertEquals(Algorithm.BARRIER_LINEAR, a.choose(BARRIER, 8, 0, null, netCrowded, d));
         assertEquals(Algorithm.BARRIER_LINEAR, a.choose(BARRIER, 3, 0, null, netCrowded, 1472));
         assertEquals(Algorithm.BARRIER_DISSEMINATION, a.choose(BARRIER, 2, 0, null, netCrowded, d), "one round at N = 2 either way");
