@@ -16,14 +16,17 @@ import java.util.Arrays;
  *       {@code ByteBuffer}: Cohort's {@code send(dest, tag, byte[], 0, size)} /
  *       {@code recv(source, tag, byte[])} and {@code send/recv(.., ByteBuffer)} against the layer's
  *       {@code send/recv(buf, size, MPI.BYTE, ..)}; half a round trip per call pair.</li>
- *   <li>{@code coll}: {@code bcast} of {@code size} bytes from rank 0 and {@code allreduce} of
- *       {@code size / 8} doubles with SUM, back to back (no barrier between calls): the time per
- *       call at rank 0.</li>
+ *   <li>{@code coll}: {@code bcast} of {@code size} bytes from rank 0 (in place, Cohort's
+ *       {@code bcast(int, Object)}, which the layer calls) and {@code allreduce} of {@code size / 8}
+ *       doubles with SUM, back to back (no barrier between calls): the time per call at rank 0.</li>
+ *   <li>{@code osu}: the same calls as the OSU-style benchmarks time them (scripts/bench-mpi.sh):
+ *       each call timed on its own, then an untimed barrier through the same API; the mean time per
+ *       call at each rank, printed by each (rank 1's line is the bcast's receiver).</li>
  * </ul>
  *
  * Not built by Maven (cohort-bench has no dependency on cohort-mpi, whose package {@code mpi} is
  * also Open MPI's): {@code scripts/bench-mpi-layer.sh} compiles and runs it. Usage:
- * {@code MpiLayerCost pingpong|coll [size] [blocks]}.
+ * {@code MpiLayerCost pingpong|coll|osu [size] [blocks]}.
  */
 public final class MpiLayerCost {
     private static final int TAG = 5;
@@ -35,8 +38,9 @@ public final class MpiLayerCost {
         String what = args.length > 0 ? args[0] : "pingpong";
         int size = args.length > 1 ? Integer.parseInt(args[1]) : 8;
         int blocks = args.length > 2 ? Integer.parseInt(args[2]) : 120;
-        if (!what.equals("pingpong") && !what.equals("coll") || size < 0 || blocks < 1) {
-            System.err.println("usage: MpiLayerCost pingpong|coll [size >= 0] [blocks >= 1]");
+        boolean osu = what.equals("osu");
+        if (!what.equals("pingpong") && !what.equals("coll") && !osu || size < 0 || blocks < 1) {
+            System.err.println("usage: MpiLayerCost pingpong|coll|osu [size >= 0] [blocks >= 1]");
             System.exit(2);
         }
         mpi.MPI.Init(args);
@@ -47,38 +51,61 @@ public final class MpiLayerCost {
             System.exit(2);
         }
         boolean p2p = what.equals("pingpong");
-        int iters = p2p ? 5000 : 2000;
+        int iters = p2p ? 5000 : osu ? 1000 : 2000;
         String[] names = p2p ? new String[] {"byte[]", "direct"} : new String[] {"bcast", "allreduce"};
         long[][][] t = new long[2][2][blocks]; // [operation][0 cohort, 1 mpi][block]
         Buffers b = new Buffers(size);
         for (int block = -20; block < blocks; block++) { // 20 blocks of warm-up
-            for (int v = 0; v < 4; v++) {
+            for (int slot = 0; slot < 4; slot++) {
+                // Cohort's form first in even blocks, the layer's in odd ones: neither always follows the other.
+                int v = (block & 1) == 0 ? slot : slot ^ 1;
                 world.barrier();
-                long t0 = System.nanoTime();
-                for (int i = 0; i < iters; i++) {
-                    if (p2p) {
-                        pingPong(world, mw, v, b, size);
-                    } else {
+                long elapsed;
+                if (osu) {
+                    elapsed = 0;
+                    for (int i = 0; i < iters; i++) {
+                        long t0 = System.nanoTime();
                         collective(world, mw, v, b, size);
+                        elapsed += System.nanoTime() - t0;
+                        if (v % 2 == 0) {
+                            world.barrier();
+                        } else {
+                            mw.barrier();
+                        }
                     }
+                } else {
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < iters; i++) {
+                        if (p2p) {
+                            pingPong(world, mw, v, b, size);
+                        } else {
+                            collective(world, mw, v, b, size);
+                        }
+                    }
+                    elapsed = System.nanoTime() - t0;
                 }
-                long elapsed = System.nanoTime() - t0;
                 if (block >= 0) {
                     t[v / 2][v % 2][block] = elapsed;
                 }
             }
         }
-        if (world.rank() == 0) {
+        if (world.rank() == 0 || osu) {
             double per = p2p ? 2.0 * iters : iters;
             for (int op = 0; op < 2; op++) {
+                double[] paired = new double[blocks]; // block i of each ran back to back: drift cancels
+                for (int i = 0; i < blocks; i++) {
+                    paired[i] = (double) t[op][1][i] / t[op][0][i];
+                }
+                Arrays.sort(paired);
                 long[] c = t[op][0].clone();
                 long[] m = t[op][1].clone();
                 Arrays.sort(c);
                 Arrays.sort(m);
-                System.out.printf("mpi-layer %s %s %d B: cohort best %.3f median %.3f us; mpi best %.3f median %.3f us;"
-                                + " mpi/cohort best %.3f median %.3f%n", what, names[op], size,
+                System.out.printf("mpi-layer %s%s %s %d B: cohort best %.3f median %.3f us; mpi best %.3f median %.3f us;"
+                                + " mpi/cohort best %.3f median %.3f paired median %.3f%n", what,
+                        osu ? " rank " + world.rank() : "", names[op], size,
                         c[0] / per / 1000, c[blocks / 2] / per / 1000, m[0] / per / 1000, m[blocks / 2] / per / 1000,
-                        (double) m[0] / c[0], (double) m[blocks / 2] / c[blocks / 2]);
+                        (double) m[0] / c[0], (double) m[blocks / 2] / c[blocks / 2], paired[blocks / 2]);
             }
         }
         mpi.MPI.Finalize();
@@ -141,7 +168,7 @@ public final class MpiLayerCost {
     private static void collective(Communicator w, mpi.Intracomm mw, int v, Buffers b, int size)
             throws mpi.MPIException {
         switch (v) {
-            case 0 -> w.bcast(0, b.array);
+            case 0 -> w.bcast(0, (Object) b.array); // in place, as the layer's; bcast(int, byte[]) returns a new array
             case 1 -> mw.bcast(b.array, size, mpi.MPI.BYTE, 0);
             case 2 -> w.allreduce(b.send, b.recv, Op.SUM);
             default -> mw.allReduce(b.send, b.recv, b.send.length, mpi.MPI.DOUBLE, mpi.MPI.SUM);

@@ -1547,12 +1547,38 @@ public class Comm implements Freeable {
 
     /** {@link #reduce} with the result at every process. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        blocking("allReduce", prepareAllreduce(sendbuf, recvbuf, count, type, op, false, "allReduce"));
+        allReduce(sendbuf, recvbuf, count, type, op, false);
     }
 
     /** In place: {@code buf} is the operand and receives the result. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        blocking("allReduce", prepareAllreduce(buf, buf, count, type, op, true, "allReduce"));
+        allReduce(buf, buf, count, type, op, true);
+    }
+
+    private void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace)
+            throws MPIException {
+        Communicator c = cc();
+        io.cohort.Op cop = cohortOp(op, type, count, "allReduce");
+        checkBuffer(sendbuf, count, type, "allReduce", "send buffer");
+        checkBuffer(recvbuf, count, type, "allReduce", "receive buffer");
+        if (!op.isMinMaxLoc()) {
+            // Both buffers Cohort's carriers (the common case): nothing to pack, prepare or store,
+            // as Operands would find; saves its three objects a call.
+            int elements = count * type.size;
+            Object send = Buffers.direct(sendbuf, elements, type, true);
+            Object recv = send == null ? null : inPlace ? send : Buffers.direct(recvbuf, elements, type, false);
+            if (recv != null) {
+                queue().drain();
+                try {
+                    c.allreduce(send, recv, cop);
+                } catch (RuntimeException e) {
+                    throw fail(e, "allReduce");
+                }
+                return;
+            }
+        }
+        blocking("allReduce", new AllreducePrepared(c, new Operands(sendbuf, recvbuf, count, count, type, op, inPlace),
+                cop));
     }
 
     public final Request iAllReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
