@@ -153,13 +153,42 @@ public final class PeerMain {
             }
             m.setAccessible(true);
             return m;
-        } catch (ClassNotFoundException | NoClassDefFoundError e) {
+        } catch (ClassNotFoundException e) {
             System.err.println("cohort: class " + className + " was not found on the peer's classpath");
+        } catch (NoClassDefFoundError e) {
+            System.err.println("cohort: " + missingClass(className, e.getMessage()));
+        } catch (UnsupportedClassVersionError e) {
+            System.err.println("cohort: " + tooNew(className, e.getMessage(), Runtime.version().feature()));
         } catch (NoSuchMethodException | SecurityException e) {
             System.err.println("cohort: class " + className + " has no public static void main(String[])");
         }
         System.exit(EXIT_NO_MAIN);
         return null;
+    }
+
+    /**
+     * What a {@link NoClassDefFoundError} met while looking the program up means: the class itself
+     * is missing or misnamed, or (the message names another class) a class its methods name, from
+     * a jar the {@code -cp} left out. The launcher checked only that the main class's file exists.
+     */
+    static String missingClass(String className, String message) {
+        String missing = message == null ? "" : message.replace('/', '.');
+        if (missing.isEmpty() || missing.equals(className) || missing.startsWith(className + " ")) {
+            return "class " + className + " was not found on the peer's classpath"
+                    + (missing.contains("wrong name") ? " (" + missing + ")" : "");
+        }
+        return "class " + className + " needs class " + missing + ", which is not on the peer's classpath;"
+                + " add the jar or directory that holds it to -cp";
+    }
+
+    /** A class file newer than this JVM reads (the JVM's message names its version). */
+    static String tooNew(String className, String message, int javaFeature) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("class file version (\\d+)")
+                .matcher(message == null ? "" : message);
+        String of = m.find() ? " (class file version " + m.group(1) + ", Java " + (Integer.parseInt(m.group(1)) - 44) + ")"
+                : "";
+        return "class " + className + " was compiled for a newer Java" + of + " than the peer's Java " + javaFeature
+                + "; compile it with --release " + javaFeature + ", or run the peers on a newer JDK";
     }
 
     /** The io-manager is our parent; when it is gone, so is the job: end this process too. */
