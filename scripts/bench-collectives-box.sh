@@ -24,9 +24,11 @@
 # median and p99 are over the samples of all ranks (iters x N); loop_us is rank 0's wall time per
 # timed iteration, the call and its barrier together. Each iteration is one timed call
 # followed by an untimed barrier; warm-up iterations first (default 1000 per size, 2000 timed), and
-# before the first size --prewarm more (default 5000, 30000 where N exceeds the cores; the same for
-# all three): the Java peers' JIT compiles the call's path there, which C needs not, and which 200
-# warm-up calls did not reach (the first size measured twice as slow as the second). All lines go
+# before any size a pre-warm pass: --prewarm calls (default 5000, 30000 where N exceeds the cores;
+# the same for all three) shared out over the sizes, each size in turn. The Java peers' JIT compiles
+# every size's path there, which C needs not, and which 200 warm-up calls did not reach (the first
+# size measured twice as slow as the second); a pass at the first size only left a bcast beyond one
+# datagram, on another path than the short ones, still warming when measured. All lines go
 # to FILE (default bench-out/collectives-box-<time>.txt). A run that fails or hangs (--timeout,
 # default 900 s) leaves a "# FAILED ..." line, the others go on, and the script exits 1 at the end.
 #

@@ -73,10 +73,16 @@ public final class MpjColl {
         double[] mean = new double[1];
         double[] meanSum = new double[1];
 
+        // The pre-warm pass, as osu_coll.c's: --prewarm calls shared out over the sizes, each in turn.
+        for (int s = 0; s < sizes.length && prewarm > 0; s++) {
+            for (int i = 0; i < (prewarm + sizes.length - 1) / sizes.length; i++) {
+                call(op, sizes[s], send, recv, dsend, drecv);
+                MPI.COMM_WORLD.Barrier();
+            }
+        }
         for (int s = 0; s < sizes.length; s++) {
             int size = sizes[s];
-            int w = warmup + (s == 0 ? prewarm : 0);
-            int doubles = Math.max(1, size / 8);
+            int w = warmup;
             MPI.COMM_WORLD.Barrier();
             long loop0 = 0;
             for (int i = 0; i < w + iters; i++) {
@@ -84,12 +90,7 @@ public final class MpjColl {
                 if (i == w) {
                     loop0 = t0;
                 }
-                switch (op) {
-                    case "bcast" -> MPI.COMM_WORLD.Bcast(send, 0, size, MPI.BYTE, 0);
-                    case "allgather" -> MPI.COMM_WORLD.Allgather(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
-                    case "allreduce" -> MPI.COMM_WORLD.Allreduce(dsend, 0, drecv, 0, doubles, MPI.DOUBLE, MPI.SUM);
-                    default -> MPI.COMM_WORLD.Barrier();
-                }
+                call(op, size, send, recv, dsend, drecv);
                 long dt = System.nanoTime() - t0;
                 if (i >= w) {
                     t[i - w] = dt / 1000.0;
@@ -113,6 +114,18 @@ public final class MpjColl {
             }
         }
         MPI.Finalize();
+    }
+
+    /** One call of the measured collective. */
+    private static void call(String op, int size, byte[] send, byte[] recv, double[] dsend, double[] drecv)
+            throws MPIException {
+        int doubles = Math.max(1, size / 8);
+        switch (op) {
+            case "bcast" -> MPI.COMM_WORLD.Bcast(send, 0, size, MPI.BYTE, 0);
+            case "allgather" -> MPI.COMM_WORLD.Allgather(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
+            case "allreduce" -> MPI.COMM_WORLD.Allreduce(dsend, 0, drecv, 0, doubles, MPI.DOUBLE, MPI.SUM);
+            default -> MPI.COMM_WORLD.Barrier();
+        }
     }
 
     /** The smallest sample with at least p% of the samples at or below it (as osu_coll.c computes it). */

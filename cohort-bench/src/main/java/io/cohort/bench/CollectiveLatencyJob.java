@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
  * cluster in a box ({@code scripts/bench-collectives-box.sh}); the same measurement as
  * {@code src/main/c/osu_coll.c} (Open MPI) and {@code src/main/java-mpj/MpjColl.java} (MPJ Express).
  * <p>
- * For each size: W warm-up iterations (the first size P more, {@code --prewarm}: the JIT compiles
- * the hot path before anything is timed), then I timed ones; each times one call of the collective and
+ * First a pre-warm pass, {@code --prewarm} P calls shared out over the sizes, each size in turn
+ * (the JIT compiles every size's path before anything is timed; a bcast beyond one datagram takes
+ * another path than a short one). Then for each size: W warm-up iterations and I timed ones; each times one call of the collective and
  * is followed by an untimed {@code barrier()}, as OSU's osu_bcast and friends do. bcast moves
  * {@code size} bytes from rank 0 (a fixed root); allgather contributes {@code size} bytes per rank;
  * allreduce sums {@code size / 8} doubles (at least one) with {@link Op#SUM}; barrier prints one
@@ -87,23 +88,24 @@ public final class CollectiveLatencyJob {
         try (Communicator world = Cohort.init()) {
             int n = world.size();
             int me = world.rank();
-            int max = Arrays.stream(sizes).max().orElse(0);
-            byte[] bcastBuf = new byte[max];
-            byte[] send = new byte[max];
-            Arrays.fill(send, (byte) (me + 1));
-            double[] dsend = new double[Math.max(1, max / 8)];
-            for (int i = 0; i < dsend.length; i++) {
-                dsend[i] = me + i;
+            Buffers[] bufs = new Buffers[sizes.length];
+            for (int si = 0; si < sizes.length; si++) {
+                bufs[si] = new Buffers(sizes[si], n, me);
+            }
+            // The pre-warm pass: --prewarm calls shared out over the sizes, each in turn, before any
+            // is measured: the JIT compiles each path the first time it is taken, and a bcast takes
+            // another path beyond one datagram (as osu_coll.c and MpjColl do).
+            for (int si = 0; si < sizes.length && prewarm > 0; si++) {
+                for (int i = 0; i < (prewarm + sizes.length - 1) / sizes.length; i++) {
+                    call(world, op, bufs[si]);
+                    world.barrier();
+                }
             }
             for (int si = 0; si < sizes.length; si++) {
                 int size = sizes[si];
-                int w = warmup + (si == 0 ? prewarm : 0);
-                // Buffers of exactly the measured length: the API takes whole arrays.
-                byte[] b = size == max ? bcastBuf : new byte[size];
-                byte[] s = size == max ? send : Arrays.copyOf(send, size);
-                byte[] r = new byte[size * n];
-                double[] ds = Arrays.copyOf(dsend, Math.max(1, size / 8));
-                double[] dr = new double[ds.length];
+                int w = warmup;
+                Buffers bs = bufs[si];
+                byte[] b = bs.b;
                 Histogram h = histogram();
                 long sumNanos = 0;
                 world.barrier();
@@ -116,12 +118,7 @@ public final class CollectiveLatencyJob {
                     if (i == w) {
                         loop0 = t0;
                     }
-                    switch (op) {
-                        case "bcast" -> world.bcast(0, (Object) b);
-                        case "allgather" -> world.allgather(s, r);
-                        case "allreduce" -> world.allreduce(ds, dr, Op.SUM);
-                        default -> world.barrier();
-                    }
+                    call(world, op, bs);
                     long dt = System.nanoTime() - t0;
                     if (i >= w) {
                         h.recordValue(Math.max(1, dt));
@@ -130,12 +127,42 @@ public final class CollectiveLatencyJob {
                     world.barrier();
                 }
                 long loopNanos = System.nanoTime() - loop0;
-                check(op, me, n, size, w + iters, b, r, dr);
+                check(op, me, n, size, w + iters, b, bs.r, bs.dr);
                 report(world, impl, op, size, iters, h, sumNanos, loopNanos, label);
                 if (dumpCounters && !mode().equals("p2p")) {
                     System.err.println("coll-counters rank=" + me + " size=" + size + " " + world.broadcastDomain().counters());
                 }
             }
+        }
+    }
+
+    /** One size's buffers, of exactly its length: the API takes whole arrays. */
+    private static final class Buffers {
+        final byte[] b;
+        final byte[] s;
+        final byte[] r;
+        final double[] ds;
+        final double[] dr;
+
+        Buffers(int size, int n, int me) {
+            b = new byte[size];
+            s = new byte[size];
+            Arrays.fill(s, (byte) (me + 1));
+            r = new byte[size * n];
+            ds = new double[Math.max(1, size / 8)];
+            for (int i = 0; i < ds.length; i++) {
+                ds[i] = me + i;
+            }
+            dr = new double[ds.length];
+        }
+    }
+
+    private static void call(Communicator world, String op, Buffers bs) {
+        switch (op) {
+            case "bcast" -> world.bcast(0, (Object) bs.b);
+            case "allgather" -> world.allgather(bs.s, bs.r);
+            case "allreduce" -> world.allreduce(bs.ds, bs.dr, Op.SUM);
+            default -> world.barrier();
         }
     }
 
