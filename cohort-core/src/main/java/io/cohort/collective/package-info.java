@@ -23,7 +23,7 @@
  * </pre>
  * Where peers outnumber their cores, shapes with fewer messages or rounds replace these (the table
  * in docs/collectives.md): across a network, barrier, allreduce and allgather through rank 0 in two
- * rounds, and linear bcast; on one host, reduce + binomial bcast for long allreduce vectors.
+ * rounds; on one host, reduce + binomial bcast for long allreduce vectors.
  * Measured on the cluster in a box (docs/benchmarks.md, docs/collectives.md): a bcast in one
  * datagram (the domain's datagrams fill the link's MTU) reaches 7 peers in 0.6-0.8x the binomial
  * tree's time; longer bcasts, and the domain's allgather, allreduce and barrier (N multicasts,

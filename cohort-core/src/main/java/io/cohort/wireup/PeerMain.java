@@ -158,7 +158,7 @@ public final class PeerMain {
         } catch (NoClassDefFoundError e) {
             System.err.println("cohort: " + missingClass(className, e.getMessage()));
         } catch (UnsupportedClassVersionError e) {
-            System.err.println("cohort: " + tooNew(className, e.getMessage(), Runtime.version().feature()));
+            System.err.println("cohort: " + unsupportedVersion(className, e.getMessage(), Runtime.version().feature()));
         } catch (NoSuchMethodException | SecurityException e) {
             System.err.println("cohort: class " + className + " has no public static void main(String[])");
         }
@@ -173,22 +173,44 @@ public final class PeerMain {
      */
     static String missingClass(String className, String message) {
         String missing = message == null ? "" : message.replace('/', '.');
-        if (missing.isEmpty() || missing.equals(className) || missing.startsWith(className + " ")) {
-            return "class " + className + " was not found on the peer's classpath"
-                    + (missing.contains("wrong name") ? " (" + missing + ")" : "");
+        java.util.regex.Matcher wrong = java.util.regex.Pattern.compile("\\(wrong name: ([^)]+)\\)").matcher(missing);
+        if (wrong.find()) {
+            return "the class file for " + className + " holds class " + wrong.group(1)
+                    + "; name the main class exactly (its package, in the same case)";
         }
-        return "class " + className + " needs class " + missing + ", which is not on the peer's classpath;"
-                + " add the jar or directory that holds it to -cp";
+        if (missing.isEmpty() || missing.equals(className)) {
+            return "class " + className + " was not found on the peer's classpath";
+        }
+        return "class " + className + " needs class " + missing + ", which is not on the peer's classpath; add the jar"
+                + " or directory that holds it to -cp (with -jar: to the Class-Path of the jar's manifest)";
     }
 
-    /** A class file newer than this JVM reads (the JVM's message names its version). */
-    static String tooNew(String className, String message, int javaFeature) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("class file version (\\d+)")
-                .matcher(message == null ? "" : message);
-        String of = m.find() ? " (class file version " + m.group(1) + ", Java " + (Integer.parseInt(m.group(1)) - 44) + ")"
-                : "";
-        return "class " + className + " was compiled for a newer Java" + of + " than the peer's Java " + javaFeature
-                + "; compile it with --release " + javaFeature + ", or run the peers on a newer JDK";
+    /**
+     * What an {@link UnsupportedClassVersionError} met while looking the program up means: the main
+     * class, or a class it names (a library built for a newer Java), is newer than this JVM; or it
+     * was compiled with preview features, which the peers' JVMs must enable.
+     */
+    static String unsupportedVersion(String className, String message, int javaFeature) {
+        String text = message == null ? "" : message;
+        java.util.regex.Matcher newer = java.util.regex.Pattern
+                .compile("^(\\S+) has been compiled by a more recent version.*?class file version (\\d+)").matcher(text);
+        if (newer.find()) {
+            String culprit = newer.group(1).replace('/', '.');
+            int major = Integer.parseInt(newer.group(2));
+            String version = " (class file version " + major + ", Java " + (major - 44) + ")";
+            if (culprit.equals(className)) {
+                return "class " + className + " was compiled for a newer Java" + version + " than the peer's Java "
+                        + javaFeature + "; compile it with --release " + javaFeature + ", or run the peers on a newer JDK";
+            }
+            return "class " + className + " needs class " + culprit + ", which was compiled for a newer Java" + version
+                    + " than the peer's Java " + javaFeature + "; use a build of it for Java " + javaFeature
+                    + ", or run the peers on a newer JDK";
+        }
+        if (text.startsWith("Preview features are not enabled")) {
+            return "class " + className + " was compiled with Java's preview features; run it with --jvm-opt"
+                    + " --enable-preview (on the Java it was compiled for), or compile it without them";
+        }
+        return "class " + className + " cannot be loaded: " + text;
     }
 
     /** The io-manager is our parent; when it is gone, so is the job: end this process too. */

@@ -10,7 +10,8 @@ class PeerMainTest {
     @Test
     void aMissingDependencyIsNamedNotTheMainClass() {
         assertEquals("class app.Solver needs class org.HdrHistogram.Histogram, which is not on the peer's classpath;"
-                        + " add the jar or directory that holds it to -cp",
+                        + " add the jar or directory that holds it to -cp (with -jar: to the Class-Path of the jar's"
+                        + " manifest)",
                 PeerMain.missingClass("app.Solver", "org/HdrHistogram/Histogram"));
     }
 
@@ -19,18 +20,37 @@ class PeerMainTest {
         assertEquals("class app.Solver was not found on the peer's classpath",
                 PeerMain.missingClass("app.Solver", "app/Solver"));
         assertEquals("class app.Solver was not found on the peer's classpath", PeerMain.missingClass("app.Solver", null));
-        assertEquals("class app.solver was not found on the peer's classpath (app.solver (wrong name: app.Solver))",
+        assertEquals("the class file for app.solver holds class app.Solver; name the main class exactly (its package,"
+                        + " in the same case)",
                 PeerMain.missingClass("app.solver", "app/solver (wrong name: app/Solver)"));
     }
 
     @Test
-    void aTooNewClassFileNamesItsJavaAndTheFix() {
+    void aTooNewMainClassNamesItsJavaAndTheFix() {
         assertEquals("class app.Solver was compiled for a newer Java (class file version 65, Java 21) than the peer's"
                         + " Java 17; compile it with --release 17, or run the peers on a newer JDK",
-                PeerMain.tooNew("app.Solver", "app/Solver has been compiled by a more recent version of the Java Runtime"
-                        + " (class file version 65.0), this version of the Java Runtime only recognizes class file"
-                        + " versions up to 61.0", 17));
-        assertEquals("class app.Solver was compiled for a newer Java than the peer's Java 17; compile it with"
-                + " --release 17, or run the peers on a newer JDK", PeerMain.tooNew("app.Solver", "odd", 17));
+                PeerMain.unsupportedVersion("app.Solver", "app/Solver has been compiled by a more recent version of the"
+                        + " Java Runtime (class file version 65.0), this version of the Java Runtime only recognizes"
+                        + " class file versions up to 61.0", 17));
+    }
+
+    @Test
+    void aTooNewLibraryClassIsNamedNotTheMainClass() {
+        assertEquals("class app.Solver needs class lib.Base, which was compiled for a newer Java (class file version 65,"
+                        + " Java 21) than the peer's Java 17; use a build of it for Java 17, or run the peers on a newer JDK",
+                PeerMain.unsupportedVersion("app.Solver", "lib/Base has been compiled by a more recent version of the"
+                        + " Java Runtime (class file version 65.0), this version of the Java Runtime only recognizes"
+                        + " class file versions up to 61.0", 17));
+    }
+
+    @Test
+    void previewFeaturesAndOtherVersionErrorsAreNotCalledTooNew() {
+        assertEquals("class app.Solver was compiled with Java's preview features; run it with --jvm-opt --enable-preview"
+                        + " (on the Java it was compiled for), or compile it without them",
+                PeerMain.unsupportedVersion("app.Solver", "Preview features are not enabled for app/Solver (class file"
+                        + " version 65.65535). Try running with '--enable-preview'", 21));
+        assertEquals("class app.Solver cannot be loaded: app/Solver (class file version 44.0) has an invalid major version",
+                PeerMain.unsupportedVersion("app.Solver", "app/Solver (class file version 44.0) has an invalid major version",
+                        17));
     }
 }

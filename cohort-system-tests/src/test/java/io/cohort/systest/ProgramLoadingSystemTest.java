@@ -12,6 +12,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * programs are compiled here, then broken as users break them: a dependency's jar left off the
  * classpath, a class file from a newer JDK.
  */
+@Timeout(120)
 class ProgramLoadingSystemTest {
     static final Path ROOT = CohortProcess.MODULE.resolve("target/loading-programs");
 
@@ -37,7 +39,9 @@ class ProgramLoadingSystemTest {
                     + "    public static Helper helper() { return new Helper(); }\n"
                     + "    public static void main(String[] args) { System.out.println(helper().answer()); }\n}\n");
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int rc = ToolProvider.getSystemJavaCompiler().run(null, null, err, "--release", "17", "-d", d.toString(),
+            javax.tools.JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+            assertNotNull(javac, "the tests need a JDK (javac), not a JRE");
+            int rc = javac.run(null, null, err, "--release", "17", "-d", d.toString(),
                     helper.toString(), main.toString());
             assertEquals(0, rc, "javac: " + err);
         }
@@ -58,7 +62,8 @@ class ProgramLoadingSystemTest {
         List<String> peers = p.err().stream().filter(l -> !l.startsWith("cohort: job ")).toList();
         assertFalse(peers.isEmpty(), p.toString());
         assertTrue(peers.stream().allMatch(l -> l.equals("cohort: class app.Solver needs class app.Helper, which is not on"
-                + " the peer's classpath; add the jar or directory that holds it to -cp")), p.toString());
+                + " the peer's classpath; add the jar or directory that holds it to -cp (with -jar: to the Class-Path"
+                + " of the jar's manifest)")), p.toString());
         assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ") || l.contains("Exception")), p.toString());
     }
 
