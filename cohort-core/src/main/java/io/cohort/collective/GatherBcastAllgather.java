@@ -5,9 +5,9 @@ import io.cohort.Request;
 /**
  * Allgather as a gather to rank 0 and a bcast of every block from there, by the binomial tree or
  * by rank 0 sending to each peer itself ({@code linear}): 2 (N - 1) messages where recursive
- * doubling sends N log2 N and the ring N (N - 1), in 1 + ceil(log2 N) rounds, or two. Like {@link ReduceBcastAllreduce}, it pays where peers outnumber cores and
- * each message's CPU time counts. Blocks travel framed with their rank ({@link Blocks}), so blocks
- * of any length work.
+ * doubling sends N log2 N and the ring N (N - 1), in 1 + ceil(log2 N) rounds, or two. Like
+ * {@link ReduceBcastAllreduce}, it pays where peers outnumber cores and each message's CPU time
+ * counts. Blocks travel framed with their rank ({@link Blocks}), so blocks of any length work.
  *
  * <p>Threads: the thread running the collective.
  */
@@ -21,7 +21,7 @@ final class GatherBcastAllgather {
         Exchange down = x.from(1);
         if (x.rank != 0) {
             x.send(0, 0, blocks[x.rank]).await();
-            Blocks.unframe(linear ? LinearBcast.run(down, 0, null) : BinomialBcast.run(down, 0, null), blocks);
+            Blocks.unframe(fanOut(down, null, linear), blocks);
             return;
         }
         Request[] in = new Request[n];
@@ -35,11 +35,11 @@ final class GatherBcastAllgather {
                 blocks[q] = Exchange.bytes(in[q]);
             }
         }
-        byte[] result = Blocks.frame(blocks, all, n);
-        if (linear) {
-            LinearBcast.run(down, 0, result);
-        } else {
-            BinomialBcast.run(down, 0, result);
-        }
+        fanOut(down, Blocks.frame(blocks, all, n), linear);
+    }
+
+    /** The result from rank 0 to every peer ({@code result} is ignored elsewhere). */
+    private static byte[] fanOut(Exchange down, byte[] result, boolean linear) {
+        return linear ? LinearBcast.run(down, 0, result) : BinomialBcast.run(down, 0, result);
     }
 }
