@@ -356,7 +356,10 @@ public final class PcodeDomain implements BroadcastDomain {
             return 0;
         }
         synchronized (lock) {
-            if (closed) {
+            // Again under the lock: a caller that entered between the look above and the lock has
+            // polled (under the lock) and may now sleep in its selector; a datagram taken here
+            // would leave it asleep until its next timer. The caller sets inCall before it locks.
+            if (closed || inCall) {
                 return 0;
             }
             return pollLocked(System.nanoTime());
