@@ -30,7 +30,7 @@ javac --release 17 -cp "$lib/cohort-mpi.jar:$lib/cohort-core.jar" -d "$classes" 
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, $(java -version 2>&1 | head -1)"
 for ((i = 1; i <= runs; i++)); do
   for size in ${sizes//,/ }; do
-    for what in pingpong coll osu; do
+    for what in pingpong coll reduce osu; do
       ./cohort run -n 2 --transport shm --idle busy-spin -cp "$lib/cohort-mpi.jar:$classes" MpiLayerCost \
         "$what" "$size" "$blocks" | grep '^mpi-layer' | sed "s/^/run $i: /"
     done

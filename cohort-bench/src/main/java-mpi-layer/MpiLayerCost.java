@@ -19,6 +19,8 @@ import java.util.Arrays;
  *   <li>{@code coll}: {@code bcast} of {@code size} bytes from rank 0 (in place, Cohort's
  *       {@code bcast(int, Object)}, which the layer calls) and {@code allreduce} of {@code size / 8}
  *       doubles with SUM, back to back (no barrier between calls): the time per call at rank 0.</li>
+ *   <li>{@code reduce}: {@code reduce} of {@code size / 8} doubles to rank 0, SUM into a receive
+ *       array and MAX in place, back to back: the time per call at rank 0.</li>
  *   <li>{@code osu}: the same calls as the OSU-style benchmarks time them (scripts/bench-mpi.sh):
  *       each call timed on its own, then an untimed barrier through the same API; the mean time per
  *       call at each rank, printed by each (rank 1's line is the bcast's receiver).</li>
@@ -26,7 +28,7 @@ import java.util.Arrays;
  *
  * Not built by Maven (cohort-bench has no dependency on cohort-mpi, whose package {@code mpi} is
  * also Open MPI's): {@code scripts/bench-mpi-layer.sh} compiles and runs it. Usage:
- * {@code MpiLayerCost pingpong|coll|osu [size] [blocks]}.
+ * {@code MpiLayerCost pingpong|coll|reduce|osu [size] [blocks]}.
  */
 public final class MpiLayerCost {
     private static final int TAG = 5;
@@ -39,8 +41,9 @@ public final class MpiLayerCost {
         int size = args.length > 1 ? Integer.parseInt(args[1]) : 8;
         int blocks = args.length > 2 ? Integer.parseInt(args[2]) : 120;
         boolean osu = what.equals("osu");
-        if (!what.equals("pingpong") && !what.equals("coll") && !osu || size < 0 || blocks < 1) {
-            System.err.println("usage: MpiLayerCost pingpong|coll|osu [size >= 0] [blocks >= 1]");
+        boolean reduce = what.equals("reduce");
+        if (!what.equals("pingpong") && !what.equals("coll") && !osu && !reduce || size < 0 || blocks < 1) {
+            System.err.println("usage: MpiLayerCost pingpong|coll|reduce|osu [size >= 0] [blocks >= 1]");
             System.exit(2);
         }
         mpi.MPI.Init(args);
@@ -52,7 +55,8 @@ public final class MpiLayerCost {
         }
         boolean p2p = what.equals("pingpong");
         int iters = p2p ? 5000 : osu ? 1000 : 2000;
-        String[] names = p2p ? new String[] {"byte[]", "direct"} : new String[] {"bcast", "allreduce"};
+        String[] names = p2p ? new String[] {"byte[]", "direct"}
+                : reduce ? new String[] {"reduce", "reduce-in-place"} : new String[] {"bcast", "allreduce"};
         long[][][] t = new long[2][2][blocks]; // [operation][0 cohort, 1 mpi][block]
         Buffers b = new Buffers(size);
         for (int block = -20; block < blocks; block++) { // 20 blocks of warm-up
@@ -78,6 +82,8 @@ public final class MpiLayerCost {
                     for (int i = 0; i < iters; i++) {
                         if (p2p) {
                             pingPong(world, mw, v, b, size);
+                        } else if (reduce) {
+                            reduce(world, mw, v, b);
                         } else {
                             collective(world, mw, v, b, size);
                         }
@@ -172,6 +178,17 @@ public final class MpiLayerCost {
             case 1 -> mw.bcast(b.array, size, mpi.MPI.BYTE, 0);
             case 2 -> w.allreduce(b.send, b.recv, Op.SUM);
             default -> mw.allReduce(b.send, b.recv, b.send.length, mpi.MPI.DOUBLE, mpi.MPI.SUM);
+        }
+    }
+
+    /** Variant v: 0 Cohort reduce, 1 mpi reduce (SUM into recv at rank 0); 2, 3 the same in place with MAX. */
+    private static void reduce(Communicator w, mpi.Intracomm mw, int v, Buffers b) throws mpi.MPIException {
+        boolean root = w.rank() == 0;
+        switch (v) {
+            case 0 -> w.reduce(0, b.send, root ? b.recv : null, Op.SUM);
+            case 1 -> mw.reduce(b.send, b.recv, b.send.length, mpi.MPI.DOUBLE, mpi.MPI.SUM, 0);
+            case 2 -> w.reduce(0, b.send, root ? b.send : null, Op.MAX);
+            default -> mw.reduce(b.send, b.send.length, mpi.MPI.DOUBLE, mpi.MPI.MAX, 0);
         }
     }
 }
