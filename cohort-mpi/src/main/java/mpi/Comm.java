@@ -1507,12 +1507,43 @@ public class Comm implements Freeable {
     /** Combines every process's {@code count} items with {@code op} into the root's receive buffer. */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        blocking("reduce", prepareReduce(sendbuf, recvbuf, count, type, op, root, false, "reduce"));
+        reduce(sendbuf, recvbuf, count, type, op, root, false);
     }
 
     /** In place: the root's {@code buf} is its operand and receives the result; the others' is their operand. */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        blocking("reduce", prepareReduce(buf, buf, count, type, op, root, true, "reduce"));
+        reduce(buf, buf, count, type, op, root, true);
+    }
+
+    private void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root, boolean inPlace)
+            throws MPIException {
+        Communicator c = cc();
+        checkRoot(c, root, "reduce");
+        io.cohort.Op cop = cohortOp(op, type, count, "reduce");
+        boolean atRoot = c.rank() == root;
+        checkBuffer(sendbuf, count, type, "reduce", "send buffer");
+        if (atRoot) {
+            checkBuffer(recvbuf, count, type, "reduce", "receive buffer");
+        }
+        if (!op.isMinMaxLoc()) {
+            // As allReduce: buffers that are Cohort's carriers go straight to Cohort. Only the root
+            // has a receive buffer; the others pass none.
+            int elements = count * type.size;
+            Object send = Buffers.direct(sendbuf, elements, type, true);
+            Object recv = send == null || !atRoot ? null
+                    : inPlace ? send : Buffers.direct(recvbuf, elements, type, false);
+            if (send != null && (recv != null || !atRoot)) {
+                queue().drain();
+                try {
+                    c.reduce(root, send, recv, cop);
+                } catch (RuntimeException e) {
+                    throw fail(e, "reduce");
+                }
+                return;
+            }
+        }
+        blocking("reduce", new ReducePrepared(c, root, new Operands(sendbuf, atRoot ? recvbuf : null, count, count,
+                type, op, inPlace), cop));
     }
 
     public final Request iReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)

@@ -132,6 +132,18 @@ class CollectivesTest {
                         if (rank == root) {
                             assertSame(all, atRoot, "reduce " + what);
                         }
+                        // In place at the root (elsewhere buf is the operand); a root buffer longer
+                        // than count, and no receive buffer at all at the other ranks.
+                        Object mineAtRoot = operand(t, rank, n);
+                        w.reduce(mineAtRoot, n, t, op, root);
+                        if (rank == root) {
+                            assertSame(all, mineAtRoot, "in-place reduce " + what);
+                        }
+                        Object longer = rank == root ? Buffers.newCarrier(t.baseType, n + 3) : null;
+                        w.reduce(operand(t, rank, n), longer, n, t, op, root);
+                        if (rank == root) {
+                            assertSame(all, contents(longer, t, n), "reduce into a longer buffer " + what);
+                        }
 
                         Object scanned = Buffers.newCarrier(t.baseType, n);
                         w.scan(operand(t, rank, n), scanned, n, t, op);
@@ -151,6 +163,11 @@ class CollectivesTest {
                             Object d = direct(operand(t, rank, n), n);
                             w.allReduce(d, n, t, op);
                             assertSame(all, contents(d, t, n), "direct in-place allReduce " + what);
+                            Object dr = direct(operand(t, rank, n), n);
+                            w.reduce(dr, n, t, op, root);
+                            if (rank == root) {
+                                assertSame(all, contents(dr, t, n), "direct in-place reduce " + what);
+                            }
                         }
                     }
                 }
