@@ -19,11 +19,15 @@ public final class CollectivePolicy {
     /**
      * Bytes the library adds to a bcast's data before the domain sends it (the element type and
      * count, the chunk's total length), with room to spare. AUTO sends a bcast over the domain when
-     * data and these fit in one datagram ({@link io.cohort.BroadcastDomain#messageBytesPerDatagram}).
-     * Measured on the cluster in a box (docs/benchmarks.md), N = 8 on two cores: one datagram of
-     * 256 B-1 KiB took 0.6-0.8x the binomial tree's time, and 4 KiB in one jumbo-frame datagram
-     * 0.6-1.15x; in three 1500-byte datagrams every receiver wakes three times and the domain took
-     * twice the tree's time, so longer bcasts go by the tree.
+     * data and these fit in one datagram ({@link io.cohort.BroadcastDomain#messageBytesPerDatagram})
+     * and no machine runs more of the peers than it has cores. Measured on the cluster in a box
+     * (docs/benchmarks.md), N = 8 on two cores: in three 1500-byte datagrams every receiver wakes
+     * three times and the domain took twice the tree's time, so longer bcasts go by the tree. In
+     * one datagram the domain's median was 0.6-0.8x the tree's beside the dissemination barrier,
+     * but by the whole loop of call and barrier (beside the linear barrier) the tree took 0.51-0.98x
+     * the domain's time in all 18 pairs of three runs at N = 4 and 8, 8 B-1 KiB ("Multicast or tree
+     * for one datagram where peers outnumber cores"): where peers share cores, the domain wakes
+     * every receiver at once and keeps a progress agent polling every millisecond.
      */
     public static final int BCAST_FRAMING_BYTES = 16;
     /**
@@ -199,7 +203,8 @@ public final class CollectivePolicy {
             if (mode == CollectiveMode.BCAST) {
                 return domain;
             }
-            if (mode == CollectiveMode.AUTO && !peers.sharedMemoryOnly() && domainPays(operation, n, bytes, datagramBytes)) {
+            if (mode == CollectiveMode.AUTO && !peers.sharedMemoryOnly() && !peers.outnumberCores()
+                    && domainPays(operation, n, bytes, datagramBytes)) {
                 return domain;
             }
         }
@@ -207,7 +212,8 @@ public final class CollectivePolicy {
     }
 
     /**
-     * Where AUTO takes the domain: bcasts that fit in one datagram. The domain's allgather,
+     * Where AUTO takes the domain, when no peers are crowded and not all are on shared memory:
+     * bcasts that fit in one datagram. The domain's allgather,
      * allreduce and barrier (N multicasts, N - 1 arrivals at every peer) lost to recursive doubling
      * and dissemination at N = 4 and 8 and every length measured, where all peers share two cores;
      * {@code --collectives bcast} still runs them.

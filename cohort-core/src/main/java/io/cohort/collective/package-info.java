@@ -15,7 +15,8 @@
  * <h2>Choice ({@link io.cohort.collective.CollectivePolicy}, AUTO mode)</h2>
  * <pre>
  *   operation   domain when                        else (p2p)
- *   bcast       N &gt;= 3 and fits one datagram      binomial tree
+ *   bcast       N &gt;= 3, fits one datagram,        binomial tree
+ *               peers not crowded
  *   barrier     -                                  dissemination
  *   allgather   -                                  recursive doubling below 64 KiB, ring from 64 KiB
  *   allreduce   -                                  recursive doubling below 16 KiB, Rabenseifner from 16 KiB
@@ -23,10 +24,11 @@
  * </pre>
  * Where peers outnumber their cores, shapes with fewer messages or rounds replace these (the table
  * in docs/collectives.md): across a network, barrier, allreduce and allgather through rank 0 in two
- * rounds; on one host, reduce + binomial bcast for long allreduce vectors.
+ * rounds, and bcast by the tree even in one datagram; on one host, reduce + binomial bcast for long
+ * allreduce vectors.
  * Measured on the cluster in a box (docs/benchmarks.md, docs/collectives.md): a bcast in one
  * datagram (the domain's datagrams fill the link's MTU) reaches 7 peers in 0.6-0.8x the binomial
- * tree's time; longer bcasts, and the domain's allgather, allreduce and barrier (N multicasts,
+ * tree's median time, though its whole loop is longer where peers share cores; longer bcasts, and the domain's allgather, allreduce and barrier (N multicasts,
  * each arriving at N - 1 peers), cost one wake-up per datagram per peer and lost to the p2p
  * algorithms where all peers share two cores. On p2p,
  * recursive doubling has log2 N latency terms and ring or Rabenseifner move the least data: the

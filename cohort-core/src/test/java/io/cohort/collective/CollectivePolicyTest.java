@@ -99,7 +99,14 @@ class CollectivePolicyTest {
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, shmCrowded, d),
                 "over shared memory the in-place recursive doubling is faster");
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, netRoomy, d));
-        assertEquals(Algorithm.BCAST_DOMAIN, a.choose(BCAST, 8, 256, null, netCrowded, 1472), "one datagram: multicast");
+        assertEquals(Algorithm.BCAST_DOMAIN, a.choose(BCAST, 8, 256, null, netRoomy, 1472), "one datagram: multicast");
+        assertEquals(Algorithm.BCAST_DOMAIN, a.choose(BCAST, 3, 8, null, netRoomy, d), "before the domain opens");
+        assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 256, null, netCrowded, 1472),
+                "crowded peers: the tree even for one datagram");
+        assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 3, 8, null, netCrowded, d),
+                "crowded peers never open the domain for a bcast");
+        assertEquals(Algorithm.BCAST_DOMAIN, new CollectivePolicy(CollectiveMode.BCAST).choose(BCAST, 8, 256, null,
+                netCrowded, 1472), "--collectives bcast still multicasts");
         assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, netCrowded, 1472),
                 "beyond one datagram the tree, crowded or not");
         assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 64 << 10, null, netCrowded, 1472));
