@@ -63,6 +63,7 @@ public final class LocalCohort {
     private String fault = System.getProperty(FaultPlan.FAULT_PROP_NAME);
     private UdpSettings udpSettings;
     private java.util.function.Consumer<Transport[]> onStart;
+    private int cores = Runtime.getRuntime().availableProcessors();
 
     private LocalCohort() {
     }
@@ -124,6 +125,19 @@ public final class LocalCohort {
         return this;
     }
 
+    /**
+     * How many cores the peers' machine offers them (default: this JVM's
+     * {@code availableProcessors()}): what collectives see when they ask whether peers outnumber
+     * cores. Lets a test stand for a machine with a core per peer on a smaller one.
+     */
+    public LocalCohort cores(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("a machine has at least one core, not " + n);
+        }
+        this.cores = n;
+        return this;
+    }
+
     public LocalCohort idle(String strategy) {
         this.idle = IdleStrategies.factory(strategy);
         return this;
@@ -139,7 +153,7 @@ public final class LocalCohort {
         ProgressEngine[] engines = new ProgressEngine[size];
         for (int i = 0; i < size; i++) {
             engines[i] = new ProgressEngine(i, size, idle);
-            engines[i].placement(Placement.oneMachine(size, Runtime.getRuntime().availableProcessors()));
+            engines[i].placement(Placement.oneMachine(size, cores));
             Deck.install(engines[i]); // DECK's naming service on rank 0 serves from the start
         }
         LocalFabric fabric = transport.equals("local") ? wireLocal(engines) : null;

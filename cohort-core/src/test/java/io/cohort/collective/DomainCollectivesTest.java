@@ -152,6 +152,14 @@ class DomainCollectivesTest {
             return inner.sharedMemoryOnly();
         }
 
+        public boolean anyPeerOverNetwork() {
+            return inner.anyPeerOverNetwork();
+        }
+
+        public boolean peersOutnumberCores() {
+            return inner.peersOutnumberCores();
+        }
+
         public BroadcastDomain domain() {
             domainCalls.incrementAndGet();
             if (!hasDomain) {
@@ -186,7 +194,7 @@ class DomainCollectivesTest {
     @Test
     void autoModeUsesTheDomainForShortBcastsAndSaysSo() {
         ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
-        LocalCohort.builder().size(4).run(world -> {
+        LocalCohort.builder().size(4).cores(4).run(world -> { // a core per peer: nobody crowded
             try (Collectives c = Fixtures.collectives(world, CollectiveMode.AUTO, world.rank() == 0 ? log::add : s -> { })) {
                 someOfEach(c);
             }
@@ -194,9 +202,7 @@ class DomainCollectivesTest {
         List<String> lines = List.copyOf(log);
         assertTrue(lines.contains("cohort: bcast of 40 B at 4 peers uses domain-multicast"), lines.toString());
         assertTrue(lines.contains("cohort: allgather of 160 B at 4 peers uses recursive-doubling"), lines.toString());
-        // LocalCohort's peers are threads of one JVM: on fewer than 4 cores they outnumber them.
-        String allreduce = Runtime.getRuntime().availableProcessors() < 4 ? "reduce+binomial-bcast" : "reduce-scatter+allgather";
-        assertTrue(lines.contains("cohort: allreduce of 400000 B at 4 peers uses " + allreduce), lines.toString());
+        assertTrue(lines.contains("cohort: allreduce of 400000 B at 4 peers uses reduce-scatter+allgather"), lines.toString());
         assertTrue(lines.contains("cohort: barrier of 0 B at 4 peers uses dissemination"), lines.toString());
         assertEquals(1, lines.stream().filter(l -> l.contains("domain-multicast")).count(), "told once per choice");
     }
@@ -205,7 +211,7 @@ class DomainCollectivesTest {
     void autoModeMulticastsABcastThatFitsOneOfTheDomainsDatagramsAndTreesALongerOne() {
         ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
         int[] perDatagram = new int[1];
-        LocalCohort.builder().size(4).run(world -> {
+        LocalCohort.builder().size(4).cores(4).run(world -> {
             try (Collectives c = Fixtures.collectives(world, CollectiveMode.AUTO, world.rank() == 0 ? log::add : s -> { })) {
                 byte[] first = new byte[4096];
                 if (world.rank() == 0) {
@@ -233,6 +239,27 @@ class DomainCollectivesTest {
     }
 
     @Test
+    void autoModeLeavesTheDomainAloneWhenPeersOutnumberCores() {
+        AtomicInteger calls = new AtomicInteger();
+        ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+        LocalCohort.builder().size(4).cores(2).run(world -> {
+            CollectiveChannel ch = new CountingChannel(Fixtures.channel(world, Fixtures.CONTEXT), calls, true);
+            try (Collectives c = new Collectives(ch, CollectiveMode.AUTO, world.rank() == 0 ? log::add : s -> { })) {
+                byte[] b = new byte[40];
+                if (world.rank() == 0) {
+                    java.util.Arrays.fill(b, (byte) 3);
+                }
+                c.bcast(0, b);
+                assertEquals(3, b[39]);
+                someOfEach(c);
+            }
+        });
+        assertEquals(0, calls.get(), "the domain was used");
+        List<String> lines = List.copyOf(log);
+        assertTrue(lines.contains("cohort: bcast of 40 B at 4 peers uses binomial-tree"), lines.toString());
+    }
+
+    @Test
     void autoModeLeavesTheDomainAloneWhenEveryPeerIsOverSharedMemory() {
         AtomicInteger calls = new AtomicInteger();
         ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
@@ -251,7 +278,7 @@ class DomainCollectivesTest {
     void autoModeFallsBackToP2pWithoutADomain() {
         AtomicInteger calls = new AtomicInteger();
         ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
-        LocalCohort.builder().size(5).run(world -> {
+        LocalCohort.builder().size(5).cores(5).run(world -> {
             CollectiveChannel ch = new CountingChannel(Fixtures.channel(world, Fixtures.CONTEXT), calls, false);
             try (Collectives c = new Collectives(ch, CollectiveMode.AUTO, world.rank() == 0 ? log::add : s -> { })) {
                 someOfEach(c);
