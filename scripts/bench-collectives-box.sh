@@ -33,9 +33,12 @@
 # default 900 s) leaves a "# FAILED ..." line, the others go on, and the script exits 1 at the end.
 #
 # Fairness on a small machine: all peers (and Open MPI's daemons) share its cores, so every
-# implementation waits without spinning: Cohort --idle park; Open MPI mpi_yield_when_idle=1, which it
-# would set itself if it knew the hosts share cores (each namespace looks like a whole machine to
-# it); MPJ's niodev blocks in a selector anyway. Open MPI spinning (BENCH_OMPI_YIELD=0; auto = only
+# implementation gives the core away while it waits: Cohort --idle park; Open MPI
+# mpi_yield_when_idle=1, which it would set itself if it knew the hosts share cores (each namespace
+# looks like a whole machine to it); MPJ's niodev blocks in a selector anyway. Open MPI's yield still
+# polls when nothing else wants the core (N = 2 on two cores), where Cohort's park sleeps in the
+# kernel: BENCH_COHORT_IDLE=yield|backoff measures Cohort polling too (docs/benchmarks.md, "Idle
+# strategies at N = 2 in the box"). Open MPI spinning (BENCH_OMPI_YIELD=0; auto = only
 # when N exceeds the cores) was far worse here even at N = 2 with other work on the machine: 2 ms
 # medians and 10 ms p99s where yielding gave 30-70 us. Java peers get the same fixed heap.
 #
