@@ -28,8 +28,9 @@
  * allreduce vectors.
  * Measured on the cluster in a box (docs/benchmarks.md, docs/collectives.md): a bcast in one
  * datagram (the domain's datagrams fill the link's MTU) reaches 7 peers in 0.6-0.8x the binomial
- * tree's median time, though its whole loop is longer where peers share cores; longer bcasts, and the domain's allgather, allreduce and barrier (N multicasts,
- * each arriving at N - 1 peers), cost one wake-up per datagram per peer and lost to the p2p
+ * tree's median time, though its whole loop is longer where peers share cores; longer bcasts,
+ * and the domain's allgather, allreduce and barrier (N multicasts, each arriving at N - 1 peers),
+ * cost one wake-up per datagram per peer and lost to the p2p
  * algorithms where all peers share two cores. On p2p,
  * recursive doubling has log2 N latency terms and ring or Rabenseifner move the least data: the
  * crossovers are MPICH's (its allreduce switch is 2 KiB; ours is higher since a Java message costs
