@@ -14,6 +14,11 @@ import java.nio.channels.ReadableByteChannel;
  * Reads frames from one peer and hands them to the engine; only the progress owner calls it.
  * Headers and small payloads come through a 64 KiB read buffer; once a large payload's target is
  * known and the buffer is drained, the rest is read straight into the target.
+ *
+ * <p>A read that returns less than it had room for has emptied the socket, so the reader returns to
+ * the selector instead of asking again: the second read would only come back empty, one wasted
+ * system call per message. The selector is level-triggered, so bytes that arrive after that short
+ * read make the channel ready again and nothing waits.
  */
 public final class FrameReader {
     public static final int READ_BUFFER_BYTES = 64 * 1024 + FrameDescriptor.HEADER_LENGTH;
@@ -40,6 +45,8 @@ public final class FrameReader {
     private End end = End.NONE;
     private String lostReason;
     private long malformed;
+    /** The last read in this call came back short: the socket had nothing more at that moment. */
+    private boolean drained;
 
     public FrameReader(int peer, ReadableByteChannel channel, InboundSink sink) {
         this.peer = peer;
@@ -51,11 +58,12 @@ public final class FrameReader {
     /** Reads every frame available now; returns how many finished. Check {@link #end()} afterwards. */
     public int read(String peerName) {
         int frames = 0;
+        drained = false; // called because the channel is ready: always try at least once
         try {
             for (;;) {
                 if (targetBuf == null) {
                     if (readBuf.remaining() < FrameDescriptor.HEADER_LENGTH) {
-                        if (fill() == 0) {
+                        if (drained || fill() == 0) {
                             return frames;
                         }
                         continue;
@@ -105,6 +113,9 @@ public final class FrameReader {
                     frames++;
                     continue;
                 }
+                if (drained) {
+                    return frames;
+                }
                 if (targetBuf.remaining() >= DIRECT_READ_MIN) {
                     int n = readSome(targetBuf);
                     if (n < 0) {
@@ -135,19 +146,24 @@ public final class FrameReader {
     }
 
     private int readSome(ByteBuffer dst) throws IOException {
-        if (dst.isDirect() || dst.remaining() <= FrameWriter.HEAP_SLICE) {
-            return channel.read(dst);
+        int room = Math.min(dst.remaining(), dst.isDirect() ? Integer.MAX_VALUE : FrameWriter.HEAP_SLICE);
+        int n;
+        if (room == dst.remaining()) {
+            n = channel.read(dst);
+        } else {
+            ByteBuffer slice = dst.slice().limit(room);
+            n = channel.read(slice);
+            if (n > 0) {
+                dst.position(dst.position() + n);
+            }
         }
-        ByteBuffer slice = dst.slice().limit(FrameWriter.HEAP_SLICE);
-        int n = channel.read(slice);
-        if (n > 0) {
-            dst.position(dst.position() + n);
-        }
+        drained = n < room;
         return n;
     }
 
     private int fill() throws IOException {
         readBuf.compact();
+        int room = readBuf.remaining();
         int n;
         try {
             n = channel.read(readBuf);
@@ -157,6 +173,7 @@ public final class FrameReader {
         if (n < 0) {
             throw new EOFException();
         }
+        drained = n < room;
         return n;
     }
 
