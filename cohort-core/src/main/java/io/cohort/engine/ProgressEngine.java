@@ -57,6 +57,13 @@ public final class ProgressEngine implements InboundSink {
     private volatile Transport blockingTransport;
     /** The transports that wake {@link #blockingTransport} through a channel; asked before each of its sleeps. */
     private volatile Transport[] sleepPartners = new Transport[0];
+    /**
+     * The blocking transport carries everything and its sleep does a poll's work when something is
+     * ready ({@link Transport#blockReplacesPoll}): an owner whose strategy blocks at once skips the
+     * poll before each sleep, which under {@code park} found nothing on most waits (an empty
+     * {@code epoll_wait} per wait where peers outnumber cores).
+     */
+    private volatile boolean sleepInsteadOfPoll;
     private volatile PeerFailureListener failureListener;
     /** Contexts whose arrivals bypass matching (see {@link #onContext}); null while there are none. */
     private volatile ContextHandlers contextHandlers;
@@ -231,6 +238,7 @@ public final class ProgressEngine implements InboundSink {
             }
         }
         sleepPartners = chosen == null ? new Transport[0] : partners.toArray(new Transport[0]);
+        sleepInsteadOfPoll = chosen != null && partners.isEmpty() && chosen.blockReplacesPoll();
         blockingTransport = chosen;
     }
 
@@ -615,6 +623,7 @@ public final class ProgressEngine implements InboundSink {
         }
         IdleStrategy strategy = w.strategy;
         strategy.reset();
+        boolean sleepFirst = strategy.blocksAtOnce();
         w.thread = me;
         w.request = request;
         w.anyOf = anyOf;
@@ -637,7 +646,12 @@ public final class ProgressEngine implements InboundSink {
                             if (closed) {
                                 throw new CohortException("this peer's communication was shut down while waiting");
                             }
-                            if (pollTransports() > 0) {
+                            if (sleepFirst && sleepInsteadOfPoll) {
+                                if (!goneNotices.isEmpty()) {
+                                    applyGoneNotices();
+                                }
+                                strategy.idle(w); // returns at once, having read it, if something is there
+                            } else if (pollTransports() > 0) {
                                 strategy.reset();
                             } else if (!done.getAsBoolean()) {
                                 strategy.idle(w);

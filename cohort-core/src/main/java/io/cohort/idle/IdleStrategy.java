@@ -13,4 +13,12 @@ public interface IdleStrategy {
 
     /** The name under which {@link IdleStrategies} knows this strategy. */
     String name();
+
+    /**
+     * Whether every {@link #idle} blocks at once, with no spinning first: then polling before it
+     * is wasted where the transport's sleep does the same work ({@code Transport.blockReplacesPoll}).
+     */
+    default boolean blocksAtOnce() {
+        return false;
+    }
 }

@@ -18,6 +18,11 @@ public final class ParkingIdleStrategy implements IdleStrategy {
     }
 
     @Override
+    public boolean blocksAtOnce() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return "park";
     }

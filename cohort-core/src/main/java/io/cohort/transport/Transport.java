@@ -50,6 +50,17 @@ public interface Transport extends AutoCloseable {
     /** Waits up to {@code nanos} for I/O to become possible, then does it. */
     void block(long nanos);
 
+    /**
+     * Whether {@link #block} returns at once, having done the work, when I/O is already possible,
+     * at no more cost than {@link #poll}: one selector call either way. Then an owner that is about
+     * to block anyway blocks without polling first, which would only find nothing at the price of a
+     * system call. False where polling is cheaper than sleeping (shared memory reads its rings,
+     * but its sleep arms every peer's doorbell).
+     */
+    default boolean blockReplacesPoll() {
+        return false;
+    }
+
     /** Makes a concurrent {@link #block} return soon. */
     void wakeup();
 

@@ -139,6 +139,12 @@ public final class TcpTransport implements Transport {
         return true;
     }
 
+    /** A select that finds channels ready returns at once and reads them, as {@code selectNow} would. */
+    @Override
+    public boolean blockReplacesPoll() {
+        return true;
+    }
+
     @Override
     public void block(long nanos) {
         work = 0;
