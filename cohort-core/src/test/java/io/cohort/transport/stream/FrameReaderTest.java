@@ -2,6 +2,7 @@ package io.cohort.transport.stream;
 
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
+import io.cohort.transport.TestTargets;
 import io.cohort.transport.tcp.FrameDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -77,19 +78,11 @@ class FrameReaderTest {
         @Override
         public InboundTarget begin(int source, int context, int tag, int length) {
             ByteBuffer b = directTarget ? ByteBuffer.allocateDirect(length) : ByteBuffer.allocate(length);
-            return new InboundTarget() {
-                @Override
-                public ByteBuffer buffer() {
-                    return b;
-                }
-
-                @Override
-                public void complete() {
-                    byte[] copy = new byte[length];
-                    b.flip().get(copy);
-                    messages.add(new Message(context, tag, copy));
-                }
-            };
+            return TestTargets.of(b, () -> {
+                byte[] copy = new byte[length];
+                b.flip().get(copy);
+                messages.add(new Message(context, tag, copy));
+            });
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.cohort.transport.udp;
 
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
+import io.cohort.transport.TestTargets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,18 +31,10 @@ class FragmenterTest {
         public InboundTarget begin(int source, int context, int tag, int length) {
             ByteBuffer b = ByteBuffer.allocate(length);
             envelopes.add(new int[] {source, context, tag, length});
-            return new InboundTarget() {
-                @Override
-                public ByteBuffer buffer() {
-                    return b;
-                }
-
-                @Override
-                public void complete() {
-                    assertFalse(b.hasRemaining(), "completed before it was full");
-                    messages.add(b.array());
-                }
-            };
+            return TestTargets.of(b, () -> {
+                assertFalse(b.hasRemaining(), "completed before it was full");
+                messages.add(b.array());
+            });
         }
 
         @Override
