@@ -120,7 +120,10 @@ class ClusterInABoxTest {
         ClusterInABox.run(List.of("ip", "link", "delete", prefix + "-br"));
         try (ClusterInABox box = ClusterInABox.up(prefix, 2, 5)) {
             assertEquals(2, box.hosts().size());
-            Process sleeper = box.start(box.host(1), "sleep", "600");
+            // 'ip netns exec' enters the namespace after it has started: the sleeper says when it is in.
+            Process sleeper = box.start(box.host(1), "sh", "-c", "echo inside; exec sleep 600");
+            assertEquals("inside", new BufferedReader(new InputStreamReader(sleeper.getInputStream(),
+                    StandardCharsets.UTF_8)).readLine(), "the sleeper did not start");
             assertTrue(box.processesInHosts().contains(sleeper.pid()), "the sleeper runs inside the host");
             assertTrue(box.status().contains("loss=5%"), box.status());
             box.close();
