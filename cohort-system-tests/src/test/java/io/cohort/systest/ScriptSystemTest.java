@@ -39,6 +39,27 @@ class ScriptSystemTest {
     }
 
     /**
+     * A closed stdin (bash's {@code <&-}) reads as empty: the JVM would otherwise open its own
+     * lib/modules as descriptor 0, and rank 0 would read that as its input.
+     */
+    @Test
+    @Timeout(60)
+    void aClosedStdinReadsAsEmpty(@TempDir Path cwd) throws Exception {
+        Assumptions.assumeTrue(distUpToDate(), "sources are newer than the built distribution, and this test must not "
+                + "start a nested build; run 'mvn package' first");
+        Process p = new ProcessBuilder("bash", "-c", "exec \"$0\" run -n 2 -cp \"$1\" io.cohort.systest.programs.StdinEcho <&-",
+                CohortProcess.ROOT.resolve("cohort").toString(), CohortProcess.TEST_CLASSES)
+                .directory(cwd.toFile()).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        List<String> lines;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+            lines = r.lines().sorted().collect(Collectors.toList());
+        }
+        assertEquals(0, p.waitFor(), lines.toString());
+        assertEquals(List.of("rank 0 stdin: ", "rank 1 stdin: "), lines);
+    }
+
+    /**
      * ./cohort rebuilds when a source is newer than the start of the build that made the
      * distribution (the stamp's built= line), even if it is older than the stamp file, which the
      * build writes at its end; and it does not when every source is older. A copy of the script in
