@@ -329,7 +329,11 @@ public final class Controller {
                         + " (" + e.getMessage() + "); give --controller-address with an address of this machine", e);
             }
             port = server.getLocalPort();
-            router = new OutputRouter(spec.size(), spec.tagOutput(), spec.outputPattern(), jobId, stdout, stderr);
+            try {
+                router = new OutputRouter(spec.size(), spec.tagOutput(), spec.outputPattern(), jobId, stdout, stderr);
+            } catch (IOException e) {
+                throw new LaunchException(e.getMessage(), e);
+            }
             outputRouter = router;
             registerJob(server);
             Thread acceptor = new Thread(() -> accept(server), "cohort-accept");

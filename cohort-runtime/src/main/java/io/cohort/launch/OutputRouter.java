@@ -48,14 +48,42 @@ public final class OutputRouter implements Closeable {
                 Path p = outputPath(pattern, r, jobId).toAbsolutePath();
                 OutputStream os = opened.get(p);
                 if (os == null) {
-                    if (p.getParent() != null) {
-                        Files.createDirectories(p.getParent());
-                    }
-                    os = new BufferedOutputStream(Files.newOutputStream(p), 64 * 1024);
+                    os = open(p, opened.values());
                     opened.put(p, os);
                 }
                 files[r] = os;
             }
+        }
+    }
+
+    /** Creates one output file and its directories; on failure closes {@code others} and says which file, in one sentence. */
+    private static OutputStream open(Path p, java.util.Collection<OutputStream> others) throws IOException {
+        try {
+            if (p.getParent() != null) {
+                Files.createDirectories(p.getParent());
+            }
+            return new BufferedOutputStream(Files.newOutputStream(p), 64 * 1024);
+        } catch (IOException e) {
+            for (OutputStream o : others) {
+                try {
+                    o.close();
+                } catch (IOException ignored) {
+                    // Already failing.
+                }
+            }
+            String why;
+            if (e instanceof java.nio.file.NoSuchFileException) {
+                why = "no such directory, and it cannot be created";
+            } else if (e instanceof java.nio.file.FileAlreadyExistsException) {
+                why = e.getMessage() + " is in the way (not a directory)";
+            } else if (e instanceof java.nio.file.AccessDeniedException) {
+                why = "permission denied";
+            } else if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+                why = f.getReason();
+            } else {
+                why = String.valueOf(e.getMessage());
+            }
+            throw new IOException("cannot create the output file " + p + " (--output): " + why, e);
         }
     }
 

@@ -11,11 +11,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 @Timeout(5)
 class OutputRouterTest {
     private static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void anOutputFileThatCannotBeCreatedIsOneSentenceNamingIt(@TempDir Path dir) throws IOException {
+        Path file = Files.createFile(dir.resolve("file"));
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        IOException e = assertThrows(IOException.class,
+                () -> new OutputRouter(2, false, file + "/%r.txt", "j", sink, sink));
+        assertEquals("cannot create the output file " + file + "/0.txt (--output): " + file
+                + " is in the way (not a directory)", e.getMessage());
+        e = assertThrows(IOException.class,
+                () -> new OutputRouter(2, false, "/proc/no-such-dir/%r.txt", "j", sink, sink));
+        assertEquals("cannot create the output file /proc/no-such-dir/0.txt (--output): no such directory, and it cannot"
+                + " be created", e.getMessage());
     }
 
     @Test
