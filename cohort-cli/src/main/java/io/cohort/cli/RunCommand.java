@@ -197,7 +197,7 @@ final class RunCommand implements Callable<Integer> {
                     + "method samples; a few percent at most) or full (a Flight Recorder recording of every call, for "
                     + "the timeline; a second of CPU per peer to start, microseconds per call).")
     String profileMode;
-    @Option(names = "--debug", paramLabel = "RANKS", arity = "0..1", parameterConsumer = DebugRanksConsumer.class,
+    @Option(names = "--debug", paramLabel = "RANKS", arity = "0..1", preprocessor = DebugRanksPreprocessor.class,
             description = "Start these peers (default: all; e.g. --debug=0,2-3) suspended with a JDWP debugger listener, "
                     + "and open a tmux session with a jdb window each (or print how to attach). No wire-up time-out.")
     String debug;
@@ -268,7 +268,18 @@ final class RunCommand implements Callable<Integer> {
             }
         }, "cohort-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        JobOutcome outcome = controller.run();
+        JobOutcome outcome;
+        try {
+            outcome = controller.run();
+        } finally {
+            // Ended, or failed before it started the job: nothing left for the hook to wait for (it
+            // would wait for the grace period and 15 s after a launch error).
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException exiting) {
+                // A signal came first: the hook runs and finds the job finished.
+            }
+        }
         if (profile != null) {
             System.err.println(profileLine(job.size(), PeerProfile.directory(profile.trim(), controller.jobId())));
         }
@@ -435,6 +446,10 @@ final class RunCommand implements Callable<Integer> {
             }
             program = new ProgramResolver.Program(List.of(examplesJar.toString()), e.mainClass());
             args = List.copyOf(trailing);
+            String wrong = e.check(args);
+            if (wrong != null) {
+                throw new UsageException(wrong);
+            }
         } else {
             if (positional.isEmpty()) {
                 throw new UsageException("-cp " + classpath + " needs a main class after it");
@@ -721,20 +736,26 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * The optional value of --debug: the next word only if it looks like a rank list ("all", or
-     * starting with a digit), so {@code --debug -cp x Main} and {@code -cp x --debug Main} leave the
-     * program alone. {@code --debug=RANKS} is the unambiguous form.
+     * The optional value of --debug: {@code --debug=VALUE} always (checked later, so a bad value is
+     * an error and not a program); {@code --debug WORD} only if the word looks like a rank list
+     * ("all", or starting with a digit), so {@code --debug -cp x Main} and {@code -cp x --debug Main}
+     * leave the program alone.
      */
-    static final class DebugRanksConsumer implements CommandLine.IParameterConsumer {
+    static final class DebugRanksPreprocessor implements CommandLine.IParameterPreprocessor {
         @Override
-        public void consumeParameters(Stack<String> args, CommandLine.Model.ArgSpec argSpec,
-                                      CommandLine.Model.CommandSpec commandSpec) {
+        public boolean preprocess(Stack<String> args, CommandLine.Model.CommandSpec commandSpec,
+                                  CommandLine.Model.ArgSpec argSpec, java.util.Map<String, Object> info) {
+            if ("=".equals(info.get("separator")) && !args.isEmpty()) {
+                argSpec.setValue(args.pop());
+                return true;
+            }
             String next = args.isEmpty() ? null : args.peek().trim();
             if (next != null && (next.equalsIgnoreCase("all") || (!next.isEmpty() && Character.isDigit(next.charAt(0))))) {
                 argSpec.setValue(args.pop());
             } else {
                 argSpec.setValue("all");
             }
+            return true;
         }
     }
 

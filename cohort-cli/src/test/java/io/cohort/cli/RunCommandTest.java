@@ -20,7 +20,9 @@ import java.util.jar.Manifest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command line in-process: parsing, validation and the exit codes of bad input. */
@@ -101,6 +103,25 @@ class RunCommandTest {
         JobSpec s = spec(Map.of(), "run", "-n", "2", "--example", "pi", "1000");
         assertEquals("io.cohort.examples.Pi", s.mainClass());
         assertEquals(List.of("1000"), s.programArgs());
+    }
+
+    @Test
+    void exampleArgumentsAreCheckedBeforeLaunch() {
+        assertUsageError(execute("run", "-n", "2", "--example", "pi", "abc"),
+                "--example pi takes one argument, intervals, a whole number from 1 to 9223372036854775807, not 'abc'");
+        assertUsageError(execute("run", "-n", "2", "--example", "pi", "0"), "not '0'");
+        assertUsageError(execute("run", "-n", "2", "--example", "ring", "-1"), "laps, a whole number from 1");
+        assertUsageError(execute("run", "-n", "2", "--example", "alltoall", "99999999999"), "not '99999999999'");
+        assertUsageError(execute("run", "-n", "2", "--example", "broadcast", "1", "2"), "got 2 arguments");
+        assertEquals(List.of("3"), spec(Map.of(), "run", "-n", "2", "--example", "deck", "3").programArgs());
+        assertEquals(List.of(), spec(Map.of(), "run", "-n", "2", "--example", "ring").programArgs());
+    }
+
+    @Test
+    void everyShippedExampleThatTakesAnArgumentSaysWhich() {
+        ExampleCatalog.load().all().values().stream().filter(e -> e.description().endsWith("]"))
+                .forEach(e -> assertNotNull(e.argument(), e.name()));
+        assertThrows(IllegalStateException.class, () -> ExampleCatalog.parse("x = a.B | d [n] | n one 2"));
     }
 
     @Test
@@ -295,6 +316,9 @@ class RunCommandTest {
         assertUsageError(execute("run", "-n", "2", "--debug=1-2", "--example", "pi"),
                 "--debug=1-2 names rank 2, outside a job of 2 peers (ranks 0-1)");
         assertUsageError(execute("run", "-n", "2", "--debug=1,x", "--example", "pi"), "is not 'all' or a list of ranks");
+        // A value after '=' is the option's, whatever it looks like: an error, not the program.
+        assertUsageError(execute("run", "-n", "2", "--debug=abc", "--example", "pi"), "is not 'all' or a list of ranks");
+        assertUsageError(execute("run", "-n", "2", "--debug=-1", "--example", "pi"), "is not 'all' or a list of ranks");
         assertUsageError(execute("run", "-n", "2", "--no-tmux", "--example", "pi"), "--no-tmux only applies with --debug");
     }
 
