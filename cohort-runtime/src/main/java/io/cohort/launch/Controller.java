@@ -334,6 +334,7 @@ public final class Controller {
             } catch (IOException e) {
                 throw new LaunchException(e.getMessage(), e);
             }
+            router.onFailure(() -> events.add(new OutputFailed()));
             outputRouter = router;
             registerJob(server);
             Thread acceptor = new Thread(() -> accept(server), "cohort-accept");
@@ -342,6 +343,9 @@ public final class Controller {
             startIoManagers();
             JobOutcome outcome = loop();
             router.close();
+            if (outcome.exitCode() == ExitCodes.SUCCESS && router.failure() != null) {
+                outcome = outputFailedOutcome(router.failure(), false); // found by the last flush
+            }
             if (spec.verbose()) {
                 for (String line : tracker.otherCrashFiles(outcome.rootCauseRank())) {
                     router.breakStderrLine();
@@ -525,6 +529,12 @@ public final class Controller {
     private record Interrupt() implements Event {
     }
 
+    /** The job's output could not be written (OutputRouter#failure). */
+    private record OutputFailed() implements Event {
+    }
+
+    private boolean outputFailed;
+
     private record CollectStacks(long timeoutMillis, CompletableFuture<JobStacks> future) implements Event {
     }
 
@@ -633,6 +643,11 @@ public final class Controller {
             if (!interrupted) {
                 interrupted = true;
                 stopJob();
+            }
+        } else if (e instanceof OutputFailed) {
+            if (!outputFailed) {
+                outputFailed = true;
+                stopJob(); // its output has nowhere to go: running on would lose it
             }
         } else if (e instanceof CollectStacks c) {
             startStacks(c);
@@ -1159,6 +1174,9 @@ public final class Controller {
         if (interrupted) {
             return new JobOutcome(ExitCodes.INTERRUPTED, job + " was interrupted; its peers were stopped", JobOutcome.NO_RANK);
         }
+        if (outputFailed && router.failure() != null) {
+            return outputFailedOutcome(router.failure(), true);
+        }
         if (timedOut) {
             return new JobOutcome(ExitCodes.TIMEOUT, job + " exceeded the time limit of " + spec.timeoutSeconds()
                     + " s (--timeout) and was stopped", JobOutcome.NO_RANK);
@@ -1167,6 +1185,18 @@ public final class Controller {
             return new JobOutcome(ExitCodes.INTERNAL_ERROR, job + " failed: " + ioManagerLost, JobOutcome.NO_RANK);
         }
         return tracker.outcome();
+    }
+
+    /**
+     * The reader went away (a pipe into head): 141 and no line, as a Unix tool killed by SIGPIPE ends.
+     * Anything else: one line and 74.
+     */
+    private JobOutcome outputFailedOutcome(OutputRouter.WriteFailure f, boolean stopped) {
+        if (f.brokenPipe()) {
+            return new JobOutcome(ExitCodes.OUTPUT_CLOSED, null, JobOutcome.NO_RANK);
+        }
+        return new JobOutcome(ExitCodes.OUTPUT_FAILED, "cohort: job " + jobId + " failed: " + f.where()
+                + " cannot be written (" + f.reason() + ")" + (stopped ? "; its peers were stopped" : ""), JobOutcome.NO_RANK);
     }
 
     private static String join(List<Integer> ranks) {

@@ -30,6 +30,10 @@ public final class ExitCodes {
     public static final int INTERNAL_ERROR = 70;
     /** {@code cohort prof}: a report file could not be written (EX_CANTCREAT). */
     public static final int CANNOT_CREATE = 73;
+    /** The job's output could not be written (a full disk, a failed --output file); the job was stopped (EX_IOERR). */
+    public static final int OUTPUT_FAILED = 74;
+    /** The reader of the launcher's output went away (a pipe into head); the job was stopped quietly (128 + SIGPIPE). */
+    public static final int OUTPUT_CLOSED = 141;
     /** The partition cannot hold the job now: too few available members, or none with a free job slot (EX_TEMPFAIL). */
     public static final int NO_ROOM = 75;
     /** The user is not in the partition's access list; nothing was started (EX_NOPERM). */

@@ -4,7 +4,6 @@ import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +23,8 @@ public final class OutputRouter implements Closeable {
     private final OutputStream out;
     private final OutputStream err;
     private final OutputStream[] files;
+    /** The path of each rank's file, for messages; null without --output. */
+    private final Path[] paths;
     /** Targets whose last write ended without a newline, and whose line it was; guarded by the target's lock. */
     private final Map<OutputStream, MidLine> midLine = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -41,8 +42,10 @@ public final class OutputRouter implements Closeable {
         this.err = new BufferedOutputStream(err, 64 * 1024);
         if (pattern == null) {
             files = null;
+            paths = null;
         } else {
             files = new OutputStream[size];
+            paths = new Path[size];
             Map<Path, OutputStream> opened = new HashMap<>();
             for (int r = 0; r < size; r++) {
                 Path p = outputPath(pattern, r, jobId).toAbsolutePath();
@@ -52,6 +55,7 @@ public final class OutputRouter implements Closeable {
                     opened.put(p, os);
                 }
                 files[r] = os;
+                paths[r] = p;
             }
         }
     }
@@ -138,11 +142,64 @@ public final class OutputRouter implements Closeable {
                 } else {
                     midLine.remove(target);
                 }
-                target.write(bytes);
+                if (!failed(target)) {
+                    target.write(bytes);
+                }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot write the output of rank " + rank + ": " + e.getMessage(), e);
+                failedWriting(target, e);
             }
         }
+    }
+
+    /** What could not be written, the first time a write or flush failed; null while all is well. */
+    private volatile WriteFailure failure;
+    private final java.util.Set<OutputStream> failedTargets = java.util.Collections.newSetFromMap(
+            new java.util.concurrent.ConcurrentHashMap<>());
+
+    /**
+     * The first failure to write the job's output: {@code where} is "its standard output", "its
+     * standard error" or the {@code --output} file of a rank; {@code brokenPipe} when the reader went away (a pipe into
+     * {@code head}), which Unix tools answer by ending quietly.
+     */
+    public record WriteFailure(String where, String reason, boolean brokenPipe) {
+    }
+
+    /** The first failure to write the job's output, or null. Later lines to a failed target are dropped. */
+    public WriteFailure failure() {
+        return failure;
+    }
+
+    private boolean failed(OutputStream target) {
+        return failedTargets.contains(target);
+    }
+
+    private void failedWriting(OutputStream target, IOException e) {
+        if (!failedTargets.add(target) || failure != null) {
+            return;
+        }
+        String where = target == out ? "its standard output" : target == err ? "its standard error" : fileOf(target);
+        String reason = String.valueOf(e.getMessage());
+        failure = new WriteFailure(where, reason, reason.contains("Broken pipe"));
+        Runnable l = listener;
+        if (l != null) {
+            l.run();
+        }
+    }
+
+    private String fileOf(OutputStream target) {
+        for (int r = 0; files != null && r < files.length; r++) {
+            if (files[r] == target) {
+                return "the output file of rank " + r + " (" + paths[r] + ")";
+            }
+        }
+        return "an output file";
+    }
+
+    private volatile Runnable listener;
+
+    /** Runs {@code l} once, on the writing thread, when the first write fails. */
+    public void onFailure(Runnable l) {
+        listener = l;
     }
 
     /**
@@ -202,12 +259,14 @@ public final class OutputRouter implements Closeable {
         }
     }
 
-    private static void flush(OutputStream os) {
+    private void flush(OutputStream os) {
         synchronized (os) {
             try {
-                os.flush();
+                if (!failed(os)) {
+                    os.flush();
+                }
             } catch (IOException e) {
-                // The reader went away (closed pipe); nothing better to do than keep the job going.
+                failedWriting(os, e);
             }
         }
     }
@@ -219,8 +278,8 @@ public final class OutputRouter implements Closeable {
             for (OutputStream f : files) {
                 try {
                     f.close();
-                } catch (IOException ignored) {
-                    // Flushed above; a close failure loses nothing more.
+                } catch (IOException e) {
+                    failedWriting(f, e); // a file system may report a lost write only now
                 }
             }
         }

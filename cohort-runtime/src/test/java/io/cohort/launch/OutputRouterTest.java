@@ -34,6 +34,28 @@ class OutputRouterTest {
     }
 
     @Test
+    void aFailedWriteIsRecordedOnceAndLaterLinesToThatStreamAreDropped() throws IOException {
+        java.util.concurrent.atomic.AtomicInteger told = new java.util.concurrent.atomic.AtomicInteger();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        java.io.OutputStream broken = new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("Broken pipe");
+            }
+        };
+        try (OutputRouter r = new OutputRouter(2, false, null, "j", broken, err)) {
+            r.onFailure(told::incrementAndGet);
+            r.write(0, 1, new byte[100 * 1024]); // past the buffer: the write itself fails
+            r.write(1, 1, b("dropped\n"));
+            r.write(1, 2, b("still here\n"));
+            r.flush();
+            assertEquals(new OutputRouter.WriteFailure("its standard output", "Broken pipe", true), r.failure());
+        }
+        assertEquals(1, told.get());
+        assertEquals("still here\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void tagsEveryLineAndEndsTaggedPartialLines() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -60,6 +60,39 @@ class ScriptSystemTest {
     }
 
     /**
+     * Output that cannot be written stops the job: a full device is one line and exit 74; a reader
+     * that goes away (a pipe into head) ends it quietly with 141, as SIGPIPE ends a Unix tool.
+     */
+    @Test
+    @Timeout(60)
+    void outputThatCannotBeWrittenStopsTheJob(@TempDir Path cwd) throws Exception {
+        Assumptions.assumeTrue(distUpToDate(), "sources are newer than the built distribution, and this test must not "
+                + "start a nested build; run 'mvn package' first");
+        String cohort = CohortProcess.ROOT.resolve("cohort").toString();
+        Process full = new ProcessBuilder(cohort, "run", "-n", "2", "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.ManyLines", "100000").directory(cwd.toFile())
+                .redirectOutput(new java.io.File("/dev/full")).start();
+        full.getOutputStream().close();
+        List<String> err;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(full.getErrorStream()))) {
+            err = r.lines().filter(l -> l.startsWith("cohort:")).collect(Collectors.toList());
+        }
+        assertEquals(74, full.waitFor(), err.toString());
+        assertEquals(1, err.size(), err.toString());
+        assertTrue(err.get(0).matches("cohort: job [0-9a-f]{8} failed: its standard output cannot be written "
+                + "\\(No space left on device\\).*"), err.toString());
+
+        Process head = new ProcessBuilder(cohort, "run", "-n", "2", "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.ManyLines", "100000000").directory(cwd.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        head.getOutputStream().close();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(head.getInputStream()))) {
+            r.readLine();
+        }
+        assertEquals(141, head.waitFor());
+    }
+
+    /**
      * ./cohort rebuilds when a source is newer than the start of the build that made the
      * distribution (the stamp's built= line), even if it is older than the stamp file, which the
      * build writes at its end; and it does not when every source is older. A copy of the script in
