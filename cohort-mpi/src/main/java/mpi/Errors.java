@@ -82,7 +82,7 @@ final class Errors {
 
     private static void exit(MPIException e) {
         Peer p = Peer.current();
-        String rank = p != null ? String.valueOf(p.world.rank()) : "?";
+        String rank = p != null ? String.valueOf(p.world.rank()) : System.getenv().getOrDefault("COHORT_RANK", "?");
         System.err.println("cohort-mpi: rank " + rank + ": " + e.getMessage() + " (" + MPI.errorClassName(e.getErrorClass())
                 + "); the error handler is MPI.ERRORS_ARE_FATAL, so the job ends. Set MPI.ERRORS_RETURN with"
                 + " setErrhandler to get an MPIException instead");

@@ -221,10 +221,8 @@ public final class MPI {
         }
         synchronized (p) {
             if (p.initialized) {
-                throw new MPIException(ERR_OTHER, "MPI is already initialized", null);
-            }
-            if (p.finalized) {
-                throw new MPIException(ERR_OTHER, "MPI was finalized; it cannot be initialized again", null);
+                throw Errors.handle(p.worldErrhandler, new MPIException(ERR_OTHER, "MPI.Init: MPI is already"
+                        + (p.finalized ? " finalized; it cannot be initialized again" : " initialized"), null));
             }
             try {
                 p.self = p.world.split(p.world.rank(), 0);
@@ -276,15 +274,37 @@ public final class MPI {
         return p != null && p.finalized;
     }
 
-    /** Throws unless MPI is initialized and not finalized. */
+    /**
+     * Throws unless MPI is initialized and not finalized, through the world's error handler (so by
+     * default one line naming the call, and the job ends, as Open MPI aborts a call before MPI_Init).
+     */
     static void check() throws MPIException {
         Peer p = Peer.current();
         if (p == null || !p.initialized) {
-            throw new MPIException(ERR_OTHER, "MPI is not initialized; call MPI.Init(args) first", null);
+            throw Errors.handle(worldErrhandler(), new MPIException(ERR_OTHER, caller()
+                    + ": MPI is not initialized; call MPI.Init(args) first", null));
         }
         if (p.finalized) {
-            throw new MPIException(ERR_OTHER, "MPI is finalized", null);
+            throw Errors.handle(worldErrhandler(), new MPIException(ERR_OTHER, caller()
+                    + ": MPI is finalized; no MPI call may follow MPI.Finalize", null));
         }
+    }
+
+    /** The program's call that reached {@link #check}: the outermost frame of this package ("Comm.getRank"). */
+    private static String caller() {
+        java.security.CodeSource ours = MPI.class.getProtectionDomain().getCodeSource();
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> {
+            String last = "MPI";
+            for (StackWalker.StackFrame f : (Iterable<StackWalker.StackFrame>) frames::iterator) {
+                Class<?> c = f.getDeclaringClass();
+                if (!c.getPackageName().equals("mpi")
+                        || !java.util.Objects.equals(c.getProtectionDomain().getCodeSource(), ours)) {
+                    break; // the program's own frame (its classes may be in package mpi too)
+                }
+                last = c.getSimpleName() + "." + f.getMethodName();
+            }
+            return last;
+        });
     }
 
     /** The world's error handler, which also applies to errors that belong to no communicator. */

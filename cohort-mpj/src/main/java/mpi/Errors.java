@@ -57,7 +57,7 @@ final class Errors {
 
     private static void exit(MPIException e) {
         Peer p = Peer.current();
-        String rank = p != null ? String.valueOf(p.world.rank()) : "?";
+        String rank = p != null ? String.valueOf(p.world.rank()) : System.getenv().getOrDefault("COHORT_RANK", "?");
         if (e.getCause() instanceof PeerFailedException) {
             // Collateral: another peer's failure is the job's root cause, which the launcher names;
             // one short line, as PeerMain gives a peer that stopped because another one vanished.

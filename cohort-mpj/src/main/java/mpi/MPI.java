@@ -203,7 +203,7 @@ public class MPI {
     static Peer check(String operation) {
         Peer p = Peer.current();
         if (p == null || !p.initialized) {
-            throw new MPIException(operation + ": MPI is not initialized; call MPI.Init(args) first");
+            throw Errors.error(operation + ": MPI is not initialized; call MPI.Init(args) first");
         }
         if (p.finalized) {
             throw Errors.error(operation + ": MPI is finalized");

@@ -76,11 +76,6 @@ class ErrorsTest {
         assertTrue(f.error.getMessage().startsWith("Send: destination rank 3"), f.error.getMessage());
     }
 
-    @Test
-    void callsBeforeInitSayToCallInit() {
-        MPIException e = assertThrows(MPIException.class, () -> MPI.COMM_WORLD.Rank());
-        assertTrue(e.getMessage().contains("call MPI.Init"), e.getMessage());
-    }
 
     @Test
     void initReturnsTheArgumentsAndAbortEndsTheJob() {
@@ -106,6 +101,23 @@ class ErrorsTest {
             Errors.abortAction = System::exit;
         }
         assertEquals(7, code[0]);
+    }
+
+    @Test
+    void callsBeforeInitAreFatalByDefaultAndSayToCallInit() throws ClassNotFoundException {
+        Class.forName(MpjJob.class.getName()); // its static block turns the fatal exit into MpjJob.Fatal
+        MpjJob.Fatal outside = assertThrows(MpjJob.Fatal.class, () -> MPI.COMM_WORLD.Rank());
+        assertEquals("Rank: MPI is not initialized; call MPI.Init(args) first", outside.error.getMessage());
+        io.cohort.LocalCohort.run(1, world -> {
+            Peer.bind(new Peer(world));
+            try {
+                MpjJob.Fatal fatal = assertThrows(MpjJob.Fatal.class, () -> MPI.COMM_WORLD.Barrier());
+                assertTrue(fatal.error.getMessage().endsWith("MPI is not initialized; call MPI.Init(args) first"),
+                        fatal.error.getMessage());
+            } finally {
+                Peer.unbind();
+            }
+        });
     }
 
     private static void assertMessage(Runnable call, String part) {
