@@ -69,7 +69,7 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-n", "-np", "--np"}, required = true, paramLabel = "N", description = "Number of peers (1 or more).")
+    @Option(names = {"-n", "-np", "--np"}, required = true, paramLabel = "N", description = "Number of peers (1 to 65536).")
     int np;
 
     @Option(names = "-jar", paramLabel = "JAR", parameterConsumer = ProgramConsumer.class,
@@ -333,10 +333,19 @@ final class RunCommand implements Callable<Integer> {
                 + "; read it with: cohort prof " + directory;
     }
 
+    /**
+     * Peers per job. The launch frame of one io-manager and the peer table every peer receives
+     * carry a record per peer, and both must fit a control frame (16 MiB): 100 000 peers did not.
+     */
+    static final int MAX_PEERS = 65_536;
+
     /** Checks every option and builds the job; throws {@link UsageException} / {@link ProgramNotFoundException}. */
     JobSpec jobSpec(Map<String, String> launcherEnv, Path cwd) {
         if (np < 1) {
             throw new UsageException("-n must be 1 or more (got " + np + ")");
+        }
+        if (np > MAX_PEERS) {
+            throw new UsageException("-n " + np + " is more than a job may have (" + MAX_PEERS + " peers)");
         }
         int forms = (jar != null ? 1 : 0) + (classpath != null ? 1 : 0) + (example != null ? 1 : 0);
         if (forms == 0) {

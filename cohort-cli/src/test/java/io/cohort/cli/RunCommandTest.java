@@ -250,6 +250,7 @@ class RunCommandTest {
     @Test
     void zeroPeersIsAUsageError() {
         assertUsageError(execute("run", "-n", "0", "--example", "pi"), "-n must be 1 or more (got 0)");
+        assertUsageError(execute("run", "-n", "100000", "--example", "pi"), "-n 100000 is more than a job may have (65536 peers)");
     }
 
     @Test

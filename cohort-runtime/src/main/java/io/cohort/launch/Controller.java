@@ -843,7 +843,20 @@ public final class Controller {
             }
             peers.add(new LaunchRequest.Peer(r, command, peerEnvironment(r, address)));
         }
-        link.conn.trySend(new LaunchRequest(spec.workingDirectory().toString(), peers).frame());
+        ControlFrame launch = new LaunchRequest(spec.workingDirectory().toString(), peers).frame();
+        if (launch.body().length + 1 > ControlFrame.MAX_LENGTH) {
+            // The io-manager would refuse it as malformed and hang up: say what is wrong instead.
+            if (launchFailure == null) {
+                launchFailure = "the " + peers.size() + " peers on " + link.host + " need a launch request of "
+                        + (launch.body().length >> 20) + " MiB, more than one io-manager takes ("
+                        + (ControlFrame.MAX_LENGTH >> 20) + " MiB); spread them over more hosts or shorten their"
+                        + " command lines (classpath, --jvm-opt) and environment (-x)";
+            }
+            writeOff(link);
+            stopJob();
+            return;
+        }
+        link.conn.trySend(launch);
         link.launched = true;
         for (int r : link.ranks) {
             if (!spec.stdin().includes(r)) {

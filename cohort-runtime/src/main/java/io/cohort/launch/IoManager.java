@@ -260,7 +260,10 @@ public final class IoManager implements PeerProcess.Listener {
         if (launched >= 0 && reported.get() >= launched) {
             return; // every peer was reported; the connection ended with the job
         }
-        log.println("cohort: io-manager lost its controller; stopping its peers");
+        if (launched >= 0) {
+            // Before a launch there are no peers to stop, and the launcher has said why it hung up.
+            log.println("cohort: io-manager lost its controller; stopping its peers");
+        }
         stop(ORPHAN_GRACE_MILLIS);
         synchronized (this) {
             if (remaining == null) {

@@ -64,4 +64,16 @@ class LocalHostsSystemTest {
                 + "h[ab] exited with status 1 before connecting; run with --verbose to see its command line")), p.toString());
         assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ")), p.toString());
     }
+
+    /** More than one io-manager's launch request can carry: one line and exit 4, before any peer starts. */
+    @Test
+    @Timeout(60)
+    void peersBeyondOneLaunchRequestAreALaunchFailure() throws Exception {
+        CohortProcess p = run("run", "-n", "200", "-x", "BIG=" + "x".repeat(100_000), "--example", "hello");
+        assertEquals(4, p.exitCode(), p.toString());
+        assertEquals(1, p.err().size(), p.toString());
+        assertTrue(p.err().get(0).matches("cohort: job [0-9a-f]{8} could not start: the 200 peers on \\S+ need a launch "
+                + "request of 19 MiB, more than one io-manager takes \\(16 MiB\\); .*"), p.toString());
+        assertTrue(p.out().isEmpty(), p.toString());
+    }
 }
