@@ -48,6 +48,7 @@ public final class PeerMain {
         } catch (InvocationTargetException e) {
             Throwable t = e.getCause();
             boolean verbose = "1".equals(System.getenv(JobEnvironment.VERBOSE));
+            int status = 1;
             if (t instanceof StartupFailedException && !verbose) {
                 // A set-up fault, not the program's: the message says it all (rank, job, reason).
                 System.err.println("cohort: " + t.getMessage());
@@ -55,6 +56,13 @@ public final class PeerMain {
                 // The programs do not match: the sentence names the peer, the frame the call.
                 System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + ": " + t.getMessage()
                         + userFrame(t));
+            } else if (t instanceof NoClassDefFoundError n && n.getCause() instanceof ClassNotFoundException && !verbose) {
+                // A class the program names at run time is missing: the classpath's fault, as at start-up.
+                StackTraceElement[] at = t.getStackTrace();
+                String needing = at.length > 0 ? at[0].getClassName() : args[0];
+                System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + ": "
+                        + missingClass(needing, n.getMessage()) + userFrame(t));
+                status = EXIT_NO_MAIN;
             } else if (t instanceof PeerFailedException && !verbose) {
                 // Collateral damage: one line per peer, so the launcher's root-cause line stays visible.
                 System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + " stopped: " + t.getMessage()
@@ -68,7 +76,7 @@ public final class PeerMain {
                 recorder.record(Thread.currentThread(), t);
             }
             Profiling.finishJobs(); // the world stays open (closing it could wait on failed peers); the job's time ends here
-            System.exit(1);
+            System.exit(status);
         }
         Cohort.closeIfOpen();
     }

@@ -28,14 +28,19 @@ class ProgramLoadingSystemTest {
     @BeforeAll
     static void compilePrograms() throws Exception {
         CohortProcess.requireDist();
-        for (String dir : List.of("nodep", "newer")) {
+        for (String dir : List.of("nodep", "newer", "lazydep")) {
             Path d = ROOT.resolve(dir);
             Files.createDirectories(d.resolve("app"));
             Path helper = d.resolve("app/Helper.java");
             Path main = d.resolve("app/Solver.java");
             Files.writeString(helper, "package app;\npublic class Helper { public int answer() { return 42; } }\n");
             // Helper in a signature: looking up main resolves it, as a library type in a field or method would.
-            Files.writeString(main, "package app;\npublic class Solver {\n"
+            // In lazydep only main's body names it, so it is missed only when main runs.
+            Files.writeString(main, dir.equals("lazydep")
+                    ? "package app;\npublic class Solver {\n"
+                    + "    public static void main(String[] args) {\n        System.out.println(\"before\");\n"
+                    + "        System.out.println(new Helper().answer());\n    }\n}\n"
+                    : "package app;\npublic class Solver {\n"
                     + "    public static Helper helper() { return new Helper(); }\n"
                     + "    public static void main(String[] args) { System.out.println(helper().answer()); }\n}\n");
             ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -46,6 +51,7 @@ class ProgramLoadingSystemTest {
             assertEquals(0, rc, "javac: " + err);
         }
         Files.delete(ROOT.resolve("nodep/app/Helper.class"));
+        Files.delete(ROOT.resolve("lazydep/app/Helper.class"));
         // Class file major version 100 (Java 56, newer than any JDK the peers may run): bytes 6-7.
         Path newer = ROOT.resolve("newer/app/Solver.class");
         byte[] b = Files.readAllBytes(newer);
@@ -64,6 +70,18 @@ class ProgramLoadingSystemTest {
         assertTrue(peers.stream().allMatch(l -> l.equals("cohort: class app.Solver needs class app.Helper, which is not on"
                 + " the peer's classpath; add the jar or directory that holds it to -cp (with -jar: to the Class-Path"
                 + " of the jar's manifest)")), p.toString());
+        assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ") || l.contains("Exception")), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void aDependencyMissedOnlyWhileMainRunsIsNamedToo() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "2", "-cp", ROOT.resolve("lazydep").toString(), "app.Solver");
+        assertEquals(3, p.exitCode(), p.toString());
+        List<String> peers = p.err().stream().filter(l -> !l.startsWith("cohort: job ")).toList();
+        assertFalse(peers.isEmpty(), p.toString());
+        assertTrue(peers.stream().allMatch(l -> l.matches("cohort: rank [01]: class app\\.Solver needs class app\\.Helper,"
+                + " which is not on the peer's classpath; .* \\(at app\\.Solver\\.main\\(Solver\\.java:5\\)\\)")), p.toString());
         assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ") || l.contains("Exception")), p.toString());
     }
 
