@@ -23,7 +23,8 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
     public int handleParseException(CommandLine.ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         String command = cmd.getCommandSpec().qualifiedName();
-        report(cmd.getErr(), sentence(ex.getMessage()) + "; run '" + command + " --help' for usage", ex, verbose(cmd));
+        report(cmd.getErr(), sentence(ex.getMessage()).replaceAll("\\.$", "") + "; run '" + command + " --help' for usage",
+                ex, verbose(cmd));
         return ExitCodes.USAGE;
     }
 

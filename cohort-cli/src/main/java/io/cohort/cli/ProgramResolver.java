@@ -33,6 +33,10 @@ final class ProgramResolver {
 
     Program jar(String jar) {
         Path p = cwd.resolve(jar);
+        if (Files.isDirectory(p)) {
+            throw new ProgramNotFoundException(jar + " is a directory, not a jar file; give the jar to -jar, or the"
+                    + " directory to -cp with the main class");
+        }
         if (!Files.isRegularFile(p)) {
             throw new ProgramNotFoundException("jar file " + jar + " does not exist; check the path given to -jar");
         }

@@ -106,6 +106,16 @@ class RunCommandTest {
     }
 
     @Test
+    void aDirectoryGivenToJarAndAnUnknownHelpTopicAreOneClearLine(@TempDir Path dir) {
+        Result r = execute("run", "-n", "2", "-jar", dir.toString());
+        assertEquals(3, r.code(), r.err());
+        assertOneLine(r.err(), dir + " is a directory, not a jar file");
+        Result help = execute("help", "bogus");
+        assertEquals(2, help.code(), help.err());
+        assertOneLine(help.err(), "'bogus'; run");
+    }
+
+    @Test
     void exampleArgumentsAreCheckedBeforeLaunch() {
         assertUsageError(execute("run", "-n", "2", "--example", "pi", "abc"),
                 "--example pi takes one argument, intervals, a whole number from 1 to 9223372036854775807, not 'abc'");

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 public final class Placement {
     /** What a host name may contain: the characters of DNS names and of network namespace names. */
     private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
-    private static final int MAX_SLOTS = 1 << 20;
+    static final int MAX_SLOTS = 1 << 20;
 
     private final List<String> hosts;
     private final int[] hostOfRank;
@@ -108,6 +108,13 @@ public final class Placement {
             }
             if (entry.indexOf(',') >= 0) {
                 throw new IllegalArgumentException(origin + ":" + (i + 1) + ": one host per line ('" + entry + "')");
+            }
+            try {
+                parse(entry, 1); // the line on its own: a bad name or slot count is reported with its line
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(origin + ":" + (i + 1) + ": " + e.getMessage()
+                        .replace("--hosts: ", "").replace("'" + entry + "'", "'" + line + "'")
+                        .replace(" after the colon", ""), e);
             }
             entries.add(entry);
         }

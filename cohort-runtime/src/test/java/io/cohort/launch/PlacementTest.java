@@ -95,5 +95,11 @@ class PlacementTest {
                 () -> Placement.parseHostfile("a slots=1\nb slots=1\n", "h", 3));
         assertTrue(few.getMessage().startsWith("h: hosts a:1,b:1 offers 2 slots for 3 peers"), few.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Placement.parseHostfile("# nothing\n", "h", 1));
+        IllegalArgumentException slots = assertThrows(IllegalArgumentException.class,
+                () -> Placement.parseHostfile("a\n# two\nb slots=x\n", "h", 2));
+        assertEquals("h:3: 'b slots=x' needs a number of slots from 1 to " + Placement.MAX_SLOTS, slots.getMessage());
+        IllegalArgumentException name = assertThrows(IllegalArgumentException.class,
+                () -> Placement.parseHostfile("a\nb@c:2\n", "h", 2));
+        assertTrue(name.getMessage().startsWith("h:2: 'b@c' is not a host name"), name.getMessage());
     }
 }
