@@ -51,7 +51,14 @@ final class ProgramResolver {
             throw new ProgramNotFoundException(jar + " has no Main-Class in its manifest; run it as -cp " + jar
                     + " MAIN_CLASS instead");
         }
-        return new Program(List.of(jar), main.trim());
+        main = main.trim();
+        byte[] classFile = find(List.of(p), main.replace('.', '/') + ".class", new HashSet<>());
+        if (classFile == null) {
+            throw new ProgramNotFoundException(jar + " names Main-Class " + main + ", which is neither in it nor on its"
+                    + " Class-Path; fix the manifest, or run it as -cp " + jar + " MAIN_CLASS");
+        }
+        checkMain(main, classFile);
+        return new Program(List.of(jar), main);
     }
 
     Program classpath(String classpath, String mainClass) {
@@ -75,11 +82,21 @@ final class ProgramResolver {
         if (core != null) {
             search.add(core);
         }
-        if (!contains(search, mainClass.replace('.', '/') + ".class", new HashSet<>())) {
+        byte[] classFile = find(search, mainClass.replace('.', '/') + ".class", new HashSet<>());
+        if (classFile == null) {
             throw new ProgramNotFoundException("class " + mainClass + " was not found on the classpath " + classpath
                     + "; check the class name (with its package) and the -cp entries");
         }
+        checkMain(mainClass, classFile);
         return new Program(entries, mainClass);
+    }
+
+    /** A class that certainly has no main method is refused here, once, rather than by every peer. */
+    private static void checkMain(String mainClass, byte[] classFile) {
+        if (!ClassFileMain.mayHaveMain(classFile)) {
+            throw new ProgramNotFoundException("class " + mainClass + " has no main method; give the class whose"
+                    + " public static void main(String[]) starts the program");
+        }
     }
 
     private static boolean isClassName(String s) {
@@ -110,20 +127,30 @@ final class ProgramResolver {
         return List.of(cwd.resolve(entry));
     }
 
-    /** Looks in directories and jars, following jars' manifest Class-Path like the JVM does. */
-    private static boolean contains(List<Path> entries, String resource, Set<Path> seen) {
+    /**
+     * The bytes of {@code resource} from the first of the directories and jars that holds it,
+     * following jars' manifest Class-Path like the JVM does; null if none does.
+     */
+    private static byte[] find(List<Path> entries, String resource, Set<Path> seen) {
         for (Path p : entries) {
             if (!seen.add(p.toAbsolutePath().normalize())) {
                 continue;
             }
             if (Files.isDirectory(p)) {
                 if (Files.isRegularFile(p.resolve(resource))) {
-                    return true;
+                    try {
+                        return Files.readAllBytes(p.resolve(resource));
+                    } catch (IOException e) {
+                        return new byte[0]; // there but unreadable here: the peers' JVMs will say why
+                    }
                 }
             } else if (Files.isRegularFile(p)) {
                 try (JarFile jf = new JarFile(p.toFile())) {
-                    if (jf.getEntry(resource) != null) {
-                        return true;
+                    java.util.jar.JarEntry entry = jf.getJarEntry(resource);
+                    if (entry != null) {
+                        try (java.io.InputStream in = jf.getInputStream(entry)) {
+                            return in.readAllBytes();
+                        }
                     }
                     Manifest m = jf.getManifest();
                     String cp = m == null ? null : m.getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
@@ -134,8 +161,9 @@ final class ProgramResolver {
                                 more.add(p.toAbsolutePath().getParent().resolve(s));
                             }
                         }
-                        if (contains(more, resource, seen)) {
-                            return true;
+                        byte[] found = find(more, resource, seen);
+                        if (found != null) {
+                            return found;
                         }
                     }
                 } catch (IOException | RuntimeException e) {
@@ -143,6 +171,6 @@ final class ProgramResolver {
                 }
             }
         }
-        return false;
+        return null;
     }
 }

@@ -31,6 +31,11 @@ class RunCommandTest {
     private static final String TEST_CLASSES = Path.of("target/test-classes").toAbsolutePath().toString();
     private static final String SELF = RunCommandTest.class.getName();
 
+    /** The program the specs here name (SELF): the launcher refuses a main class without main. */
+    public static void main(String[] args) {
+        // Never run: the tests only build job specs.
+    }
+
     /** Exit code and stderr of an in-process run. */
     private record Result(int code, String out, String err) {
     }
@@ -81,14 +86,24 @@ class RunCommandTest {
         Manifest m = new Manifest();
         m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "com.example.App");
-        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(jar), m)) {
+        Path empty = dir.resolve("empty.jar");
+        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(empty), m)) {
             j.flush();
+        }
+        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(jar), m);
+             java.io.InputStream self = RunCommandTest.class.getResourceAsStream("RunCommandTest.class")) {
+            j.putNextEntry(new java.util.jar.JarEntry("com/example/App.class")); // a class file with a main
+            self.transferTo(j);
+            j.closeEntry();
         }
         JobSpec s = spec(Map.of(), "run", "--np", "3", "--tag-output", "-jar", jar.toString(), "-n", "5", "--tag-output");
         assertEquals("com.example.App", s.mainClass());
         assertEquals(List.of(jar.toString()), s.classpath());
         assertEquals(List.of("-n", "5", "--tag-output"), s.programArgs());
         assertTrue(s.tagOutput());
+        Result r = execute("run", "-n", "2", "-jar", empty.toString());
+        assertEquals(3, r.code(), r.err());
+        assertOneLine(r.err(), "names Main-Class com.example.App, which is neither in it nor on its Class-Path");
     }
 
     @Test
@@ -114,6 +129,20 @@ class RunCommandTest {
         assertEquals(2, help.code(), help.err());
         assertOneLine(help.err(), "'bogus'; run");
     }
+
+    @Test
+    void aMainClassWithoutMainIsRefusedBeforeLaunch() {
+        // UsageException has a superclass, which might hand main down: left to the peers' JVMs.
+        assertEquals(UsageException.class.getName(),
+                spec(Map.of(), "run", "-n", "2", "-cp", CLI_CLASSES, UsageException.class.getName()).mainClass());
+        Result r = execute("run", "-n", "2", "-cp", CLI_CLASSES, ClassFileMain.class.getName());
+        assertEquals(3, r.code(), r.err());
+        assertOneLine(r.err(), "class io.cohort.cli.ClassFileMain has no main method");
+    }
+
+    /** The directory of the launcher's own classes: some with main, some without. */
+    private static final String CLI_CLASSES = Path.of(ClassFileMain.class.getProtectionDomain().getCodeSource()
+            .getLocation().getPath()).toString();
 
     @Test
     void exampleArgumentsAreCheckedBeforeLaunch() {

@@ -1,0 +1,78 @@
+package io.cohort.cli;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+
+/**
+ * Reads just enough of a class file to tell, before launch, that a class certainly has no
+ * {@code main}: no method of that name, and no superclass but {@code java.lang.Object} that could
+ * hand one down. Anything less certain (a superclass, an unreadable or newer file) is left to the
+ * peers' JVMs, which name it in one line too, after the launch.
+ */
+final class ClassFileMain {
+    private ClassFileMain() {
+    }
+
+    /** False only if the class in {@code classFile} certainly has no method named {@code main}. */
+    static boolean mayHaveMain(byte[] classFile) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(classFile));
+            if (in.readInt() != 0xCAFEBABE) {
+                return true;
+            }
+            in.readUnsignedShort(); // minor
+            in.readUnsignedShort(); // major
+            int count = in.readUnsignedShort();
+            String[] utf8 = new String[count];
+            int[] classNameIndex = new int[count];
+            for (int i = 1; i < count; i++) {
+                int tag = in.readUnsignedByte();
+                switch (tag) {
+                    case 1 -> utf8[i] = in.readUTF();
+                    case 7 -> classNameIndex[i] = in.readUnsignedShort();
+                    case 8, 16, 19, 20 -> in.skipNBytes(2);
+                    case 15 -> in.skipNBytes(3);
+                    case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipNBytes(4);
+                    case 5, 6 -> {
+                        in.skipNBytes(8);
+                        i++; // a long or double takes two entries
+                    }
+                    default -> {
+                        return true; // a constant of a kind this reader does not know: a newer format
+                    }
+                }
+            }
+            in.readUnsignedShort(); // access flags
+            in.readUnsignedShort(); // this class
+            int superIndex = in.readUnsignedShort();
+            String superName = superIndex == 0 ? null : utf8[classNameIndex[superIndex]];
+            in.skipNBytes(2L * in.readUnsignedShort()); // interfaces
+            skipMembers(in, null); // fields
+            boolean main = skipMembers(in, utf8);
+            return main || (superName != null && !superName.equals("java/lang/Object"));
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** Skips a field or method table; with {@code utf8}, returns whether a member is named "main". */
+    private static boolean skipMembers(DataInputStream in, String[] utf8) throws IOException {
+        boolean main = false;
+        int members = in.readUnsignedShort();
+        for (int m = 0; m < members; m++) {
+            in.readUnsignedShort(); // access flags
+            int name = in.readUnsignedShort();
+            in.readUnsignedShort(); // descriptor
+            if (utf8 != null && "main".equals(utf8[name])) {
+                main = true;
+            }
+            int attributes = in.readUnsignedShort();
+            for (int a = 0; a < attributes; a++) {
+                in.readUnsignedShort();
+                in.skipNBytes(Integer.toUnsignedLong(in.readInt()));
+            }
+        }
+        return main;
+    }
+}
