@@ -32,8 +32,10 @@ final class DaemonCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (loadavg != null) {
-            if (!java.nio.file.Files.isReadable(loadavg)) {
-                throw new UsageException("--loadavg " + loadavg + " is not a readable file");
+            try {
+                io.cohort.daemon.LoadAverage.check(loadavg);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--loadavg " + e.getMessage());
             }
             io.cohort.daemon.LoadAverage.source(loadavg);
         }
