@@ -6,8 +6,8 @@ import java.io.IOException;
 
 /**
  * Reads just enough of a class file to tell, before launch, that a class certainly has no
- * {@code main}: no method of that name, and no superclass but {@code java.lang.Object} that could
- * hand one down. Anything less certain (a superclass, an unreadable or newer file) is left to the
+ * {@code main}: no method of that name, no superclass but {@code java.lang.Object} and no interface
+ * that could hand one down. Anything less certain (a superclass, an unreadable or newer file) is left to the
  * peers' JVMs, which name it in one line too, after the launch.
  */
 final class ClassFileMain {
@@ -47,10 +47,12 @@ final class ClassFileMain {
             in.readUnsignedShort(); // this class
             int superIndex = in.readUnsignedShort();
             String superName = superIndex == 0 ? null : utf8[classNameIndex[superIndex]];
-            in.skipNBytes(2L * in.readUnsignedShort()); // interfaces
+            int interfaces = in.readUnsignedShort();
+            in.skipNBytes(2L * interfaces);
             skipMembers(in, null); // fields
             boolean main = skipMembers(in, utf8);
-            return main || (superName != null && !superName.equals("java/lang/Object"));
+            // A superclass may hand main down, and a newer JVM may take a default main from an interface.
+            return main || interfaces > 0 || (superName != null && !superName.equals("java/lang/Object"));
         } catch (IOException | RuntimeException e) {
             return true;
         }
