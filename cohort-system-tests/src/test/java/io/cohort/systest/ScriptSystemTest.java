@@ -44,7 +44,7 @@ class ScriptSystemTest {
      */
     @Test
     @Timeout(60)
-    void aClosedStdinReadsAsEmpty(@TempDir Path cwd) throws Exception {
+    void aClosedStdinReadsAsEmptyAndAClosedStderrDiscards(@TempDir Path cwd) throws Exception {
         Assumptions.assumeTrue(distUpToDate(), "sources are newer than the built distribution, and this test must not "
                 + "start a nested build; run 'mvn package' first");
         Process p = new ProcessBuilder("bash", "-c", "exec \"$0\" run -n 2 -cp \"$1\" io.cohort.systest.programs.StdinEcho <&-",
@@ -57,6 +57,17 @@ class ScriptSystemTest {
         }
         assertEquals(0, p.waitFor(), lines.toString());
         assertEquals(List.of("rank 0 stdin: ", "rank 1 stdin: "), lines);
+        // A closed stderr: the peers' lines there are discarded, not a failed write that stops the job.
+        Process q = new ProcessBuilder("bash", "-c", "exec \"$0\" run -n 2 -cp \"$1\" io.cohort.systest.programs.OutputBoth 2>&-",
+                CohortProcess.ROOT.resolve("cohort").toString(), CohortProcess.TEST_CLASSES)
+                .directory(cwd.toFile()).start();
+        q.getOutputStream().close();
+        List<String> out;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(q.getInputStream()))) {
+            out = r.lines().sorted().collect(Collectors.toList());
+        }
+        assertEquals(0, q.waitFor(), out.toString());
+        assertTrue(out.contains("out line from rank 0") && out.contains("out line from rank 1"), out.toString());
     }
 
     /**
