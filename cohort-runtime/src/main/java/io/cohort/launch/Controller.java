@@ -848,7 +848,7 @@ public final class Controller {
             // The io-manager would refuse it as malformed and hang up: say what is wrong instead.
             if (launchFailure == null) {
                 launchFailure = "the " + peers.size() + " peers on " + link.host + " need a launch request of "
-                        + (launch.body().length >> 20) + " MiB, more than one io-manager takes ("
+                        + ((launch.body().length + (1 << 20) - 1) >> 20) + " MiB, more than one io-manager takes ("
                         + (ControlFrame.MAX_LENGTH >> 20) + " MiB); spread them over more hosts or shorten their"
                         + " command lines (classpath, --jvm-opt) and environment (-x)";
             }

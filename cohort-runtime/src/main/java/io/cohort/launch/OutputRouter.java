@@ -132,6 +132,9 @@ public final class OutputRouter implements Closeable {
             }
         }
         synchronized (target) {
+            if (failed(target)) {
+                return; // its reader is gone or its device full: failure() says so, once
+            }
             try {
                 MidLine open = midLine.get(target);
                 if (open != null && open.rank != rank) {
@@ -142,9 +145,7 @@ public final class OutputRouter implements Closeable {
                 } else {
                     midLine.remove(target);
                 }
-                if (!failed(target)) {
-                    target.write(bytes);
-                }
+                target.write(bytes);
             } catch (IOException e) {
                 failedWriting(target, e);
             }
@@ -152,7 +153,8 @@ public final class OutputRouter implements Closeable {
     }
 
     /** What could not be written, the first time a write or flush failed; null while all is well. */
-    private volatile WriteFailure failure;
+    private final java.util.concurrent.atomic.AtomicReference<WriteFailure> failure =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private final java.util.Set<OutputStream> failedTargets = java.util.Collections.newSetFromMap(
             new java.util.concurrent.ConcurrentHashMap<>());
 
@@ -166,7 +168,7 @@ public final class OutputRouter implements Closeable {
 
     /** The first failure to write the job's output, or null. Later lines to a failed target are dropped. */
     public WriteFailure failure() {
-        return failure;
+        return failure.get();
     }
 
     private boolean failed(OutputStream target) {
@@ -174,15 +176,39 @@ public final class OutputRouter implements Closeable {
     }
 
     private void failedWriting(OutputStream target, IOException e) {
-        if (!failedTargets.add(target) || failure != null) {
+        if (!failedTargets.add(target)) {
             return;
         }
         String where = target == out ? "its standard output" : target == err ? "its standard error" : fileOf(target);
         String reason = String.valueOf(e.getMessage());
-        failure = new WriteFailure(where, reason, reason.contains("Broken pipe"));
-        Runnable l = listener;
-        if (l != null) {
-            l.run();
+        if (failure.compareAndSet(null, new WriteFailure(where, reason, brokenPipe(reason)))) {
+            Runnable l = listener;
+            if (l != null) {
+                l.run();
+            }
+        }
+    }
+
+    /** Whether {@code reason} is EPIPE's text, in English or in the locale the JVM took its messages from. */
+    static boolean brokenPipe(String reason) {
+        return reason.contains("Broken pipe") || reason.equals(EpipeText.TEXT);
+    }
+
+    /** EPIPE's message in this JVM's locale: a write to a pipe whose reader is closed, once. */
+    private static final class EpipeText {
+        static final String TEXT = probe();
+
+        private static String probe() {
+            try {
+                java.nio.channels.Pipe pipe = java.nio.channels.Pipe.open();
+                pipe.source().close();
+                try (java.nio.channels.Pipe.SinkChannel sink = pipe.sink()) {
+                    sink.write(java.nio.ByteBuffer.allocate(1));
+                }
+                return "\u0000"; // no error: matches no message
+            } catch (IOException e) {
+                return String.valueOf(e.getMessage());
+            }
         }
     }
 

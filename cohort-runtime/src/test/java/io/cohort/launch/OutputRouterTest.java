@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(5)
 class OutputRouterTest {
@@ -53,6 +55,8 @@ class OutputRouterTest {
         }
         assertEquals(1, told.get());
         assertEquals("still here\n", err.toString(StandardCharsets.UTF_8));
+        assertTrue(OutputRouter.brokenPipe("Broken pipe"));
+        assertFalse(OutputRouter.brokenPipe("No space left on device"));
     }
 
     @Test

@@ -55,14 +55,18 @@ class LocalHostsSystemTest {
     }
 
     @Test
-    @Timeout(14) // the launcher once waited 15 s more in its shutdown hook after a launch failure
+    @Timeout(60)
     void anAgentThatCannotStartTheIoManagerIsALaunchFailure() throws Exception {
+        long start = System.nanoTime();
         CohortProcess p = run("run", "-n", "2", "--hosts", "ha,hb", "--launch-agent", "false %h",
                 "--controller-address", "127.0.0.1", "--example", "hello");
         assertEquals(4, p.exitCode(), p.toString());
         assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: job [0-9a-f]{8} could not start: the io-manager on "
                 + "h[ab] exited with status 1 before connecting; run with --verbose to see its command line")), p.toString());
         assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ")), p.toString());
+        // The launcher once waited 15 s more in its shutdown hook after a launch failure.
+        long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertTrue(seconds < 12, "the launcher took " + seconds + " s to exit after the failure");
     }
 
     /** More than one io-manager's launch request can carry: one line and exit 4, before any peer starts. */
@@ -73,7 +77,7 @@ class LocalHostsSystemTest {
         assertEquals(4, p.exitCode(), p.toString());
         assertEquals(1, p.err().size(), p.toString());
         assertTrue(p.err().get(0).matches("cohort: job [0-9a-f]{8} could not start: the 200 peers on \\S+ need a launch "
-                + "request of 19 MiB, more than one io-manager takes \\(16 MiB\\); .*"), p.toString());
+                + "request of \\d+ MiB, more than one io-manager takes \\(16 MiB\\); .*"), p.toString());
         assertTrue(p.out().isEmpty(), p.toString());
     }
 }
