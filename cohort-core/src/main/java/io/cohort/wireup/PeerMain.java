@@ -56,13 +56,18 @@ public final class PeerMain {
                 // The programs do not match: the sentence names the peer, the frame the call.
                 System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + ": " + t.getMessage()
                         + userFrame(t));
-            } else if (t instanceof NoClassDefFoundError n && n.getCause() instanceof ClassNotFoundException && !verbose) {
+            } else if (t instanceof NoClassDefFoundError n && n.getCause() instanceof ClassNotFoundException) {
                 // A class the program names at run time is missing: the classpath's fault, as at start-up.
-                StackTraceElement[] at = t.getStackTrace();
-                String needing = at.length > 0 ? at[0].getClassName() : args[0];
-                System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + ": "
-                        + missingClass(needing, n.getMessage()) + userFrame(t));
                 status = EXIT_NO_MAIN;
+                if (verbose) {
+                    System.err.print("Exception in thread \"main\" ");
+                    t.printStackTrace();
+                } else {
+                    StackTraceElement[] at = t.getStackTrace();
+                    String needing = at.length > 0 ? at[0].getClassName() : args[0];
+                    System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + ": "
+                            + missingClass(needing, n.getMessage()) + userFrame(t));
+                }
             } else if (t instanceof PeerFailedException && !verbose) {
                 // Collateral damage: one line per peer, so the launcher's root-cause line stays visible.
                 System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + " stopped: " + t.getMessage()

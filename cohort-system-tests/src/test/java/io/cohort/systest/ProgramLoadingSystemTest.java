@@ -83,6 +83,10 @@ class ProgramLoadingSystemTest {
         assertTrue(peers.stream().allMatch(l -> l.matches("cohort: rank [01]: class app\\.Solver needs class app\\.Helper,"
                 + " which is not on the peer's classpath; .* \\(at app\\.Solver\\.main\\(Solver\\.java:5\\)\\)")), p.toString());
         assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ") || l.contains("Exception")), p.toString());
+        // --verbose shows the trace, with the same exit status.
+        CohortProcess v = CohortProcess.run("run", "-n", "1", "--verbose", "-cp", ROOT.resolve("lazydep").toString(), "app.Solver");
+        assertEquals(3, v.exitCode(), v.toString());
+        assertTrue(v.err().stream().anyMatch(l -> l.contains("NoClassDefFoundError: app/Helper")), v.toString());
     }
 
     @Test
