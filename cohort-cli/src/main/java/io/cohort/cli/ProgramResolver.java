@@ -52,7 +52,11 @@ final class ProgramResolver {
                     + " MAIN_CLASS instead");
         }
         main = main.trim();
-        byte[] classFile = find(List.of(p), main.replace('.', '/') + ".class", new HashSet<>());
+        Search search = new Search();
+        byte[] classFile = find(List.of(p), main.replace('.', '/') + ".class", search);
+        if (classFile == null && search.unsure) {
+            return new Program(List.of(jar), main); // a Class-Path URL this check cannot follow: the JVM will
+        }
         if (classFile == null) {
             throw new ProgramNotFoundException(jar + " names Main-Class " + main + ", which is neither in it nor on its"
                     + " Class-Path; fix the manifest, or run it as -cp " + jar + " MAIN_CLASS");
@@ -82,7 +86,11 @@ final class ProgramResolver {
         if (core != null) {
             search.add(core);
         }
-        byte[] classFile = find(search, mainClass.replace('.', '/') + ".class", new HashSet<>());
+        Search looked = new Search();
+        byte[] classFile = find(search, mainClass.replace('.', '/') + ".class", looked);
+        if (classFile == null && looked.unsure) {
+            return new Program(entries, mainClass);
+        }
         if (classFile == null) {
             throw new ProgramNotFoundException("class " + mainClass + " was not found on the classpath " + classpath
                     + "; check the class name (with its package) and the -cp entries");
@@ -127,13 +135,19 @@ final class ProgramResolver {
         return List.of(cwd.resolve(entry));
     }
 
+    /** One lookup: the entries seen, and whether one of them could not be followed (then "not found" is not certain). */
+    private static final class Search {
+        final Set<Path> seen = new HashSet<>();
+        boolean unsure;
+    }
+
     /**
      * The bytes of {@code resource} from the first of the directories and jars that holds it,
      * following jars' manifest Class-Path like the JVM does; null if none does.
      */
-    private static byte[] find(List<Path> entries, String resource, Set<Path> seen) {
+    private static byte[] find(List<Path> entries, String resource, Search search) {
         for (Path p : entries) {
-            if (!seen.add(p.toAbsolutePath().normalize())) {
+            if (!search.seen.add(p.toAbsolutePath().normalize())) {
                 continue;
             }
             if (Files.isDirectory(p)) {
@@ -145,7 +159,8 @@ final class ProgramResolver {
                     }
                 }
             } else if (Files.isRegularFile(p)) {
-                try (JarFile jf = new JarFile(p.toFile())) {
+                // Versioned, as the JVM opens it: a multi-release jar may hold a class for this Java only.
+                try (JarFile jf = new JarFile(p.toFile(), true, java.util.zip.ZipFile.OPEN_READ, Runtime.version())) {
                     java.util.jar.JarEntry entry = jf.getJarEntry(resource);
                     if (entry != null) {
                         try (java.io.InputStream in = jf.getInputStream(entry)) {
@@ -157,11 +172,22 @@ final class ProgramResolver {
                     if (cp != null) {
                         List<Path> more = new ArrayList<>();
                         for (String s : cp.trim().split("\\s+")) {
-                            if (!s.isEmpty() && !s.contains(":")) {
-                                more.add(p.toAbsolutePath().getParent().resolve(s));
+                            if (s.isEmpty()) {
+                                continue;
+                            }
+                            // Relative URLs against the jar's own (%20 for a space, file: URLs too).
+                            try {
+                                java.net.URI u = p.toAbsolutePath().getParent().toUri().resolve(s);
+                                if ("file".equals(u.getScheme())) {
+                                    more.add(Path.of(u));
+                                } else {
+                                    search.unsure = true;
+                                }
+                            } catch (RuntimeException e) {
+                                search.unsure = true;
                             }
                         }
-                        byte[] found = find(more, resource, seen);
+                        byte[] found = find(more, resource, search);
                         if (found != null) {
                             return found;
                         }

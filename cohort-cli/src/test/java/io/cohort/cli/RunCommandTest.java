@@ -106,6 +106,49 @@ class RunCommandTest {
         assertOneLine(r.err(), "names Main-Class com.example.App, which is neither in it nor on its Class-Path");
     }
 
+    /** Where the JVM finds a jar's main class, the launcher's check finds it too. */
+    @Test
+    void aJarsMainClassIsFoundInVersionedEntriesAndOnAClassPathWithEscapes(@TempDir Path dir) throws IOException {
+        byte[] withMain;
+        try (java.io.InputStream self = RunCommandTest.class.getResourceAsStream("RunCommandTest.class")) {
+            withMain = self.readAllBytes();
+        }
+        Manifest mr = new Manifest();
+        mr.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mr.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "app.Main");
+        mr.getMainAttributes().put(new Attributes.Name("Multi-Release"), "true");
+        Path versioned = dir.resolve("versioned.jar");
+        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(versioned), mr)) {
+            j.putNextEntry(new java.util.jar.JarEntry("META-INF/versions/17/app/Main.class"));
+            j.write(withMain);
+            j.closeEntry();
+        }
+        assertEquals("app.Main", spec(Map.of(), "run", "-n", "2", "-jar", versioned.toString()).mainClass());
+
+        Path lib = Files.createDirectories(dir.resolve("lib dir")).resolve("b.jar");
+        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(lib))) {
+            j.putNextEntry(new java.util.jar.JarEntry("app/Main.class"));
+            j.write(withMain);
+            j.closeEntry();
+        }
+        Manifest m = new Manifest();
+        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "app.Main");
+        m.getMainAttributes().put(Attributes.Name.CLASS_PATH, "lib%20dir/b.jar");
+        Path launcher = dir.resolve("launcher.jar");
+        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(launcher), m)) {
+            j.flush();
+        }
+        assertEquals("app.Main", spec(Map.of(), "run", "-n", "2", "-jar", launcher.toString()).mainClass());
+        // A Class-Path URL the check cannot follow: left to the JVM, not refused.
+        m.getMainAttributes().put(Attributes.Name.CLASS_PATH, "http://example.com/b.jar");
+        Path remote = dir.resolve("remote.jar");
+        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(remote), m)) {
+            j.flush();
+        }
+        assertEquals("app.Main", spec(Map.of(), "run", "-n", "2", "-jar", remote.toString()).mainClass());
+    }
+
     @Test
     void mpirunsAndMpjrunsDashNpCountsThePeers() {
         JobSpec s = spec(Map.of(), "run", "-np", "4", "-cp", TEST_CLASSES, SELF, "-np", "9");
