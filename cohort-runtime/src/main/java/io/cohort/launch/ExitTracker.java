@@ -24,6 +24,8 @@ import java.util.List;
 public final class ExitTracker {
     static final int STATUS_SIGTERM = 128 + 15;
     static final int STATUS_SIGKILL = 128 + 9;
+    /** Peers that failed on their own beside the root cause are named up to this many. */
+    static final int LISTED_RANKS = 8;
 
     private final String jobId;
     private final String[] hosts;
@@ -196,10 +198,18 @@ public final class ExitTracker {
         if (collateralOnly) {
             root = firstAbnormal;
         }
-        int others = 0;
+        // The other abnormal peers: collateral ones (and any whose exit never came) were stopped;
+        // the rest failed on their own, and the summary names them so that no failure goes unsaid.
+        int stopped = 0;
+        List<Integer> alsoFailed = new ArrayList<>();
         for (int r = 0; r < hosts.length; r++) {
-            if (r != root && (status[r] == null || status[r] != 0)) {
-                others++;
+            if (r == root || (status[r] != null && status[r] == 0)) {
+                continue;
+            }
+            if (status[r] == null || collateral(r)) {
+                stopped++;
+            } else {
+                alsoFailed.add(r);
             }
         }
         StringBuilder line = new StringBuilder("cohort: job ").append(jobId).append(" failed: ")
@@ -222,11 +232,30 @@ public final class ExitTracker {
             appendCrashFiles(line, root);
             line.append(')');
         }
-        if (others > 0) {
-            line.append("; ").append(others).append(others == 1 ? " other peer was" : " other peers were")
+        if (!alsoFailed.isEmpty()) {
+            line.append("; ").append(alsoFailed.size() == 1 ? "rank " : "ranks ").append(rankList(alsoFailed))
+                    .append(" also failed");
+            if (alsoFailed.size() == 1) {
+                line.append(" (").append(describeStatus(status[alsoFailed.get(0)])).append(')');
+            }
+        }
+        if (stopped > 0) {
+            line.append("; ").append(stopped).append(stopped == 1 ? " other peer was" : " other peers were")
                     .append(" stopped");
         }
         return new JobOutcome(status[root], line.toString(), root);
+    }
+
+    /** "1, 3, 4": at most {@value #LISTED_RANKS} ranks, then how many more. */
+    static String rankList(List<Integer> ranks) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < ranks.size() && i < LISTED_RANKS; i++) {
+            b.append(i == 0 ? "" : ", ").append(ranks.get(i));
+        }
+        if (ranks.size() > LISTED_RANKS) {
+            b.append(" and ").append(ranks.size() - LISTED_RANKS).append(" more");
+        }
+        return b.toString();
     }
 
     private void appendCrashFiles(StringBuilder line, int rank) {

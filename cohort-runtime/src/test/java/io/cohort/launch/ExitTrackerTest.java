@@ -164,6 +164,30 @@ class ExitTrackerTest {
     }
 
     @Test
+    void peersThatFailedOnTheirOwnAreNamedNotCountedAsStopped() {
+        ExitTracker t = tracker(4);
+        t.exited(2, 3, false);
+        t.exited(0, 3, false); // its own failure, before the stop reached it
+        t.stopping();
+        t.exited(1, 143, true);
+        t.exited(3, 0, false);
+        JobOutcome o = t.outcome();
+        assertEquals(2, o.rootCauseRank());
+        assertEquals("cohort: job cafe0001 failed: rank 2 on node1 exited with status 3 (root cause); "
+                + "rank 0 also failed (exited with status 3); 1 other peer was stopped", o.summary());
+    }
+
+    @Test
+    void manyPeersThatFailedOnTheirOwnAreListedUpToALimit() {
+        ExitTracker t = tracker(12);
+        for (int r = 0; r < 12; r++) {
+            t.exited(r, 1, false);
+        }
+        assertEquals("cohort: job cafe0001 failed: rank 0 on node1 exited with status 1 (root cause); "
+                + "ranks 1, 2, 3, 4, 5, 6, 7, 8 and 3 more also failed", t.outcome().summary());
+    }
+
+    @Test
     void describeExitForSignalsAndStatuses() {
         ExitTracker t = tracker(1);
         assertEquals("rank 0 on node1 exited with status 128", t.describeExit(0, 128));

@@ -32,6 +32,19 @@ class ExitStatusSystemTest {
     }
 
     @Test
+    @Timeout(150)
+    void peersThatAllFailOnTheirOwnAreNamedNotCountedAsStopped() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            CohortProcess p = CohortProcess.run("run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, FAILING, "all", "exit", "4");
+            assertEquals(4, p.exitCode(), "run " + i + ": " + p);
+            List<String> s = summaries(p);
+            assertEquals(1, s.size(), "run " + i + ": " + p);
+            assertTrue(s.get(0).matches("cohort: job [0-9a-f]{8} failed: rank \\d on \\S+ exited with status 4 \\(root cause\\); "
+                    + "ranks \\d, \\d also failed"), "run " + i + ": " + s.get(0));
+        }
+    }
+
+    @Test
     @Timeout(60)
     void peerKilledBySigkillIsReportedAsSignal9() throws Exception {
         CohortProcess p = CohortProcess.run("run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, FAILING, "2", "kill9", "0");
