@@ -6,15 +6,18 @@ import java.io.IOException;
 
 /**
  * Reads just enough of a class file to tell, before launch, that a class certainly has no
- * {@code main}: no method of that name, no superclass but {@code java.lang.Object} and no interface
+ * {@code main}: no method that could start it on any Java, no superclass but {@code java.lang.Object} and no interface
  * that could hand one down. Anything less certain (a superclass, an unreadable or newer file) is left to the
  * peers' JVMs, which name it in one line too, after the launch.
  */
 final class ClassFileMain {
+    private static final int ACC_PRIVATE = 0x0002;
+    private static final java.util.Set<String> MAIN_DESCRIPTORS = java.util.Set.of("([Ljava/lang/String;)V", "()V");
+
     private ClassFileMain() {
     }
 
-    /** False only if the class in {@code classFile} certainly has no method named {@code main}. */
+    /** False only if the class in {@code classFile} certainly has no method that can start it. */
     static boolean mayHaveMain(byte[] classFile) {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(classFile));
@@ -58,15 +61,20 @@ final class ClassFileMain {
         }
     }
 
-    /** Skips a field or method table; with {@code utf8}, returns whether a member is named "main". */
+    /**
+     * Skips a field or method table; with {@code utf8}, returns whether a method may start a program
+     * on some Java: named main, not private, {@code void} with a {@code String[]} or no parameter
+     * (Java 25 takes non-public and instance ones; the peer's JVM decides, with its own message).
+     */
     private static boolean skipMembers(DataInputStream in, String[] utf8) throws IOException {
         boolean main = false;
         int members = in.readUnsignedShort();
         for (int m = 0; m < members; m++) {
-            in.readUnsignedShort(); // access flags
+            int access = in.readUnsignedShort();
             int name = in.readUnsignedShort();
-            in.readUnsignedShort(); // descriptor
-            if (utf8 != null && "main".equals(utf8[name])) {
+            int descriptor = in.readUnsignedShort();
+            if (utf8 != null && "main".equals(utf8[name]) && (access & ACC_PRIVATE) == 0
+                    && MAIN_DESCRIPTORS.contains(utf8[descriptor])) {
                 main = true;
             }
             int attributes = in.readUnsignedShort();

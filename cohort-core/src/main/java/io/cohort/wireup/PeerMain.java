@@ -8,8 +8,6 @@ import io.cohort.profile.Profiling;
 
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.Arrays;
 
 /**
@@ -41,10 +39,10 @@ public final class PeerMain {
         }
         watchParent();
         UncaughtExceptionRecorder recorder = UncaughtExceptionRecorder.installIfWanted();
-        Method main = findMain(args[0]);
+        ProgramEntry main = findMain(args[0]);
         startProfile(args[0]);
         try {
-            main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+            main.run(Arrays.copyOfRange(args, 1, args.length));
         } catch (InvocationTargetException e) {
             Throwable t = e.getCause();
             boolean verbose = "1".equals(System.getenv(JobEnvironment.VERBOSE));
@@ -157,23 +155,18 @@ public final class PeerMain {
         }
     }
 
-    private static Method findMain(String className) {
+    private static ProgramEntry findMain(String className) {
         try {
-            Class<?> c = Class.forName(className, false, ClassLoader.getSystemClassLoader());
-            Method m = c.getMethod("main", String[].class);
-            if (!Modifier.isStatic(m.getModifiers())) {
-                throw new NoSuchMethodException();
-            }
-            m.setAccessible(true);
-            return m;
+            return ProgramEntry.of(Class.forName(className, false, ClassLoader.getSystemClassLoader()),
+                    Runtime.version().feature());
         } catch (ClassNotFoundException e) {
             System.err.println("cohort: class " + className + " was not found on the peer's classpath");
         } catch (NoClassDefFoundError e) {
             System.err.println("cohort: " + missingClass(className, e.getMessage()));
         } catch (UnsupportedClassVersionError e) {
             System.err.println("cohort: " + unsupportedVersion(className, e.getMessage(), Runtime.version().feature()));
-        } catch (NoSuchMethodException | SecurityException e) {
-            System.err.println("cohort: class " + className + " has no public static void main(String[])");
+        } catch (ProgramEntry.NoEntryException e) {
+            System.err.println("cohort: " + e.getMessage());
         }
         System.exit(EXIT_NO_MAIN);
         return null;

@@ -50,6 +50,15 @@ class ProgramLoadingSystemTest {
                     helper.toString(), main.toString());
             assertEquals(0, rc, "javac: " + err);
         }
+        // A non-public class whose main is static but not public: Java 25's launcher starts it, older ones do not.
+        Path pkg = ROOT.resolve("pkgmain/app");
+        Files.createDirectories(pkg);
+        Files.writeString(pkg.resolve("Solver.java"), "package app;\nclass Solver {\n"
+                + "    static void main(String[] args) { System.out.println(\"ran with \" + args.length); }\n}\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, err, "--release", "17", "-d",
+                ROOT.resolve("pkgmain").toString(), pkg.resolve("Solver.java").toString());
+        assertEquals(0, rc, "javac: " + err);
         Files.delete(ROOT.resolve("nodep/app/Helper.class"));
         Files.delete(ROOT.resolve("lazydep/app/Helper.class"));
         // Class file major version 100 (Java 56, newer than any JDK the peers may run): bytes 6-7.
@@ -87,6 +96,24 @@ class ProgramLoadingSystemTest {
         CohortProcess v = CohortProcess.run("run", "-n", "1", "--verbose", "-cp", ROOT.resolve("lazydep").toString(), "app.Solver");
         assertEquals(3, v.exitCode(), v.toString());
         assertTrue(v.err().stream().anyMatch(l -> l.contains("NoClassDefFoundError: app/Helper")), v.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void aMainThatIsNotPublicRunsWhereThePeersJavaStartsItAndIsNamedWhereItDoesNot() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "2", "-cp", ROOT.resolve("pkgmain").toString(), "app.Solver", "x");
+        if (p.exitCode() == 0) {
+            // The peers' Java is 25 or newer: it starts the class as the java launcher would.
+            assertEquals(List.of("ran with 1", "ran with 1"), p.out(), p.toString());
+            assertTrue(Runtime.version().feature() >= 25, "the peers run the tests' Java: " + p);
+            return;
+        }
+        assertEquals(3, p.exitCode(), p.toString());
+        List<String> peers = p.err().stream().filter(l -> !l.startsWith("cohort: job ")).toList();
+        assertFalse(peers.isEmpty(), p.toString());
+        assertTrue(peers.stream().allMatch(l -> l.matches("cohort: class app\\.Solver has a non-public static void"
+                + " main\\(String\\[\\]\\), which Java (1[7-9]|2[0-4]) does not start; make it public static void"
+                + " main\\(String\\[\\]\\), or run the peers on Java 25 or newer")), p.toString());
     }
 
     @Test
