@@ -21,7 +21,7 @@ public final class AllToAll {
     }
 
     public static void main(String[] args) {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 1;
+        int rounds = (int) Argument.wholeNumber("alltoall", args, 1);
         try (Communicator world = Cohort.init()) {
             int rank = world.rank();
             int size = world.size();

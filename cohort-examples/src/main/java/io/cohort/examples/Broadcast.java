@@ -39,7 +39,7 @@ public final class Broadcast {
     }
 
     public static void main(String[] args) {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int rounds = (int) Argument.wholeNumber("broadcast", args, 10);
         try (Communicator world = Cohort.init()) {
             int rank = world.rank();
             int size = world.size();

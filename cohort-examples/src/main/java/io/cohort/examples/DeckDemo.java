@@ -19,7 +19,7 @@ public final class DeckDemo {
     }
 
     public static void main(String[] args) {
-        long n = args.length > 0 ? Long.parseLong(args[0]) : 100_000L;
+        long n = Argument.wholeNumber("deck", args, 100_000L);
         try (Communicator world = Cohort.init()) {
             int rank = world.rank();
             int size = world.size();

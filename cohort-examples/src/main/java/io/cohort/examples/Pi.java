@@ -12,7 +12,7 @@ public final class Pi {
     }
 
     public static void main(String[] args) {
-        long intervals = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
+        long intervals = Argument.wholeNumber("pi", args, 10_000_000L);
         try (Communicator world = Cohort.init()) {
             double h = 1.0 / intervals;
             double sum = 0;

@@ -12,7 +12,7 @@ public final class Ring {
     }
 
     public static void main(String[] args) {
-        int laps = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int laps = (int) Argument.wholeNumber("ring", args, 10);
         try (Communicator world = Cohort.init()) {
             int rank = world.rank();
             int size = world.size();

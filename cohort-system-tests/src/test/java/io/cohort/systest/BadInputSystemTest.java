@@ -66,6 +66,20 @@ class BadInputSystemTest {
     }
 
     @Test
+    @Timeout(60)
+    void anExampleStartedByClassNameChecksItsArgumentItself() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "2", "-cp", CohortProcess.LIB.resolve("cohort-examples.jar").toString(),
+                "io.cohort.examples.Pi", "abc");
+        assertEquals(2, p.exitCode(), p.toString());
+        List<String> err = p.err();
+        assertEquals(2, err.size(), "rank 0's sentence and the summary: " + p);
+        assertEquals("pi takes one argument, intervals, a whole number from 1 to 9223372036854775807, not 'abc'", err.get(0), p.toString());
+        // The other peer either found the same fault or was stopped first: the launcher stops the rest at once.
+        assertTrue(err.get(1).matches("cohort: job [0-9a-f]{8} failed: rank [01] on \\S+ exited with status 2 \\(root cause\\);"
+                + " (rank [01] also failed \\(exited with status 2\\)|1 other peer was stopped)"), p.toString());
+    }
+
+    @Test
     @Timeout(30)
     void unknownExample() throws Exception {
         assertFails(2, "unknown example 'nonesuch'", "run", "-n", "2", "--example", "nonesuch");
