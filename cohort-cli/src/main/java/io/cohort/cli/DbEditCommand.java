@@ -31,7 +31,19 @@ final class DbEditCommand extends DbSubcommand {
         try {
             while (true) {
                 runEditor(copy);
-                String edited = Files.readString(copy, StandardCharsets.UTF_8);
+                String edited;
+                try {
+                    edited = Files.readString(copy, StandardCharsets.UTF_8);
+                } catch (java.nio.charset.CharacterCodingException notText) {
+                    keepCopy = true;
+                    throw new ClusterDbException("the edited copy is not UTF-8 text; nothing was saved, the edited copy"
+                            + " is " + copy, notText);
+                } catch (IOException unreadable) {
+                    // The editor removed the copy or put something else in its place: there is nothing to keep.
+                    throw new ClusterDbException("the editor left no readable copy at " + copy + " ("
+                            + (unreadable instanceof java.nio.file.NoSuchFileException ? "it was removed"
+                                    : unreadable.getMessage()) + "); nothing was saved", unreadable);
+                }
                 if (edited.equals(editor.original())) {
                     out().println("no changes; " + editor.spec() + " was left as it was");
                     out().flush();
@@ -51,7 +63,7 @@ final class DbEditCommand extends DbSubcommand {
                 }
             }
         } finally {
-            if (!keepCopy) {
+            if (!keepCopy && Files.isRegularFile(copy, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 Files.deleteIfExists(copy);
             }
         }

@@ -212,6 +212,22 @@ class DbCommandTest {
         assertEquals("no changes; " + file + " was left as it was\n", unchanged.out());
     }
 
+    @Test
+    void anEditedCopyThatIsNotTextIsKeptAndOneThatIsGoneIsSaidSo() throws IOException {
+        Path file = lab();
+        Path script = editor("printf '\\377\\376' >> \"$1\"");
+        Result r = run(Map.of("EDITOR", "sh " + script), "db", "edit", "--cluster-db", file.toString());
+        assertError(r, 5, "the edited copy is not UTF-8 text; nothing was saved, the edited copy is ");
+        assertEquals(LAB, Files.readString(file));
+        Path copy = Path.of(r.err().strip().replaceAll(".*the edited copy is ", ""));
+        assertTrue(Files.size(copy) == LAB.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 2, "the user's bytes are kept");
+        Files.delete(copy);
+        Result gone = run(Map.of("EDITOR", "rm -f"), "db", "edit", "--cluster-db", file.toString());
+        assertEquals(5, gone.code(), gone.err());
+        assertTrue(gone.err().contains("(it was removed); nothing was saved"), gone.err());
+        assertEquals(LAB, Files.readString(file));
+    }
+
     private Path editor(String body) throws IOException {
         Path script = dir.resolve("editor.sh");
         Files.writeString(script, body + "\n");
