@@ -66,6 +66,10 @@ final class DnsZoneReader {
             return new Zone(records, serial(ctx, zone));
         } catch (NamingException e) {
             throw new ClusterDbException(origin + ": " + explain(e, who, zone), e);
+        } catch (RuntimeException e) {
+            // The JDK's DNS provider throws unchecked exceptions on a reply it cannot decode.
+            throw new ClusterDbException(origin + ": " + who + " sent a malformed answer for the TXT records of '" + zone
+                    + "' (" + e.getClass().getSimpleName() + "); check that it is a DNS server", e);
         } finally {
             close(ctx);
         }
@@ -83,8 +87,8 @@ final class DnsZoneReader {
             String[] fields = String.valueOf(soa.get()).trim().split("\\s+");
             return fields.length >= 3 && fields[2].matches("\\d{1,10}")
                     ? OptionalLong.of(Long.parseLong(fields[2])) : OptionalLong.empty();
-        } catch (NamingException e) {
-            return OptionalLong.empty();
+        } catch (NamingException | RuntimeException e) {
+            return OptionalLong.empty(); // no SOA, or one the provider cannot decode: no serial
         }
     }
 

@@ -101,6 +101,39 @@ class ClusterDbDnsTest {
         }
     }
 
+    @Test
+    @Timeout(20)
+    void aMalformedAnswerIsOneSentenceNotAnInternalError() throws Exception {
+        try (DatagramSocket server = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            Thread answerer = new Thread(() -> {
+                byte[] buf = new byte[512];
+                while (!server.isClosed()) {
+                    try {
+                        java.net.DatagramPacket q = new java.net.DatagramPacket(buf, buf.length);
+                        server.receive(q);
+                        // The query's id, a header claiming one question and five answers, then bytes no name starts with.
+                        byte[] reply = new byte[12 + 40];
+                        reply[0] = buf[0];
+                        reply[1] = buf[1];
+                        reply[2] = (byte) 0x84;
+                        reply[5] = 1;
+                        reply[7] = 5;
+                        java.util.Arrays.fill(reply, 12, reply.length, (byte) 0xff);
+                        server.send(new java.net.DatagramPacket(reply, reply.length, q.getSocketAddress()));
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            }, "malformed-dns");
+            answerer.setDaemon(true);
+            answerer.start();
+            String spec = "dns://127.0.0.1:" + server.getLocalPort() + "/lab";
+            ClusterDbException e = assertThrows(ClusterDbException.class, () -> ClusterDbSource.load(spec));
+            assertTrue(e.getMessage().startsWith(spec + ": the DNS server 127.0.0.1:" + server.getLocalPort()
+                    + " sent a malformed answer for the TXT records of 'lab' ("), e.getMessage());
+        }
+    }
+
     private static ClusterDb withVersion(ClusterDb db, long version) {
         return new ClusterDb(db.name(), version, db.defaultPartition(), db.loadServers(), db.daemon(), db.members(),
                 db.partitions());
