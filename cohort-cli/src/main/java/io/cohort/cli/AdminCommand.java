@@ -97,6 +97,10 @@ final class AdminCommand implements Callable<Integer> {
             if (reason.isBlank()) {
                 throw new UsageException("--reason needs a text saying why " + member + " is drained");
             }
+            String wrong = io.cohort.daemon.DrainReason.check(reason);
+            if (wrong != null) {
+                throw new UsageException("--reason: " + wrong);
+            }
             return send(spec, cluster, member, MessageType.DRAIN, MessageBody.empty().put("member", member).put("reason", reason),
                     "drained (" + reason + ")");
         }

@@ -100,6 +100,12 @@ class ClusterCommandsTest {
         assertEquals(6, lines.length, r.out()); // header, title, 3 in all, 1 in small
         assertTrue(lines[3].matches("all\\s+b\\s+(up|unknown)\\s+\\S+\\s+\\S+\\s+\\S+\\s+4\\s+4\\s+0\\s+.*"), lines[3]);
 
+        // A reason that would not fit every STATUS answer, or would forge a row of its table, is refused at once.
+        for (String bad : new String[] {"x".repeat(201), "new disk\nall  c  up"}) {
+            Run refused = cohort("admin", "drain", "b", "--reason", bad, "--cluster-db", db.toString(), "--key", key().toString());
+            assertEquals(2, refused.code(), refused.toString());
+            assertTrue(refused.err().startsWith("cohort: --reason: a drain reason is "), refused.err());
+        }
         Run drain = cohort("admin", "drain", "b", "--reason", "new disk", "--cluster-db", db.toString(), "--key", key().toString());
         assertEquals(0, drain.code(), drain.toString());
         assertEquals("b drained (new disk): taken by its daemon, load server a\n", drain.out());

@@ -86,6 +86,10 @@ final class DaemonRequests {
         switch (what) {
             case "drain" -> {
                 String reason = m.body().require("reason");
+                String wrong = DrainReason.check(reason);
+                if (wrong != null) {
+                    throw new RequestRefusedException(wrong);
+                }
                 if (mine) {
                     local.drain(reason);
                 }
