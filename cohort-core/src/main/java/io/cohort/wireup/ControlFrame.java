@@ -25,6 +25,11 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ControlFrame {
     public static final int MAX_LENGTH = 16 * 1024 * 1024;
+    /**
+     * The longest first frame of a connection (a hello or a stacks query, each well under a kilobyte):
+     * before it says who it is, a connection gets no 16 MiB buffer.
+     */
+    public static final int MAX_FIRST_LENGTH = 64 * 1024;
 
     private final int type;
     private final byte[] body;
@@ -65,13 +70,18 @@ public final class ControlFrame {
 
     /** Blocks for one frame; returns null at a clean end of stream before a frame starts. */
     public static ControlFrame readFrom(DataInputStream in) throws IOException {
+        return readFrom(in, MAX_LENGTH);
+    }
+
+    /** As {@link #readFrom(DataInputStream)}, refusing a frame longer than {@code maxLength}. */
+    public static ControlFrame readFrom(DataInputStream in, int maxLength) throws IOException {
         int length;
         try {
             length = in.readInt();
         } catch (EOFException e) {
             return null;
         }
-        if (length < 1 || length > MAX_LENGTH) {
+        if (length < 1 || length > maxLength) {
             throw new IOException("malformed control frame (length " + length + ")");
         }
         int type = in.readUnsignedByte();

@@ -91,6 +91,16 @@ class ControlFrameTest {
     }
 
     @Test
+    void aFirstFrameIsBoundedBeforeItsBodyIsAllocated() throws IOException {
+        DataInputStream tooLong = new DataInputStream(new ByteArrayInputStream(header(ControlFrame.MAX_FIRST_LENGTH + 1, 1)));
+        assertThrows(IOException.class, () -> ControlFrame.readFrom(tooLong, ControlFrame.MAX_FIRST_LENGTH));
+        ControlFrame hello = sample(3, ControlFrame.MAX_FIRST_LENGTH - 1);
+        ControlFrame read = ControlFrame.readFrom(new DataInputStream(new ByteArrayInputStream(streamBytes(hello))),
+                ControlFrame.MAX_FIRST_LENGTH);
+        assertArrayEquals(hello.body(), read.body());
+    }
+
+    @Test
     void maxLengthItselfIsAccepted() throws IOException {
         ControlFrame big = sample(7, ControlFrame.MAX_LENGTH - 1);
         ControlFrame parsed = ControlFrame.parse(big.encode());

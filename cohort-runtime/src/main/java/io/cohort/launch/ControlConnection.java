@@ -36,6 +36,20 @@ public final class ControlConnection implements Closeable {
         return ControlFrame.readFrom(in);
     }
 
+    /**
+     * The connection's first frame, which must say who it is: at most
+     * {@link ControlFrame#MAX_FIRST_LENGTH} bytes, within {@code timeoutMillis} (a connection that
+     * sends nothing, or a byte at a time, is dropped rather than held). Null at end of stream.
+     */
+    public ControlFrame readFirst(int timeoutMillis) throws IOException {
+        socket.setSoTimeout(timeoutMillis);
+        try {
+            return ControlFrame.readFrom(in, ControlFrame.MAX_FIRST_LENGTH);
+        } finally {
+            socket.setSoTimeout(0);
+        }
+    }
+
     /** True when a read would not block: the reader may flush what it wrote for the frames so far. */
     public boolean idle() throws IOException {
         return in.available() == 0;

@@ -109,6 +109,8 @@ public final class Controller {
     public static final String CORE_ARCHIVE = "cohort-core.jsa";
     /** After the last exit, how long to wait for control connections to end before deciding anyway. */
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /** How long a new control connection may be silent inside its first frame before it is dropped. */
+    static final int FIRST_FRAME_MILLIS = 30_000;
     /** After STOP, how much longer than the grace period to wait for exits before giving up on an io-manager. */
     static final long STOP_SLACK_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** The shortest and longest time the peers may be given to answer a stacks query. */
@@ -1247,7 +1249,7 @@ public final class Controller {
         }
         ControlFrame first;
         try {
-            first = conn.read();
+            first = conn.readFirst(FIRST_FRAME_MILLIS);
         } catch (IOException e) {
             first = null;
         }
