@@ -17,10 +17,14 @@ public final class Main {
             EarlyIoManager.start();
         }
         int code;
+        PrintWriter out = new PrintWriter(System.out, true);
         try {
-            code = execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+            code = execute(args, out, new PrintWriter(System.err, true));
         } finally {
             EarlyIoManager.discard();
+        }
+        if (code == 0 && (out.checkError() | System.out.checkError())) {
+            code = outputLost();
         }
         if (RunCommand.stoppedBySignal) {
             // The signal's own exit is under way; System.exit(code) here could win the race and
@@ -28,6 +32,26 @@ public final class Main {
             return;
         }
         System.exit(code);
+    }
+
+    /**
+     * A command's report could not be written to standard output (a full device, a closed pipe):
+     * exit 141 without a word where stdout is a pipe (its reader went away, as {@code head} does;
+     * SIGPIPE's status, as a Unix tool ends), else one line and 74, never 0 with the report lost.
+     */
+    private static int outputLost() {
+        String target = "";
+        try {
+            target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/1")).toString();
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            // no /proc: say it
+        }
+        if (target.startsWith("pipe:")) {
+            return io.cohort.launch.ExitCodes.OUTPUT_CLOSED;
+        }
+        System.err.println("cohort: the standard output" + (target.isEmpty() ? "" : " (" + target + ")")
+                + " could not be written; the report is incomplete");
+        return io.cohort.launch.ExitCodes.OUTPUT_FAILED;
     }
 
     /**

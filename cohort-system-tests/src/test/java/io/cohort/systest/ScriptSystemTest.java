@@ -101,6 +101,17 @@ class ScriptSystemTest {
             r.readLine();
         }
         assertEquals(141, head.waitFor());
+
+        // The other commands' reports likewise: never exit 0 with the report lost.
+        Process examples = new ProcessBuilder(cohort, "examples").directory(cwd.toFile())
+                .redirectOutput(new java.io.File("/dev/full")).start();
+        examples.getOutputStream().close();
+        List<String> said;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(examples.getErrorStream()))) {
+            said = r.lines().collect(Collectors.toList());
+        }
+        assertEquals(74, examples.waitFor(), said.toString());
+        assertEquals(List.of("cohort: the standard output (/dev/full) could not be written; the report is incomplete"), said);
     }
 
     /**
