@@ -110,6 +110,9 @@ final class StacksCommand implements Callable<Integer> {
             return null;
         }
         String want = job.trim();
+        if (want.isEmpty()) {
+            throw new UsageException("JOB is empty; give a job id (or its start) or the launcher's pid, or leave it out");
+        }
         List<JobRegistry.Entry> matches = jobs.stream()
                 .filter(e -> e.jobId().startsWith(want) || Long.toString(e.pid()).equals(want)).toList();
         if (matches.isEmpty()) {

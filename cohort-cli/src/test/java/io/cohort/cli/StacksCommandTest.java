@@ -99,6 +99,14 @@ class StacksCommandTest {
     }
 
     @Test
+    void anEmptyJobNameMatchesNoJobButIsAUsageError() throws IOException {
+        register("aaaa1111", 1_000);
+        Result r = execute("stacks", " ");
+        assertEquals(2, r.code(), r.toString());
+        assertEquals("cohort: JOB is empty; give a job id (or its start) or the launcher's pid, or leave it out\n", r.err());
+    }
+
+    @Test
     void aRegistryOthersMayWriteIsRefusedWithExit78() throws IOException {
         Path jobs = Files.createDirectories(runtime.resolve("cohort/jobs"));
         Files.setPosixFilePermissions(runtime.resolve("cohort"), PosixFilePermissions.fromString("rwx------"));
