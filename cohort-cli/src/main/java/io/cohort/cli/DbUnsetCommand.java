@@ -23,6 +23,11 @@ final class DbUnsetCommand extends DbSubcommand {
         ClusterDbEditor editor = ClusterDbEditor.open(databaseSpec());
         ClusterDbText text = ClusterDbText.of(editor.original());
         for (String t : tokens) {
+            if (t.strip().equals("version")) {
+                // Every edit raises it; unset, it would only come back one higher.
+                throw new ClusterDbException(editor.spec() + ": 'version' cannot be unset; every edit raises it by one,"
+                        + " and 'cohort db set version=N' raises it further");
+            }
             if (!text.unset(t.strip())) {
                 throw new ClusterDbException(editor.spec() + ": there is no '" + t.strip() + "' to unset");
             }

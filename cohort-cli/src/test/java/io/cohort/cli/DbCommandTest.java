@@ -135,6 +135,7 @@ class DbCommandTest {
         assertTrue(db(file, "print").out().contains("member.m1.cpus = 1\n"));
         assertError(db(file, "unset", "member.m1.cpus"), 5, "there is no 'member.m1.cpus' to unset");
         assertError(db(file, "unset", "default_partition"), 5, "the required token 'default_partition' is missing");
+        assertError(db(file, "unset", "version"), 5, "'version' cannot be unset; every edit raises it by one");
         assertTrue(Files.readString(file).contains("version = 8\n"));
     }
 
