@@ -21,6 +21,8 @@ import java.util.function.Consumer;
  * them); a line that cannot be parsed is named in one warning and skipped.
  */
 final class SummaryReader {
+    /** The most peers a job has ({@code cohort run -n}). */
+    static final int MAX_JOB_SIZE = 65_536;
     private SummaryReader() {
     }
 
@@ -63,12 +65,18 @@ final class SummaryReader {
                             format = true;
                         }
                         case SummaryFormat.PEER -> {
-                            rank = Integer.parseInt(f[1]);
-                            size = Integer.parseInt(f[2]);
                             jobId = text(f[3]);
                             host = text(f[4]);
                             application = text(f[5]);
                             pid = Long.parseLong(f[6]);
+                            int r = Integer.parseInt(f[1]);
+                            int n = Integer.parseInt(f[2]);
+                            if (n < 1 || n > MAX_JOB_SIZE || r < 0 || r >= n) {
+                                // The rest of the line stands; the rank comes from the file name.
+                                throw new IllegalArgumentException("rank " + r + " of " + n);
+                            }
+                            rank = r;
+                            size = n;
                         }
                         case SummaryFormat.JOB -> {
                             start = Long.parseLong(f[1]);
@@ -80,7 +88,7 @@ final class SummaryReader {
                             ticks = Long.parseLong(f[2]);
                             pause = Long.parseLong(f[4]);
                         }
-                        case SummaryFormat.COMM -> comm(f, comms, regions);
+                        case SummaryFormat.COMM -> comm(f, size, comms, regions);
                         case SummaryFormat.SITE -> sites.add(new Totals.SiteTotal(text(f[2]),
                                 new CallSite(text(f[3]), text(f[4]), Integer.parseInt(f[5])),
                                 Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8])));
@@ -97,7 +105,7 @@ final class SummaryReader {
                             // a record a later writer added
                         }
                     }
-                } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+                } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) { // NumberFormatException too
                     if (bad++ == 0) {
                         firstBad = "line " + lineNo;
                     }
@@ -132,7 +140,8 @@ final class SummaryReader {
                 Map.of(), totals);
     }
 
-    private static void comm(String[] f, List<Totals.CommTotal> comms, Map<String, long[]> regions) {
+    /** A comm line's peer (-1: none or any) within the job, and its size class (-1: none) within the histogram's. */
+    private static void comm(String[] f, int size, List<Totals.CommTotal> comms, Map<String, long[]> regions) {
         String kindLabel = f[1];
         String operation = text(f[2]);
         long count = Long.parseLong(f[7]);
@@ -147,8 +156,13 @@ final class SummaryReader {
         if (kind == null) {
             return; // a kind a later writer added
         }
-        comms.add(new Totals.CommTotal(kind, operation, text(f[3]), Integer.parseInt(f[4]), Integer.parseInt(f[5]),
-                Integer.parseInt(f[6]), count, Long.parseLong(f[8]), nanos, Long.parseLong(f[10]), Long.parseLong(f[11])));
+        int peer = Integer.parseInt(f[5]);
+        int sizeClass = Integer.parseInt(f[6]);
+        if (peer < -1 || peer >= (size > 0 ? size : MAX_JOB_SIZE) || sizeClass < -1 || sizeClass >= SizeHistogram.CLASSES) {
+            throw new IllegalArgumentException("peer " + peer + ", size class " + sizeClass);
+        }
+        comms.add(new Totals.CommTotal(kind, operation, text(f[3]), Integer.parseInt(f[4]), peer,
+                sizeClass, count, Long.parseLong(f[8]), nanos, Long.parseLong(f[10]), Long.parseLong(f[11])));
     }
 
     private static String text(String field) {

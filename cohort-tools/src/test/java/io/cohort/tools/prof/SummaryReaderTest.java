@@ -101,6 +101,24 @@ class SummaryReaderTest {
     }
 
     @Test
+    void numbersOutsideTheJobAreBadLinesNotCrashes() throws Exception {
+        peer(0, "comm\tsend\tsend\t\t0\t99\t7\t3\t300\t1\t100\t100\t1",
+                "comm\tsend\tsend\t\t0\t1\t64\t3\t300\t1\t100\t100\t1",
+                "comm\tsend\tsend\t\t0\t2147483647\t2147483647\t3\t300\t1\t100\t100\t1");
+        peer(1);
+        // A peer line claiming two billion peers (or a rank outside its job) is refused; the file name gives the rank.
+        Path p1 = dir.resolve("Solver.prof.1.tsv");
+        Files.writeString(p1, Files.readString(p1).replace("peer\t1\t2\t", "peer\t1\t2000000000\t"));
+        ProfileSet set = ProfileSet.load(dir, warnings::add);
+        assertEquals(2, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith("Solver.prof.0.tsv: 3 lines could not be read"), warnings.get(0));
+        assertTrue(warnings.get(1).startsWith("Solver.prof.1.tsv: 1 line could not be read"), warnings.get(1));
+        CommMatrix m = CommMatrix.of(set);
+        assertEquals(3, m.messages(0, 1), "the good lines still count");
+        assertEquals(1, set.peer(1).rank());
+    }
+
+    @Test
     void aTsvThatIsNotASummaryIsSkippedWithAWarning() throws Exception {
         peer(1);
         Files.writeString(dir.resolve("Solver.prof.0.tsv"), "name\tvalue\nx\t1\n");
