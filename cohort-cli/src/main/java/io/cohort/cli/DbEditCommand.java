@@ -3,6 +3,7 @@ package io.cohort.cli;
 import io.cohort.cluster.ClusterDb;
 import io.cohort.cluster.ClusterDbEditor;
 import io.cohort.cluster.ClusterDbException;
+import io.cohort.cluster.ClusterDbSource;
 import picocli.CommandLine.Command;
 
 import java.io.Console;
@@ -33,7 +34,11 @@ final class DbEditCommand extends DbSubcommand {
                 runEditor(copy);
                 String edited;
                 try {
-                    edited = Files.readString(copy, StandardCharsets.UTF_8);
+                    edited = io.cohort.cluster.TextFiles.read(copy, ClusterDbSource.MAX_FILE_BYTES, StandardCharsets.UTF_8);
+                } catch (io.cohort.cluster.TextFiles.NotTextFileException notText) {
+                    keepCopy = true;
+                    throw new ClusterDbException("the edited copy " + notText.getMessage()
+                            + "; nothing was saved, the edited copy is " + copy, notText);
                 } catch (java.nio.charset.CharacterCodingException notText) {
                     keepCopy = true;
                     throw new ClusterDbException("the edited copy is not UTF-8 text; nothing was saved, the edited copy"

@@ -660,12 +660,21 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** The largest host file read: 65536 peers on lines of a generous 256 bytes. */
+    private static final int HOSTFILE_MAX_BYTES = 16 << 20;
+
     private static String readHostfile(Path file) {
         try {
-            return java.nio.file.Files.readString(file);
+            return io.cohort.cluster.TextFiles.read(file, HOSTFILE_MAX_BYTES, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (io.cohort.cluster.TextFiles.NotTextFileException e) {
+            throw new UsageException("--hostfile " + file + " " + e.getMessage() + "; give a text file of host names");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new UsageException("--hostfile " + file + " is not UTF-8 text");
         } catch (java.nio.file.NoSuchFileException e) {
             throw new UsageException("--hostfile " + file + " does not exist");
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new UsageException("--hostfile " + file + " cannot be read (permission denied)");
+        } catch (IOException e) {
             throw new UsageException("--hostfile " + file + " cannot be read (" + e.getMessage() + ")");
         }
     }

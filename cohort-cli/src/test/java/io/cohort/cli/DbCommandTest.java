@@ -223,6 +223,10 @@ class DbCommandTest {
         Path copy = Path.of(r.err().strip().replaceAll(".*the edited copy is ", ""));
         assertTrue(Files.size(copy) == LAB.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 2, "the user's bytes are kept");
         Files.delete(copy);
+        Result huge = run(Map.of("EDITOR", "truncate -s 20M"), "db", "edit", "--cluster-db", file.toString());
+        assertError(huge, 5, "the edited copy is larger than 16 MiB; nothing was saved, the edited copy is ");
+        assertEquals(LAB, Files.readString(file));
+        Files.delete(Path.of(huge.err().strip().replaceAll(".*the edited copy is ", "")));
         Result gone = run(Map.of("EDITOR", "rm -f"), "db", "edit", "--cluster-db", file.toString());
         assertEquals(5, gone.code(), gone.err());
         assertTrue(gone.err().contains("(it was removed); nothing was saved"), gone.err());

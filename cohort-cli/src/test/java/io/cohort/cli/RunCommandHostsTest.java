@@ -97,6 +97,13 @@ class RunCommandHostsTest {
                 "run", "-n", "2", "--hosts", "a", "--hostfile", file.toString(), "--example", "pi");
         assertUsageError("--hostfile " + dir.resolve("none") + " does not exist",
                 "run", "-n", "2", "--hostfile", dir.resolve("none").toString(), "--example", "pi");
+        assertUsageError("--hostfile /dev/zero is not a regular file (a device, FIFO or socket); give a text file of host names",
+                "run", "-n", "2", "--hostfile", "/dev/zero", "--example", "pi");
+        assertUsageError("--hostfile " + dir + " is a directory",
+                "run", "-n", "2", "--hostfile", dir.toString(), "--example", "pi");
+        java.nio.file.Path latin1 = java.nio.file.Files.write(dir.resolve("latin1"), new byte[] {'h', (byte) 0xe9, '\n'});
+        assertUsageError("--hostfile " + latin1 + " is not UTF-8 text",
+                "run", "-n", "2", "--hostfile", latin1.toString(), "--example", "pi");
         java.nio.file.Path bad = java.nio.file.Files.writeString(dir.resolve("bad"), "h1\nh2 cpus=3\n");
         assertUsageError(bad + ":2: 'cpus=3' is not understood",
                 "run", "-n", "2", "--hostfile", bad.toString(), "--example", "pi");

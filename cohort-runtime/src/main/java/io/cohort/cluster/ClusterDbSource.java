@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -24,6 +23,11 @@ public final class ClusterDbSource {
     public static final String DEFAULT_PATH = "/etc/cohort/cluster.db";
     /** The DNS port when a {@code dns://} spec gives none. */
     public static final int DNS_PORT = 53;
+    /**
+     * The largest database file read: 65535 members at a generous 200 bytes each, with room for
+     * partitions and comments.
+     */
+    public static final int MAX_FILE_BYTES = 16 << 20;
 
     /**
      * A parsed {@code dns:} spec.
@@ -91,10 +95,15 @@ public final class ClusterDbSource {
         return db;
     }
 
-    /** A database file's text as UTF-8; a missing or unreadable file is one sentence. */
+    /**
+     * A database file's text as UTF-8; a missing or unreadable file, or one that is not a regular file
+     * of at most {@value #MAX_FILE_BYTES} bytes, is one sentence.
+     */
     public static String readFile(Path file, String origin) {
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
+            return TextFiles.read(file, MAX_FILE_BYTES, StandardCharsets.UTF_8);
+        } catch (TextFiles.NotTextFileException e) {
+            throw new ClusterDbException(origin + " " + e.getMessage() + "; a cluster database is a text file");
         } catch (NoSuchFileException e) {
             throw new ClusterDbException(origin + ": no such file; create one with 'cohort db init CLUSTER'"
                     + " or name another with --cluster-db or " + ENV);

@@ -1,6 +1,8 @@
 package io.cohort.daemon;
 
 import java.io.IOException;
+import io.cohort.cluster.TextFiles;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -28,6 +30,8 @@ public final class ClusterKey {
     public static final Path DEFAULT_PATH = Path.of("/etc/cohort/cluster.key");
     public static final int KEY_BYTES = 32;
     public static final int MIN_BYTES = 16;
+    /** The largest key file read; a key is a line of hex digits, so anything bigger is not one. */
+    static final int MAX_FILE_BYTES = 4096;
     private static final Set<PosixFilePermission> FOREIGN = Set.of(PosixFilePermission.GROUP_READ,
             PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
 
@@ -74,7 +78,12 @@ public final class ClusterKey {
         }
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.US_ASCII).strip();
+            text = TextFiles.read(file, MAX_FILE_BYTES, StandardCharsets.US_ASCII).strip();
+        } catch (TextFiles.NotTextFileException e) {
+            throw new ClusterConfigException("the cluster key " + file + " " + e.getMessage()
+                    + "; make a new one with 'cohort admin keygen FILE'");
+        } catch (CharacterCodingException e) {
+            throw new ClusterConfigException("the cluster key " + file + " is not hex digits; make a new one with 'cohort admin keygen FILE'");
         } catch (IOException e) {
             throw new ClusterConfigException("cannot read the cluster key " + file + " (" + e.getMessage() + ")");
         }

@@ -49,6 +49,13 @@ class ClusterDbSourceTest {
     }
 
     @Test
+    void aFifoNamedAsTheDatabaseIsRefusedNotWaitedOn() throws Exception {
+        Path fifo = TextFilesTest.fifo(dir, "cluster.db");
+        assertEquals(fifo + " is not a regular file (a device, FIFO or socket); a cluster database is a text file",
+                assertThrows(ClusterDbException.class, () -> ClusterDbSource.load(fifo.toString())).getMessage());
+    }
+
+    @Test
     void fileErrorsAreOneSentence() throws IOException {
         String missing = dir.resolve("none.db").toString();
         assertEquals(missing + ": no such file; create one with 'cohort db init CLUSTER' or name another with"
@@ -58,6 +65,11 @@ class ClusterDbSourceTest {
         Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, 0});
         assertTrue(assertThrows(ClusterDbException.class, () -> ClusterDbSource.load(binary.toString())).getMessage()
                 .endsWith("the file is not UTF-8 text"));
+        Path big = TextFilesTest.sparse(dir, "big.db", 1L << 32);
+        assertEquals(big + " is larger than 16 MiB; a cluster database is a text file",
+                assertThrows(ClusterDbException.class, () -> ClusterDbSource.load(big.toString())).getMessage());
+        assertEquals("/dev/zero is not a regular file (a device, FIFO or socket); a cluster database is a text file",
+                assertThrows(ClusterDbException.class, () -> ClusterDbSource.load("/dev/zero")).getMessage());
         Path ok = dir.resolve("ok.db");
         Files.writeString(ok, ClusterDbParserTest.MINIMAL);
         assertEquals("lab", ClusterDbSource.load(ok.toString()).name());

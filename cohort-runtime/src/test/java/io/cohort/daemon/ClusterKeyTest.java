@@ -53,6 +53,24 @@ class ClusterKeyTest {
     }
 
     @Test
+    void fifosDevicesHugeAndNonAsciiKeyFilesAreRefusedInOneSentence() throws Exception {
+        Path fifo = io.cohort.cluster.TextFilesTest.fifo(dir, "fifo.key");
+        Files.setPosixFilePermissions(fifo, PosixFilePermissions.fromString("rw-------"));
+        assertEquals("the cluster key " + fifo + " is not a regular file (a device, FIFO or socket); make a new one"
+                + " with 'cohort admin keygen FILE'",
+                assertThrows(ClusterConfigException.class, () -> ClusterKey.load(fifo)).getMessage());
+        Path big = io.cohort.cluster.TextFilesTest.sparse(dir, "big.key", 1L << 31);
+        Files.setPosixFilePermissions(big, PosixFilePermissions.fromString("rw-------"));
+        assertEquals("the cluster key " + big + " is larger than 4096 bytes; make a new one with 'cohort admin keygen FILE'",
+                assertThrows(ClusterConfigException.class, () -> ClusterKey.load(big)).getMessage());
+        Path accented = dir.resolve("accented.key");
+        Files.writeString(accented, "é".repeat(40), java.nio.charset.StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(accented, PosixFilePermissions.fromString("rw-------"));
+        assertEquals("the cluster key " + accented + " is not hex digits; make a new one with 'cohort admin keygen FILE'",
+                assertThrows(ClusterConfigException.class, () -> ClusterKey.load(accented)).getMessage());
+    }
+
+    @Test
     void theOptionThenTheEnvironmentThenTheDefault() {
         assertEquals(Path.of("/a"), ClusterKey.locate("/a", Map.of(ClusterKey.ENV_NAME, "/b")));
         assertEquals(Path.of("/b"), ClusterKey.locate(null, Map.of(ClusterKey.ENV_NAME, "/b")));
