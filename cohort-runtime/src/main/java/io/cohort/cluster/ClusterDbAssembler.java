@@ -201,15 +201,9 @@ final class ClusterDbAssembler {
                 get("daemon.update_interval", d.updateInterval()), get("daemon.ttl", d.ttl()),
                 get("daemon.heartbeat", d.heartbeat()), get("daemon.ring_timeout", d.ringTimeout()),
                 get("daemon.max_skew", d.maxSkew()));
-        if (s.ttl().compareTo(s.updateInterval()) <= 0) {
-            throw at("daemon.ttl", "daemon.update_interval").error("the time-to-live ("
-                    + ClusterDbValues.formatDuration(s.ttl()) + ") must be longer than the update interval ("
-                    + ClusterDbValues.formatDuration(s.updateInterval()) + "), or members expire between updates");
-        }
-        if (s.ringTimeout().compareTo(s.heartbeat()) <= 0) {
-            throw at("daemon.ring_timeout", "daemon.heartbeat").error("the ring time-out ("
-                    + ClusterDbValues.formatDuration(s.ringTimeout()) + ") must be longer than the heartbeat ("
-                    + ClusterDbValues.formatDuration(s.heartbeat()) + "), or every ring neighbour looks lost");
+        java.util.Optional<DaemonSettings.Violation> v = s.violation();
+        if (v.isPresent()) {
+            throw at(v.get().token(), v.get().otherToken()).error(v.get().message());
         }
         return s;
     }

@@ -22,6 +22,54 @@ public record DaemonSettings(int port, Duration updateInterval, Duration ttl, Du
         Objects.requireNonNull(maxSkew, "maxSkew");
     }
 
+    /** The shortest update interval and heartbeat a daemon accepts. */
+    public static final Duration MIN_PERIOD = Duration.ofMillis(10);
+    /** The smallest clock skew allowance a daemon accepts. */
+    public static final Duration MIN_SKEW = Duration.ofSeconds(1);
+
+    /**
+     * A rule these settings break: the database token at fault (and the other token of the pair, or
+     * null) and a sentence that names neither, for the caller to place.
+     */
+    public record Violation(String token, String otherToken, String message) {
+    }
+
+    /**
+     * The first rule these settings break, if any. The rules: update interval and heartbeat at least
+     * {@link #MIN_PERIOD}; the time-to-live at least twice the update interval (one lost update must not
+     * expire a member); the ring time-out at least twice the heartbeat (one late heartbeat must not
+     * lose a neighbour); the skew allowance at least {@link #MIN_SKEW}. The database check and the
+     * daemon both apply them, so {@code cohort db validate} accepts exactly what a daemon starts with.
+     */
+    public java.util.Optional<Violation> violation() {
+        if (port < 1 || port > 65535) {
+            return java.util.Optional.of(new Violation("daemon.port", null, "the port " + port + " is not from 1 to 65535"));
+        }
+        if (updateInterval.compareTo(MIN_PERIOD) < 0) {
+            return java.util.Optional.of(new Violation("daemon.update_interval", null, "the update interval ("
+                    + ClusterDbValues.formatDuration(updateInterval) + ") must be at least 10ms"));
+        }
+        if (heartbeat.compareTo(MIN_PERIOD) < 0) {
+            return java.util.Optional.of(new Violation("daemon.heartbeat", null, "the heartbeat ("
+                    + ClusterDbValues.formatDuration(heartbeat) + ") must be at least 10ms"));
+        }
+        if (ttl.compareTo(updateInterval.multipliedBy(2)) < 0) {
+            return java.util.Optional.of(new Violation("daemon.ttl", "daemon.update_interval", "the time-to-live ("
+                    + ClusterDbValues.formatDuration(ttl) + ") must be at least twice the update interval ("
+                    + ClusterDbValues.formatDuration(updateInterval) + "), or one lost update expires a member"));
+        }
+        if (ringTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
+            return java.util.Optional.of(new Violation("daemon.ring_timeout", "daemon.heartbeat", "the ring time-out ("
+                    + ClusterDbValues.formatDuration(ringTimeout) + ") must be at least twice the heartbeat ("
+                    + ClusterDbValues.formatDuration(heartbeat) + "), or one late heartbeat loses a ring neighbour"));
+        }
+        if (maxSkew.compareTo(MIN_SKEW) < 0) {
+            return java.util.Optional.of(new Violation("daemon.max_skew", null, "the largest clock skew ("
+                    + ClusterDbValues.formatDuration(maxSkew) + ") must be at least 1s"));
+        }
+        return java.util.Optional.empty();
+    }
+
     /** The defaults: port 7470, update every 2 s, TTL 10 s, heartbeat 500 ms, ring time-out 2 s, skew 30 s. */
     public static DaemonSettings defaults() {
         return new DaemonSettings(DEFAULT_PORT, Duration.ofSeconds(2), Duration.ofSeconds(10),

@@ -152,19 +152,9 @@ public final class Daemon implements AutoCloseable {
     }
 
     private static void validate(ClusterDb db, DaemonSettings s) throws ClusterConfigException {
-        if (s.port() < 1 || s.port() > 65535) {
-            throw new ClusterConfigException("daemon.port " + s.port() + " is not a port from 1 to 65535");
-        }
-        if (s.heartbeat().toMillis() < 10 || s.ringTimeout().compareTo(s.heartbeat().multipliedBy(2)) < 0) {
-            throw new ClusterConfigException("daemon.ringTimeout (" + s.ringTimeout().toMillis() + " ms) must be at least twice"
-                    + " daemon.heartbeat (" + s.heartbeat().toMillis() + " ms), which must be at least 10 ms");
-        }
-        if (s.updateInterval().toMillis() < 10 || s.ttl().compareTo(s.updateInterval().multipliedBy(2)) < 0) {
-            throw new ClusterConfigException("daemon.ttl (" + s.ttl().toMillis() + " ms) must be at least twice"
-                    + " daemon.updateInterval (" + s.updateInterval().toMillis() + " ms), which must be at least 10 ms");
-        }
-        if (s.maxSkew().toMillis() < 1000) {
-            throw new ClusterConfigException("daemon.maxSkew (" + s.maxSkew().toMillis() + " ms) must be at least 1 s");
+        java.util.Optional<DaemonSettings.Violation> v = s.violation();
+        if (v.isPresent()) {
+            throw new ClusterConfigException(v.get().token() + ": " + v.get().message());
         }
         if (db.loadServers().isEmpty()) {
             throw new ClusterConfigException("cluster " + db.name() + " names no load_servers; the daemons need at least one");

@@ -191,8 +191,13 @@ class ClusterDbParserTest {
             daemon.ttl = 10                  | the time-to-live must be a duration above 0
             daemon.ttl = 0s                  | the time-to-live must be a duration
             daemon.ttl = 2h                  | the time-to-live must be a duration
-            daemon.ttl = 1s                  | cluster.db:7: daemon.ttl = '1s': the time-to-live (1s) must be longer than the update interval (2s)
-            daemon.heartbeat = 5s            | cluster.db:7: daemon.heartbeat = '5s': the ring time-out (2s) must be longer than the heartbeat (5s)
+            daemon.ttl = 1s                  | cluster.db:7: daemon.ttl = '1s': the time-to-live (1s) must be at least twice the update interval (2s)
+            daemon.ttl = 3s                  | cluster.db:7: daemon.ttl = '3s': the time-to-live (3s) must be at least twice the update interval (2s), or one lost update expires a member
+            daemon.heartbeat = 5s            | cluster.db:7: daemon.heartbeat = '5s': the ring time-out (2s) must be at least twice the heartbeat (5s)
+            daemon.heartbeat = 1500ms        | cluster.db:7: daemon.heartbeat = '1500ms': the ring time-out (2s) must be at least twice the heartbeat (1500ms), or one late heartbeat loses a ring neighbour
+            daemon.heartbeat = 5ms           | cluster.db:7: daemon.heartbeat = '5ms': the heartbeat (5ms) must be at least 10ms
+            daemon.update_interval = 9ms     | cluster.db:7: daemon.update_interval = '9ms': the update interval (9ms) must be at least 10ms
+            daemon.max_skew = 999ms          | cluster.db:7: daemon.max_skew = '999ms': the largest clock skew (999ms) must be at least 1s
             member.m1                        | 'member.m1': a line must be
             member.m1 = 3                    | unknown token; a member token is member.NAME.ATTRIBUTE
             member.m1.cpu = 3                | unknown member attribute 'cpu'; known: address, cpus, slots
