@@ -136,11 +136,18 @@ final class ClusterDbAssembler {
         DaemonSettings daemon = daemon();
 
         Map<String, Member> memberMap = new LinkedHashMap<>();
+        Map<String, String> memberAt = new HashMap<>();
         for (String m : ordered("member_order", members, "member")) {
             String p = "member." + m + ".";
             String address = get(p + "address", null);
             if (address == null) {
                 throw members.get(m).error("member '" + m + "' has no address; add " + example(p + "address", "10.0.0.1"));
+            }
+            String other = memberAt.putIfAbsent(ClusterDbValues.addressKey(address), m);
+            if (other != null) {
+                // Daemons find each other by address and the one daemon.port, so two members there are one daemon.
+                throw seen.get(p + "address").error("member '" + m + "' has the address of member '" + other
+                        + "'; every member needs its own, since a member's daemon is found by its address");
             }
             int cpus = get(p + "cpus", 1);
             memberMap.put(m, new Member(m, address, cpus, get(p + "slots", cpus)));

@@ -121,6 +121,19 @@ final class ClusterDbValues {
         return value;
     }
 
+    /**
+     * What two spellings of one address share: the bytes of an IP literal ({@code fd00::1} and
+     * {@code fd00:0::1} are one address), a DNS name in lower case without a final dot. Nothing is looked up.
+     */
+    static String addressKey(String address) {
+        byte[] ip = address.indexOf(':') >= 0 ? ipv6(address) : address.matches("[\\d.]+") ? ipv4(address) : null;
+        if (ip != null) {
+            return java.util.HexFormat.of().formatHex(ip);
+        }
+        String name = address.toLowerCase(java.util.Locale.ROOT);
+        return name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
+    }
+
     /** A CIDR prefix, IPv4 or IPv6, with no bits set after the prefix length. */
     static String cidr(String value) {
         io.cohort.wireup.NetworkPrefix p;

@@ -174,6 +174,15 @@ class ClusterDbParserTest {
     }
 
     @Test
+    void oneAddressInTwoSpellingsIsStillOneMember() {
+        String db = MINIMAL.replace("10.0.0.1", "Node1.Example.org.");
+        assertTrue(error(db + "member.m2.address = node1.example.ORG\n").contains("member 'm2' has the address of member 'm1'"));
+        String v6 = MINIMAL.replace("10.0.0.1", "fd00:0:0::1");
+        assertTrue(error(v6 + "member.m2.address = FD00::1\n").contains("member 'm2' has the address of member 'm1'"));
+        assertEquals(2, parse(v6 + "member.m2.address = fd00::2\n").members().size());
+    }
+
+    @Test
     void theExampleMessageOfTheIssue() {
         assertEquals("cluster.db:7: member.m1.cpus = 'x': the number of CPUs must be a whole number from 1 to 4096",
                 error(MINIMAL + "member.m1.cpus = x\n"));
@@ -208,6 +217,7 @@ class ClusterDbParserTest {
             member.m1.cpus = 4097            | the number of CPUs must be a whole number from 1 to 4096
             member.m1.slots = -1             | the number of job slots must be a whole number from 0 to 65535
             member.m2.cpus = 2               | cluster.db:7: member.m2.cpus = '2': member 'm2' has no address; add a line 'member.m2.address = 10.0.0.1'
+            member.m2.address = 10.0.0.1     | cluster.db:7: member.m2.address = '10.0.0.1': member 'm2' has the address of member 'm1'; every member needs its own
             member.m2.address = 10.0.0.256   | '10.0.0.256' is not an IPv4 address
             member.m2.address = 1.2.3        | '1.2.3' is not an IPv4 address
             member.m2.address = fe80::zz     | 'fe80::zz' is not an IPv6 address

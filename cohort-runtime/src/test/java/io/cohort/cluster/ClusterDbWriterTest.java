@@ -101,6 +101,9 @@ class ClusterDbWriterTest {
             int cpus = 1 + r.nextInt(64);
             String address = pick(r, "10.0.0." + r.nextInt(256), "fd00::" + Integer.toHexString(r.nextInt(65536)),
                     name.replace('_', '-') + ".example.org");
+            if (members.values().stream().anyMatch(m -> m.address().equals(address))) {
+                continue; // every member has its own address
+            }
             members.put(name, new Member(name, address, cpus, r.nextBoolean() ? cpus : r.nextInt(100)));
         }
         List<String> names = new ArrayList<>(members.keySet());
@@ -124,7 +127,7 @@ class ClusterDbWriterTest {
         List<String> loadServers = new ArrayList<>(names.subList(0, 1 + r.nextInt(names.size())));
         java.util.Collections.shuffle(loadServers, r);
         DaemonSettings d = r.nextBoolean() ? DaemonSettings.defaults() : new DaemonSettings(1 + r.nextInt(65535),
-                Duration.ofMillis(100 + r.nextInt(1000)), Duration.ofSeconds(2 + r.nextInt(100)),
+                Duration.ofMillis(100 + r.nextInt(1000)), Duration.ofSeconds(3 + r.nextInt(100)),
                 Duration.ofMillis(10 + r.nextInt(490)), Duration.ofSeconds(1 + r.nextInt(3)),
                 Duration.ofMinutes(1 + r.nextInt(5)));
         String cluster = pick(r, "lab", "hpc.example.org", "c-1");
