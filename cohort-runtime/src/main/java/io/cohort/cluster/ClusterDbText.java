@@ -7,15 +7,19 @@ import java.util.Optional;
 /**
  * A database file's text as lines that {@code cohort db} edits in place: a changed token keeps its line,
  * its trailing comment and the lines around it; a new token goes after the others of its member,
- * partition or section. Comments, blank lines and line ends (LF or CRLF) survive. Nothing is validated
+ * partition or section. Comments, blank lines, line ends (LF or CRLF) and a byte-order mark survive. Nothing is validated
  * here; {@link ClusterDbEditor} parses the result. Mutable; one thread.
  */
 public final class ClusterDbText {
     private final List<String> lines = new ArrayList<>();
     private final String newline;
     private final boolean finalNewline;
+    /** A UTF-8 byte-order mark began the file: kept off the first line while editing, put back after. */
+    private final boolean byteOrderMark;
 
-    private ClusterDbText(String text) {
+    private ClusterDbText(String file) {
+        this.byteOrderMark = file.startsWith("\uFEFF");
+        String text = byteOrderMark ? file.substring(1) : file;
         this.newline = text.contains("\r\n") ? "\r\n" : "\n";
         this.finalNewline = text.isEmpty() || text.endsWith("\n");
         String body = finalNewline && !text.isEmpty() ? text.substring(0, text.length() - 1) : text;
@@ -109,7 +113,7 @@ public final class ClusterDbText {
 
     public String text() {
         String joined = String.join(newline, lines);
-        return finalNewline && !lines.isEmpty() ? joined + newline : joined;
+        return (byteOrderMark ? "\uFEFF" : "") + (finalNewline && !lines.isEmpty() ? joined + newline : joined);
     }
 
     /** The token on a line, or null for a blank, comment or malformed line. */

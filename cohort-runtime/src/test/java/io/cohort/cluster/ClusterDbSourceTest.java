@@ -157,4 +157,21 @@ class ClusterDbSourceTest {
         assertTrue(t.unset("daemon.port"));
         assertEquals("cluster = lab\r\nversion = 1\r\n\r\npartition.p.members = *\r\n", t.text());
     }
+
+    @Test
+    void aByteOrderMarkStaysAtTheStartAndTheFirstTokenIsStillFound() throws IOException {
+        ClusterDbText t = ClusterDbText.of("\uFEFFcluster = lab\nversion = 1\n");
+        assertEquals(Optional.of("lab"), t.value("cluster"));
+        t.set("cluster", "hpc");
+        assertEquals("\uFEFFcluster = hpc\nversion = 1\n", t.text());
+        // Through the editor, as 'cohort db set' does: the version goes up and no second cluster line appears.
+        Path file = dir.resolve("bom.db");
+        Files.writeString(file, "\uFEFF" + ClusterDbParserTest.MINIMAL);
+        ClusterDbEditor editor = ClusterDbEditor.open(file.toString());
+        ClusterDbText text = ClusterDbText.of(editor.original());
+        text.set("cluster", "hpc");
+        text.set("version", "8");
+        assertEquals("hpc", editor.commit(text.text()).name());
+        assertTrue(Files.readString(file).startsWith("\uFEFFcluster = hpc\n"), Files.readString(file));
+    }
 }
