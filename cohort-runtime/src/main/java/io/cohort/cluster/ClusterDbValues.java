@@ -50,13 +50,13 @@ final class ClusterDbValues {
     }
 
     static long version(String value) {
-        try {
-            long v = Long.parseLong(value);
-            if (v >= 0 && !value.startsWith("+")) {
-                return v;
+        // The pattern keeps to ASCII digits; Long.parseLong alone also takes other scripts' digits and '+'.
+        if (value.matches("\\d{1,19}")) {
+            try {
+                return Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                // above Long.MAX_VALUE: reported below
             }
-        } catch (NumberFormatException e) {
-            // reported below
         }
         throw new IllegalArgumentException("the version must be a whole number from 0 to " + Long.MAX_VALUE);
     }

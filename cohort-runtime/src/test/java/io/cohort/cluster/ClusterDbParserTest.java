@@ -274,6 +274,11 @@ class ClusterDbParserTest {
         assertTrue(error(MINIMAL.replace("cluster = lab", "cluster = -lab")).contains("must be a DNS name"));
         assertTrue(error(MINIMAL.replace("version = 7", "version = -1"))
                 .contains("version must be a whole number from 0"));
+        for (String v : new String[] {"\u0667", "+7", "9223372036854775808", "7\u0660"}) {
+            assertTrue(error(MINIMAL.replace("version = 7", "version = " + v))
+                    .contains("version must be a whole number from 0"), v);
+        }
+        assertEquals(Long.MAX_VALUE, parse(MINIMAL.replace("version = 7", "version = 9223372036854775807")).version());
         assertTrue(error(MINIMAL + "partition.all.rt_priority = 9\npartition.all.max_rt_priority = 8\n")
                 .contains("max_rt_priority (8) must not be below rt_priority (9)"));
     }
