@@ -32,7 +32,18 @@ final class ClusterOptions {
     Map<String, String> env = System.getenv();
 
     String dbSpec() {
-        return ClusterDbSource.resolve(clusterDb, env);
+        return ClusterDbSource.resolve(notBlank("--cluster-db", clusterDb), env);
+    }
+
+    /**
+     * The value of an option that names a database or a file, refused when given blank: an empty
+     * {@code --cluster-db ""} (say, from an unset shell variable) must not quietly mean the default.
+     */
+    static String notBlank(String option, String value) {
+        if (value != null && value.isBlank()) {
+            throw new UsageException(option + " is empty; name one, or leave the option out for the default");
+        }
+        return value;
     }
 
     /** The database; a missing, unreadable or invalid one is a {@link io.cohort.cluster.ClusterDbException} (exit 5). */
@@ -41,7 +52,7 @@ final class ClusterOptions {
     }
 
     ClusterKey clusterKey() throws ClusterConfigException {
-        return ClusterKey.load(ClusterKey.locate(key, env));
+        return ClusterKey.load(ClusterKey.locate(notBlank("--key", key), env));
     }
 
     DaemonClient client(ClusterDb db) throws ClusterConfigException {

@@ -26,7 +26,9 @@ final class DbInitCommand extends DbSubcommand {
 
     @Override
     public Integer call() {
-        String member = loadServer != null ? loadServer : HostName.local();
+        word("CLUSTER", cluster);
+        String member = word("--load-server", loadServer != null ? loadServer : HostName.local());
+        word("--address", address);
         String text = "# Cohort cluster configuration database (see docs/cluster.md)\n"
                 + "cluster = " + cluster + "\n"
                 + "version = 1\n"
@@ -42,5 +44,19 @@ final class DbInitCommand extends DbSubcommand {
         out().println("created " + where + ": " + summary(db));
         out().flush();
         return 0;
+    }
+
+    /**
+     * A value that goes on a line of the new file as one word: a line break, white space, '#' or '='
+     * in it would end the value early or add lines of its own, so it is a usage error. The file's own
+     * check then says whether the word is a valid name or address.
+     */
+    private static String word(String what, String value) {
+        if (value != null && !value.matches("[\\x21-\\x7e&&[^#=]]+")) {
+            String shown = value.replaceAll("[^\\x20-\\x7e]", "?");
+            throw new UsageException(what + " '" + (shown.length() > 64 ? shown.substring(0, 64) + "..." : shown)
+                    + "' must be one word of printable ASCII without '#' or '='");
+        }
+        return value;
     }
 }

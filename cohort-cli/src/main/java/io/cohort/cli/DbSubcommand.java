@@ -31,7 +31,7 @@ abstract class DbSubcommand implements Callable<Integer> {
 
     /** The database spec that applies: the option, else the environment variable, else the default path. */
     String databaseSpec() {
-        return ClusterDbSource.resolve(clusterDb, env);
+        return ClusterDbSource.resolve(ClusterOptions.notBlank("--cluster-db", clusterDb), env);
     }
 
     PrintWriter out() {

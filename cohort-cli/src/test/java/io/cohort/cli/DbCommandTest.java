@@ -102,7 +102,18 @@ class DbCommandTest {
         assertTrue(r.out().startsWith("created " + file + ": cluster lab2, version 1, 1 member, 1 partition"), r.out());
         assertEquals(0, db(file, "validate").code());
         assertError(db(file, "init", "lab2"), 5, "the file exists already");
-        assertError(db(dir.resolve("x.db"), "init", "bad name!"), 5, "the cluster's name must be a DNS name");
+        assertError(db(dir.resolve("x.db"), "init", "bad_name!"), 5, "the cluster's name must be a DNS name");
+        assertError(db(dir.resolve("x.db"), "init", "bad name"), 2,
+                "CLUSTER 'bad name' must be one word of printable ASCII without '#' or '='");
+        assertError(db(dir.resolve("x.db"), "init", "lab\nmember.x.address=10.9.9.9"), 2,
+                "CLUSTER 'lab?member.x.address=10.9.9.9' must be one word");
+        assertError(db(dir.resolve("x.db"), "init", "lab", "--load-server", "m1\nload_servers=m2"), 2, "--load-server 'm1?load_servers=m2'");
+        assertError(db(dir.resolve("x.db"), "init", "lab", "--address", "10.0.0.1 # x"), 2, "--address '10.0.0.1 # x'");
+        assertError(db(dir.resolve("x.db"), "init", "lab", "--address", ""), 2, "--address ''");
+        assertFalse(Files.exists(dir.resolve("x.db")), "nothing is written for a refused init");
+        assertError(run(Map.of(), "db", "validate", "--cluster-db", ""), 2, "--cluster-db is empty");
+        assertError(run(Map.of(), "db", "validate", "--cluster-db", " "), 2, "--cluster-db is empty");
+        assertError(run(Map.of(), "status", "--cluster-db", file.toString(), "--key", ""), 2, "--key is empty");
     }
 
     @Test
