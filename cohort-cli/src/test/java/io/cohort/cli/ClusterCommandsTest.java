@@ -144,4 +144,46 @@ class ClusterCommandsTest {
         Run partition = cohort("status", "--partition", "zz", "--cluster-db", db.toString(), "--key", key().toString());
         assertEquals(2, partition.code());
     }
+
+    /**
+     * Something else listens on the daemon port and greets first (as an SSH server does): the command
+     * says so in its one line, and writes no daemon-style log line of its own around it.
+     */
+    @Test
+    void aServiceThatIsNotADaemonIsNamedInTheOneLine() throws Exception {
+        assertEquals(0, cohort("admin", "keygen", key().toString()).code());
+        try (ServerSocket banner = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread greeter = new Thread(() -> {
+                while (!banner.isClosed()) {
+                    try (java.net.Socket s = banner.accept()) {
+                        s.getOutputStream().write("SSH-2.0-OpenSSH_9.2\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                        s.getInputStream().read(new byte[4096]);
+                    } catch (java.io.IOException e) {
+                        // closed at the end of the test, or the command hung up
+                    }
+                }
+            }, "banner");
+            greeter.setDaemon(true);
+            greeter.start();
+            Path db = dir.resolve("banner.db");
+            Files.writeString(db, String.join("\n", "cluster = t", "version = 1", "default_partition = all",
+                    "load_servers = a", "daemon.port = " + banner.getLocalPort(), "member.a.address = 127.0.0.1",
+                    "partition.all.members = *", ""));
+            PrintStream realErr = System.err;
+            ByteArrayOutputStream stray = new ByteArrayOutputStream();
+            Run r;
+            System.setErr(new PrintStream(stray, true));
+            try {
+                r = cohort("status", "--cluster-db", db.toString(), "--key", key().toString());
+            } finally {
+                System.setErr(realErr);
+            }
+            assertEquals(69, r.code(), r.toString());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().startsWith("cohort: no load server of cluster t answered: a (answered with something that is"
+                    + " not a cohortd frame: malformed frame (length field 1397966893); is daemon.port another service's?)"),
+                    r.err());
+            assertEquals("", stray.toString(), "nothing written around the command's own line");
+        }
+    }
 }

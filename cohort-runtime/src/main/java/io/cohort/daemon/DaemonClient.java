@@ -37,7 +37,9 @@ public final class DaemonClient {
     public DaemonClient(ClusterKey key, String senderName, ClusterDb db) {
         this(new MessageAuthenticator(key, senderName, Clock.systemUTC(), db.daemon().maxSkew().toMillis(),
                         new ReplayGuard(db.daemon().maxSkew().toMillis(), 10_000)),
-                new RefusalLog(new DaemonLog(senderName, System.err, Clock.systemUTC())), DEFAULT_CONNECT_TIMEOUT,
+                // A command reports a refused answer in its own one line (describe); no daemon-style log line.
+                new RefusalLog(new DaemonLog(senderName, new java.io.PrintStream(java.io.OutputStream.nullOutputStream()),
+                        Clock.systemUTC())), DEFAULT_CONNECT_TIMEOUT,
                 DEFAULT_READ_TIMEOUT, null);
     }
 
@@ -262,8 +264,25 @@ public final class DaemonClient {
         if (e instanceof UnknownHostException) {
             return "unknown host " + e.getMessage();
         }
-        if (e instanceof EOFException || e instanceof MalformedMessageException) {
-            return "closed the connection without a valid answer (a different cluster key?)";
+        if (e instanceof EOFException) {
+            // A daemon that cannot open a request hangs up without a word: the usual reasons follow.
+            return "closed the connection without an answer (a different cluster key, or clocks further apart than"
+                    + " daemon.max_skew?)";
+        }
+        if (e instanceof MalformedMessageException m) {
+            Refusal r = m.refusal();
+            if (r == Refusal.MALFORMED || r == Refusal.FOREIGN) {
+                return "answered with something that is not a cohortd frame: " + m.getMessage()
+                        + "; is daemon.port another service's?";
+            }
+            if (r == Refusal.BAD_MAC) {
+                return "answered under a different cluster key (" + m.getMessage() + ")";
+            }
+            if (r == Refusal.STALE) {
+                return "answered with a timestamp further from this clock than daemon.max_skew; synchronise the clocks"
+                        + " (NTP)";
+            }
+            return "answered with a message that is not valid: " + m.getMessage();
         }
         if (e instanceof RequestRefusedException) {
             return "refused: " + e.getMessage();

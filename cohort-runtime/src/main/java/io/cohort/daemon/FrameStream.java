@@ -90,7 +90,8 @@ final class FrameStream implements AutoCloseable {
                         | (pending[3] & 0xFF);
                 if (length < DaemonFrame.MIN_LENGTH || length > DaemonFrame.MAX_LENGTH) {
                     refusals.refuse(Refusal.MALFORMED, remote, "length field " + length);
-                    throw new MalformedMessageException("length field " + length);
+                    throw new MalformedMessageException(Refusal.MALFORMED,
+                            Refusal.MALFORMED.description() + " (length field " + length + ")");
                 }
                 if (length > pending.length) {
                     pending = java.util.Arrays.copyOf(pending, length);
@@ -101,7 +102,8 @@ final class FrameStream implements AutoCloseable {
                     filled -= length;
                     if (!o.ok()) {
                         refusals.refuse(o.refusal(), remote, o.detail());
-                        throw new MalformedMessageException(o.refusal().description());
+                        throw new MalformedMessageException(o.refusal(), o.refusal().description()
+                                + (o.detail() == null ? "" : " (" + o.detail() + ")"));
                     }
                     String from = o.message().sender();
                     if (peer == null) {
@@ -109,7 +111,7 @@ final class FrameStream implements AutoCloseable {
                     } else if (!peer.equals(from)) {
                         refusals.refuse(Refusal.MALFORMED, remote, "a message from '" + MessageAuthenticator.printable(from)
                                 + "' on a connection with '" + MessageAuthenticator.printable(peer) + "'");
-                        throw new MalformedMessageException("unexpected sender");
+                        throw new MalformedMessageException(Refusal.MALFORMED, "a message from an unexpected sender");
                     }
                     return o.message();
                 }

@@ -8,8 +8,8 @@ public enum Refusal {
     FOREIGN("not a cohortd frame of this version"),
     /** The HMAC does not match: another cluster's key, or the frame was altered. */
     BAD_MAC("bad MAC (wrong cluster key or altered frame)"),
-    /** The timestamp is further from this clock than {@code daemon.maxSkew}. */
-    STALE("timestamp outside daemon.maxSkew (stale, or clocks not synchronised)"),
+    /** The timestamp is further from this clock than {@code daemon.max_skew}. */
+    STALE("timestamp outside daemon.max_skew (stale, or clocks not synchronised)"),
     /** The nonce was already seen within the freshness window. */
     REPLAYED("replayed nonce"),
     /** Well formed and authentic, but not expected here (an UPDATE from a non-member, a ring frame out of turn). */
