@@ -21,6 +21,9 @@ final class DaemonRequests {
     private final DaemonLog log;
     private final JobScheduling scheduling;
 
+    /** Whose connections these handlers serve; set once by {@link #register}, read by STATUS. */
+    private volatile RequestServer server;
+
     DaemonRequests(String cluster, LocalMember local, ClusterTable table, RingKeeper ring, RefusalLog refusals, DaemonLog log,
                    JobScheduling scheduling) {
         this.cluster = cluster;
@@ -33,6 +36,7 @@ final class DaemonRequests {
     }
 
     void register(RequestServer server) {
+        this.server = server;
         server.handle(MessageType.RING_HELLO, ring::servePredecessor)
                 .handle(MessageType.STATUS, (m, c) -> status())
                 .handle(MessageType.REPORT, (m, c) -> report(m))
@@ -56,6 +60,8 @@ final class DaemonRequests {
         Map<String, Long> counters = new java.util.LinkedHashMap<>();
         refusals.counts().forEach((r, n) -> counters.put("refused." + r.name().toLowerCase(java.util.Locale.ROOT), n));
         counters.put("duplicateReports", t.duplicateReports());
+        RequestServer srv = server;
+        counters.put("turnedAway", srv == null ? 0 : srv.turnedAway());
         return new StatusTable(cluster, local.name(), System.currentTimeMillis(), t.snapshot(), counters).toBody();
     }
 

@@ -12,17 +12,25 @@ import java.net.SocketAddress;
  * next authentic message. A frame whose length field is out of range cannot be skipped safely, so it
  * ends the connection ({@link MalformedMessageException}); a complete frame that fails a check is
  * counted and logged by the {@link RefusalLog}, and also ends the connection, since a peer that sends
- * one is not speaking for this cluster.
+ * one is not speaking for this cluster. A frame must arrive whole within {@value #FRAME_MILLIS} ms of its
+ * first byte, and a connection that ends inside a frame is counted as malformed: a peer that trickles a
+ * byte at a time, or hangs up halfway, cannot hold a connection (and its thread) for ever.
  *
  * <p>One reading thread and one writing thread at a time (writes are synchronized, so a writer may
  * be any thread).
  */
 final class FrameStream implements AutoCloseable {
+    /** How long a frame may take from its first byte to its last (a frame is at most 64 KiB). */
+    static final int FRAME_MILLIS = 10_000;
+
     private final Socket socket;
     private final InputStream in;
     /** Bytes read but not yet returned as a frame; grows to the longest frame seen (at most MAX_LENGTH). */
     private byte[] pending = new byte[4096];
     private int filled;
+    /** When the first byte of the frame now in {@code pending} arrived; meaningful while {@code filled > 0}. */
+    private long frameStartNanos;
+    private long frameNanos = FRAME_MILLIS * 1_000_000L;
     private final OutputStream out;
     private final MessageAuthenticator auth;
     private final RefusalLog refusals;
@@ -48,6 +56,12 @@ final class FrameStream implements AutoCloseable {
         this.remote = socket.getRemoteSocketAddress();
     }
 
+    /** Sets how long a frame may take to arrive (tests use a short one). */
+    FrameStream frameDeadline(long millis) {
+        frameNanos = millis * 1_000_000L;
+        return this;
+    }
+
     Socket socket() {
         return socket;
     }
@@ -58,18 +72,26 @@ final class FrameStream implements AutoCloseable {
 
     /** Seals and sends one message. */
     void write(MessageType type, MessageBody body) throws IOException {
-        String to = peer;
-        if (to == null) {
-            throw new IllegalStateException("nothing read on this connection yet: whom to seal for is unknown");
-        }
-        byte[] frame = auth.seal(type, body, to);
+        byte[] frame = seal(type, body);
         synchronized (out) {
             out.write(frame);
             out.flush();
         }
     }
 
-    /** Sends a frame sealed elsewhere (tests replay one with it). */
+    /**
+     * A frame for the peer, not yet sent; throws {@link IllegalArgumentException} when the body does not
+     * fit one frame.
+     */
+    byte[] seal(MessageType type, MessageBody body) {
+        String to = peer;
+        if (to == null) {
+            throw new IllegalStateException("nothing read on this connection yet: whom to seal for is unknown");
+        }
+        return auth.seal(type, body, to);
+    }
+
+    /** Sends a frame sealed already (by {@link #seal}, or elsewhere: tests replay one with it). */
     void writeRaw(byte[] frame) throws IOException {
         synchronized (out) {
             out.write(frame);
@@ -100,6 +122,7 @@ final class FrameStream implements AutoCloseable {
                     MessageAuthenticator.Opened o = auth.open(pending, 0, length);
                     System.arraycopy(pending, length, pending, 0, filled - length);
                     filled -= length;
+                    frameStartNanos = System.nanoTime(); // what is left begins the next frame
                     if (!o.ok()) {
                         refusals.refuse(o.refusal(), remote, o.detail());
                         throw new MalformedMessageException(o.refusal(), o.refusal().description()
@@ -116,12 +139,51 @@ final class FrameStream implements AutoCloseable {
                     return o.message();
                 }
             }
-            int n = in.read(pending, filled, pending.length - filled);
+            int n = filled == 0 ? in.read(pending, 0, pending.length) : readWithinFrameDeadline();
             if (n < 0) {
-                throw new EOFException(filled == 0 ? "end of stream" : "end of stream inside a frame");
+                if (filled > 0) {
+                    refusals.refuse(Refusal.MALFORMED, remote, "the connection ended inside a frame, after " + filled + " bytes");
+                    throw new EOFException("end of stream inside a frame");
+                }
+                throw new EOFException("end of stream");
+            }
+            if (filled == 0) {
+                frameStartNanos = System.nanoTime();
             }
             filled += n;
         }
+    }
+
+    /**
+     * Reads more of a frame begun earlier, waiting no longer than the frame's deadline (nor than the
+     * socket's own time-out, which then throws as usual and keeps the bytes read so far).
+     */
+    private int readWithinFrameDeadline() throws IOException {
+        long left = frameNanos - (System.nanoTime() - frameStartNanos);
+        if (left <= 0) {
+            throw tooSlow();
+        }
+        int own = socket.getSoTimeout();
+        int cap = (int) Math.max(1, Math.min(Integer.MAX_VALUE, left / 1_000_000L));
+        if (own != 0 && own <= cap) {
+            return in.read(pending, filled, pending.length - filled);
+        }
+        socket.setSoTimeout(cap);
+        try {
+            return in.read(pending, filled, pending.length - filled);
+        } catch (java.net.SocketTimeoutException e) {
+            throw tooSlow();
+        } finally {
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(own);
+            }
+        }
+    }
+
+    private MalformedMessageException tooSlow() {
+        String detail = "a frame took longer than " + frameNanos / 1_000_000L + " ms to arrive (" + filled + " bytes came)";
+        refusals.refuse(Refusal.MALFORMED, remote, detail);
+        return new MalformedMessageException(Refusal.MALFORMED, Refusal.MALFORMED.description() + " (" + detail + ")");
     }
 
     @Override

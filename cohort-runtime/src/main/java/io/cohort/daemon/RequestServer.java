@@ -26,6 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RequestServer implements AutoCloseable {
     static final int MAX_CONNECTIONS = 256;
     static final int IDLE_TIMEOUT_MILLIS = 30_000;
+    /** The longest pause between accept attempts while they fail (file descriptors run out). */
+    static final long MAX_ACCEPT_PAUSE_MILLIS = 1000;
+    private static final long ACCEPT_LOG_NANOS = 60_000_000_000L;
 
     /** One accepted connection, as handlers see it. Used by its own thread only. */
     static final class Connection {
@@ -105,13 +108,32 @@ final class RequestServer implements AutoCloseable {
     }
 
     private void acceptLoop() {
+        long pauseMillis = 0;
+        long failures = 0;
+        long lastLogNanos = System.nanoTime() - 2 * ACCEPT_LOG_NANOS;
         while (running) {
             Socket s;
             try {
                 s = server.accept();
+                pauseMillis = 0;
             } catch (IOException e) {
-                if (running) {
-                    log.info("accept failed: " + e.getMessage());
+                if (!running) {
+                    break;
+                }
+                // Out of file descriptors (EMFILE) fails every accept at once until some close: pausing, with
+                // one log line a minute, keeps the thread from spinning a core and filling the log.
+                failures++;
+                if (System.nanoTime() - lastLogNanos >= ACCEPT_LOG_NANOS) {
+                    log.info("accept failed: " + e.getMessage() + (failures > 1 ? " (" + failures + " failures so far)" : "")
+                            + "; pausing up to " + MAX_ACCEPT_PAUSE_MILLIS + " ms between attempts");
+                    lastLogNanos = System.nanoTime();
+                }
+                pauseMillis = Math.min(MAX_ACCEPT_PAUSE_MILLIS, Math.max(10, pauseMillis * 2));
+                try {
+                    Thread.sleep(pauseMillis);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    break;
                 }
                 continue;
             }
@@ -172,7 +194,17 @@ final class RequestServer implements AutoCloseable {
                 if (answer == RequestHandler.TAKEN) {
                     return;
                 }
-                stream.write(MessageType.OK, answer);
+                byte[] sealed;
+                try {
+                    sealed = stream.seal(MessageType.OK, answer);
+                } catch (RuntimeException e) { // an answer too long for one frame: say so rather than lose the thread
+                    log.info("the answer to " + m.type() + " from '" + MessageAuthenticator.printable(m.sender())
+                            + "' cannot be sent: " + e.getMessage());
+                    stream.write(MessageType.ERROR, MessageBody.empty().put("message", m.type()
+                            + " failed on this daemon: its answer does not fit one frame"));
+                    continue;
+                }
+                stream.writeRaw(sealed);
             }
         } catch (EOFException | SocketTimeoutException | MalformedMessageException e) {
             // The peer is done, idle too long, or sent a frame already counted and logged.

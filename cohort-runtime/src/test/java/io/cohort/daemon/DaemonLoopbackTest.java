@@ -184,6 +184,41 @@ class DaemonLoopbackTest {
     }
 
     @Test
+    void connectionsBeyondTheLimitAreClosedAtOnceAndCounted() throws Exception {
+        InetSocketAddress ls = DaemonClient.addressOf(db, "m1");
+        List<java.net.Socket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < RequestServer.MAX_CONNECTIONS; i++) {
+                held.add(new java.net.Socket(ls.getAddress(), ls.getPort()));
+            }
+            // Each is accepted before the next; the one after them is closed without a word.
+            try (java.net.Socket extra = new java.net.Socket(ls.getAddress(), ls.getPort())) {
+                extra.setSoTimeout(10_000);
+                assertEquals(-1, extra.getInputStream().read(), "the connection over the limit is closed");
+            }
+        } finally {
+            for (java.net.Socket s : held) {
+                s.close();
+            }
+        }
+        await(() -> {
+            try {
+                return client.status(db).counters().getOrDefault("turnedAway", 0L) >= 1;
+            } catch (Exception e) {
+                return false;
+            }
+        }, Duration.ofSeconds(20), () -> "turned-away connection not counted: " + safeCounters());
+    }
+
+    private String safeCounters() {
+        try {
+            return client.status(db).counters().toString();
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
+    @Test
     void noLoadServerAnsweringIsOneSentence() throws Exception {
         daemons.get(0).close();
         daemons.get(1).close();
