@@ -86,7 +86,7 @@ public final class DaemonClient {
             socket.connect(to, connectMillis);
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(readMillis);
-            return new FrameStream(socket, auth, refusals, member);
+            return new FrameStream(socket, auth, refusals, member).acceptingLongAnswers();
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;

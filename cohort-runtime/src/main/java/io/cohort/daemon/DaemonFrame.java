@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <pre>
  *  offset  size  field
- *   0       4    frame length L: bytes from offset 0 to the end of the MAC (MIN_LENGTH..MAX_LENGTH)
+ *   0       4    frame length L: bytes from offset 0 to the end of the MAC (MIN_LENGTH..MAX_LENGTH;
+ *                 an answer over TCP up to MAX_ANSWER_LENGTH)
  *   4       2    magic 0x4344 ("CD")
  *   6       1    version (1)
  *   7       1    type ({@link MessageType} code)
@@ -41,8 +42,17 @@ public final class DaemonFrame {
     public static final byte VERSION = 1;
     /** Header, a one-byte sender, no body, the MAC. */
     public static final int MIN_LENGTH = SENDER_OFFSET + 1 + MAC_LENGTH;
-    /** The largest UDP payload over IPv4; TCP frames keep the same limit. */
+    /**
+     * The largest UDP payload over IPv4: the limit of every datagram, of every request and of every
+     * frame a daemon accepts (so no one without the key makes it hold more per connection).
+     */
     public static final int MAX_LENGTH = 65_507;
+    /**
+     * The largest answer a daemon sends over TCP to the client that asked, and that client accepts: the
+     * cluster table of a large cluster ({@code STATUS}, about 300 bytes a member) does not fit
+     * {@link #MAX_LENGTH}. 32 MiB holds the table of the largest database (65535 members).
+     */
+    public static final int MAX_ANSWER_LENGTH = 32 << 20;
 
     private ByteBuffer buffer;
     private int base;

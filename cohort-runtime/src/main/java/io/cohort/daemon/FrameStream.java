@@ -25,12 +25,14 @@ final class FrameStream implements AutoCloseable {
 
     private final Socket socket;
     private final InputStream in;
-    /** Bytes read but not yet returned as a frame; grows to the longest frame seen (at most MAX_LENGTH). */
+    /** Bytes read but not yet returned as a frame; grows to the longest frame seen (at most maxIncoming). */
     private byte[] pending = new byte[4096];
     private int filled;
     /** When the first byte of the frame now in {@code pending} arrived; meaningful while {@code filled > 0}. */
     private long frameStartNanos;
     private long frameNanos = FRAME_MILLIS * 1_000_000L;
+    /** The longest frame read: a request's limit, unless this side asked and waits for a long answer. */
+    private int maxIncoming = DaemonFrame.MAX_LENGTH;
     private final OutputStream out;
     private final MessageAuthenticator auth;
     private final RefusalLog refusals;
@@ -54,6 +56,20 @@ final class FrameStream implements AutoCloseable {
         this.auth = auth;
         this.refusals = refusals;
         this.remote = socket.getRemoteSocketAddress();
+    }
+
+    /**
+     * Lets frames of up to {@link DaemonFrame#MAX_ANSWER_LENGTH} in: for the side that connected to a
+     * daemon and reads its answers. The side that accepts connections never does.
+     */
+    FrameStream acceptingLongAnswers() {
+        maxIncoming = DaemonFrame.MAX_ANSWER_LENGTH;
+        return this;
+    }
+
+    /** An answer to a request on this connection: a frame of up to {@link DaemonFrame#MAX_ANSWER_LENGTH}. */
+    byte[] sealAnswer(MessageType type, MessageBody body) {
+        return auth.seal(type, body, peer(), DaemonFrame.MAX_ANSWER_LENGTH);
     }
 
     /** Sets how long a frame may take to arrive (tests use a short one). */
@@ -84,11 +100,15 @@ final class FrameStream implements AutoCloseable {
      * fit one frame.
      */
     byte[] seal(MessageType type, MessageBody body) {
+        return auth.seal(type, body, peer());
+    }
+
+    private String peer() {
         String to = peer;
         if (to == null) {
             throw new IllegalStateException("nothing read on this connection yet: whom to seal for is unknown");
         }
-        return auth.seal(type, body, to);
+        return to;
     }
 
     /** Sends a frame sealed already (by {@link #seal}, or elsewhere: tests replay one with it). */
@@ -110,7 +130,7 @@ final class FrameStream implements AutoCloseable {
             if (filled >= 4) {
                 int length = ((pending[0] & 0xFF) << 24) | ((pending[1] & 0xFF) << 16) | ((pending[2] & 0xFF) << 8)
                         | (pending[3] & 0xFF);
-                if (length < DaemonFrame.MIN_LENGTH || length > DaemonFrame.MAX_LENGTH) {
+                if (length < DaemonFrame.MIN_LENGTH || length > maxIncoming) {
                     refusals.refuse(Refusal.MALFORMED, remote, "length field " + length);
                     throw new MalformedMessageException(Refusal.MALFORMED,
                             Refusal.MALFORMED.description() + " (length field " + length + ")");
@@ -119,7 +139,7 @@ final class FrameStream implements AutoCloseable {
                     pending = java.util.Arrays.copyOf(pending, length);
                 }
                 if (filled >= length) {
-                    MessageAuthenticator.Opened o = auth.open(pending, 0, length);
+                    MessageAuthenticator.Opened o = auth.open(pending, 0, length, maxIncoming);
                     System.arraycopy(pending, length, pending, 0, filled - length);
                     filled -= length;
                     frameStartNanos = System.nanoTime(); // what is left begins the next frame

@@ -82,12 +82,21 @@ public final class MessageAuthenticator {
         return seal(type, body, recipient, clock.millis(), random.nextLong());
     }
 
+    /** As {@link #seal(MessageType, MessageBody, String)}, for a frame of up to {@code maxLength} bytes (an answer over TCP). */
+    public byte[] seal(MessageType type, MessageBody body, String recipient, int maxLength) {
+        return seal(type, body, recipient, clock.millis(), random.nextLong(), maxLength);
+    }
+
     /** As {@link #seal(MessageType, MessageBody, String)} with a given time and nonce (tests forge with it). */
     byte[] seal(MessageType type, MessageBody body, String recipient, long timestamp, long nonce) {
+        return seal(type, body, recipient, timestamp, nonce, DaemonFrame.MAX_LENGTH);
+    }
+
+    private byte[] seal(MessageType type, MessageBody body, String recipient, long timestamp, long nonce, int maxLength) {
         byte[] bodyBytes = body.encode();
         int length = DaemonFrame.lengthOf(sender.length, bodyBytes.length);
-        if (length > DaemonFrame.MAX_LENGTH) {
-            throw new IllegalArgumentException("a daemon message of " + length + " bytes exceeds " + DaemonFrame.MAX_LENGTH);
+        if (length > maxLength) {
+            throw new IllegalArgumentException("a daemon message of " + length + " bytes exceeds " + maxLength);
         }
         byte[] frame = new byte[length];
         DaemonFrame f = new DaemonFrame().wrap(ByteBuffer.wrap(frame), 0);
@@ -109,7 +118,12 @@ public final class MessageAuthenticator {
      * authenticator's own name (a frame sealed for another daemon fails as {@link Refusal#BAD_MAC}).
      */
     public Opened open(byte[] bytes, int offset, int length) {
-        if (length < DaemonFrame.MIN_LENGTH || length > DaemonFrame.MAX_LENGTH) {
+        return open(bytes, offset, length, DaemonFrame.MAX_LENGTH);
+    }
+
+    /** As {@link #open(byte[], int, int)}, for a frame of up to {@code maxLength} bytes (an answer over TCP). */
+    Opened open(byte[] bytes, int offset, int length, int maxLength) {
+        if (length < DaemonFrame.MIN_LENGTH || length > maxLength) {
             return Opened.refused(Refusal.MALFORMED, length + " bytes");
         }
         DaemonFrame f = new DaemonFrame().wrap(ByteBuffer.wrap(bytes), offset);

@@ -196,7 +196,7 @@ final class RequestServer implements AutoCloseable {
                 }
                 byte[] sealed;
                 try {
-                    sealed = stream.seal(MessageType.OK, answer);
+                    sealed = stream.sealAnswer(MessageType.OK, answer);
                 } catch (RuntimeException e) { // an answer too long for one frame: say so rather than lose the thread
                     log.info("the answer to " + m.type() + " from '" + MessageAuthenticator.printable(m.sender())
                             + "' cannot be sent: " + e.getMessage());

@@ -107,6 +107,28 @@ class FrameStreamTest {
     }
 
     @Test
+    void onlyTheSideThatAskedTakesAFrameLongerThanADatagram() throws Exception {
+        byte[] big = sender.seal(MessageType.OK, MessageBody.empty().put("table", "x".repeat(200_000)), "m1",
+                DaemonFrame.MAX_ANSWER_LENGTH);
+        assertTrue(big.length > DaemonFrame.MAX_LENGTH);
+        writer.getOutputStream().write(big);
+        FrameStream accepting = stream();
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, accepting::read);
+        assertEquals("malformed frame (length field " + big.length + ")", e.getMessage());
+        FrameStreamTest other = new FrameStreamTest();
+        other.connect();
+        try {
+            other.writer.getOutputStream().write(big);
+            DaemonMessage m = other.stream().acceptingLongAnswers().read();
+            assertEquals(200_000, m.body().get("table", "").length());
+        } finally {
+            other.close();
+        }
+        assertThrows(IllegalArgumentException.class, () -> sender.seal(MessageType.OK,
+                MessageBody.empty().put("table", "x".repeat(200_000)), "m1"), "other frames keep the datagram limit");
+    }
+
+    @Test
     void theSocketsOwnShorterTimeOutKeepsThePartFrameForTheNextRead() throws Exception {
         FrameStream s = stream();
         reader.setSoTimeout(100); // as the ring's heartbeat timer sets it
