@@ -20,7 +20,8 @@ import java.util.OptionalLong;
 /**
  * Reads a cluster's zone from DNS through the JDK's own DNS provider (JNDI's {@code DnsContextFactory}):
  * the TXT records at the zone's apex, each one's character-strings joined, and the zone's SOA serial if
- * the server gives one. A server that does not answer fails within {@link #TIMEOUT_MILLIS_TOTAL}.
+ * the server gives one. A server that does not answer fails within {@link #TIMEOUT_MILLIS_TOTAL}; the
+ * system's resolver tries each of its name servers that long, and the message gives the time it took.
  * Each call makes its own JNDI context; any thread.
  */
 final class DnsZoneReader {
@@ -49,6 +50,7 @@ final class DnsZoneReader {
         env.put("com.sun.jndi.dns.timeout.retries", Integer.toString(RETRIES));
         String who = server == null ? "the system's DNS resolver" : "the DNS server " + server;
         DirContext ctx = null;
+        long start = System.nanoTime();
         try {
             ctx = new InitialDirContext(env);
             List<String> records = new ArrayList<>();
@@ -65,7 +67,7 @@ final class DnsZoneReader {
             }
             return new Zone(records, serial(ctx, zone));
         } catch (NamingException e) {
-            throw new ClusterDbException(origin + ": " + explain(e, who, zone), e);
+            throw new ClusterDbException(origin + ": " + explain(e, who, zone, System.nanoTime() - start), e);
         } catch (RuntimeException e) {
             // The JDK's DNS provider throws unchecked exceptions on a reply it cannot decode.
             throw new ClusterDbException(origin + ": " + who + " sent a malformed answer for the TXT records of '" + zone
@@ -92,10 +94,11 @@ final class DnsZoneReader {
         }
     }
 
-    private static String explain(NamingException e, String who, String zone) {
+    private static String explain(NamingException e, String who, String zone, long tookNanos) {
         if (e instanceof CommunicationException && e.getRootCause() instanceof SocketTimeoutException) {
-            return who + " did not answer within " + TIMEOUT_MILLIS_TOTAL / 1000.0
-                    + " s; check the address and port, or use a file database";
+            // One server waits TIMEOUT_MILLIS_TOTAL; the system's resolver waits that for each name server it has.
+            return who + " did not answer (gave up after " + String.format(java.util.Locale.ROOT, "%.1f", tookNanos / 1e9)
+                    + " s); check the address and port, or use a file database";
         }
         if (e instanceof CommunicationException) {
             Throwable root = e.getRootCause();
