@@ -134,8 +134,9 @@ final class AdminCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (slots < 0) {
-                throw new UsageException("slots must be 0 or more, not " + slots);
+            if (slots < 0 || slots > io.cohort.cluster.Member.MAX_SLOTS) {
+                throw new UsageException("slots must be from 0 to " + io.cohort.cluster.Member.MAX_SLOTS
+                        + " (as in the database), not " + slots);
             }
             return send(spec, cluster, member, MessageType.SLOTS, MessageBody.empty().put("member", member).put("slots", slots),
                     "has " + slots + " slots");

@@ -143,6 +143,11 @@ class ClusterCommandsTest {
         assertEquals(1, missing.err().lines().count(), missing.err());
         Run partition = cohort("status", "--partition", "zz", "--cluster-db", db.toString(), "--key", key().toString());
         assertEquals(2, partition.code());
+        for (String n : new String[] {"-1", "65536"}) {
+            Run slots = cohort("admin", "slots", "a", n, "--cluster-db", db.toString(), "--key", key().toString());
+            assertEquals(2, slots.code(), slots.toString());
+            assertEquals("cohort: slots must be from 0 to 65535 (as in the database), not " + n, slots.err().strip());
+        }
     }
 
     /**

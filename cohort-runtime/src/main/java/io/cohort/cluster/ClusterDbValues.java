@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  */
 final class ClusterDbValues {
     static final int MAX_CPUS = 4096;
-    static final int MAX_SLOTS = 65535;
+    static final int MAX_SLOTS = Member.MAX_SLOTS;
     /** Member and partition names: also host names for ssh and {@code ip netns exec}. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]*");
     /** User and group names as Linux accepts them (a trailing '$' marks Samba machine accounts). */

@@ -15,6 +15,9 @@ import java.util.Objects;
  *                overrides it at run time
  */
 public record Member(String name, String address, int cpus, int slots) {
+    /** The most job slots a member may have, in the database and set by {@code cohort admin slots}. */
+    public static final int MAX_SLOTS = 65535;
+
     public Member {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(address, "address");

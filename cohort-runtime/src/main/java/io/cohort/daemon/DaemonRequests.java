@@ -11,7 +11,7 @@ import java.util.Map;
  * if it is one; the CLI sends them to the member's daemon and to every load server.
  */
 final class DaemonRequests {
-    static final int MAX_SLOTS = 100_000;
+    static final int MAX_SLOTS = io.cohort.cluster.Member.MAX_SLOTS;
 
     private final String cluster;
     private final LocalMember local;
