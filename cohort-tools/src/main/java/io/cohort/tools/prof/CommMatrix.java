@@ -1,23 +1,32 @@
 package io.cohort.tools.prof;
 
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * Bytes and messages sent from each rank (row) to each rank (column) over the whole job, in world
  * ranks whatever the communicator. Built from the senders' Send events; for a rank whose recording
  * is missing, its row comes from the receivers' Receive events instead, so a crashed peer's traffic
- * still shows where others received it.
+ * still shows where others received it. Sparse: only pairs that exchanged messages take memory, so a
+ * job of 65536 ranks costs what its traffic does, not 65536 squared cells. One thread.
  */
 public final class CommMatrix {
     private final int size;
-    private final long[][] bytes;
-    private final long[][] messages;
+    /** (from << 32 | to) to {messages, bytes}: ordered by sender, then receiver. */
+    private final TreeMap<Long, long[]> pairs = new TreeMap<>();
+    private final long[] sentBytes;
+    private final long[] receivedBytes;
+
+    /** One pair of ranks that exchanged messages. */
+    public record Pair(int from, int to, long messages, long bytes) {
+    }
 
     private CommMatrix(int size) {
         this.size = size;
-        this.bytes = new long[size][size];
-        this.messages = new long[size][size];
+        this.sentBytes = new long[size];
+        this.receivedBytes = new long[size];
     }
 
     public static CommMatrix of(ProfileSet set) {
@@ -67,8 +76,15 @@ public final class CommMatrix {
     }
 
     private void add(int from, int to, long count, long b) {
-        messages[from][to] += count;
-        bytes[from][to] += Math.max(0, b);
+        long[] cell = pairs.computeIfAbsent(key(from, to), k -> new long[2]);
+        cell[0] += count;
+        cell[1] += Math.max(0, b);
+        sentBytes[from] += Math.max(0, b);
+        receivedBytes[to] += Math.max(0, b);
+    }
+
+    private static long key(int from, int to) {
+        return (long) from << 32 | to;
     }
 
     public int size() {
@@ -76,46 +92,38 @@ public final class CommMatrix {
     }
 
     public long bytes(int from, int to) {
-        return bytes[from][to];
+        long[] cell = pairs.get(key(from, to));
+        return cell == null ? 0 : cell[1];
     }
 
     public long messages(int from, int to) {
-        return messages[from][to];
+        long[] cell = pairs.get(key(from, to));
+        return cell == null ? 0 : cell[0];
+    }
+
+    /** The pairs that exchanged messages, by sender, then receiver. */
+    public Iterable<Pair> pairs() {
+        return () -> pairs.entrySet().stream().map(CommMatrix::pair).iterator();
+    }
+
+    private static Pair pair(Map.Entry<Long, long[]> e) {
+        long k = e.getKey();
+        return new Pair((int) (k >>> 32), (int) k, e.getValue()[0], e.getValue()[1]);
     }
 
     public long maxBytes() {
-        long m = 0;
-        for (long[] row : bytes) {
-            for (long b : row) {
-                m = Math.max(m, b);
-            }
-        }
-        return m;
+        return pairs.values().stream().mapToLong(c -> c[1]).max().orElse(0);
     }
 
     public long maxMessages() {
-        long m = 0;
-        for (long[] row : messages) {
-            for (long c : row) {
-                m = Math.max(m, c);
-            }
-        }
-        return m;
+        return pairs.values().stream().mapToLong(c -> c[0]).max().orElse(0);
     }
 
     public long bytesSentBy(int rank) {
-        long s = 0;
-        for (long b : bytes[rank]) {
-            s += b;
-        }
-        return s;
+        return sentBytes[rank];
     }
 
     public long bytesReceivedBy(int rank) {
-        long s = 0;
-        for (long[] row : bytes) {
-            s += row[rank];
-        }
-        return s;
+        return receivedBytes[rank];
     }
 }

@@ -79,8 +79,20 @@ final class SvgCharts {
 
     // ---------------------------------------------------------------- communication matrix
 
+    /** The most rows and columns a heat map draws; beyond it, each cell holds a block of ranks. */
+    static final int HEAT_MAP_MAX_CELLS = 128;
+
     static String heatMap(CommMatrix m, boolean bytes, int highlightRank, String gradientId) {
-        int n = Math.max(1, m.size());
+        // Ranks per cell: 1 up to HEAT_MAP_MAX_CELLS ranks, then blocks, so the picture stays at most
+        // 128 x 128 cells (a job of 65536 ranks would otherwise be 4 billion rectangles).
+        int block = Math.max(1, (m.size() + HEAT_MAP_MAX_CELLS - 1) / HEAT_MAP_MAX_CELLS);
+        int n = Math.max(1, (m.size() + block - 1) / block);
+        long[][] value = new long[n][n];
+        long[][] otherValue = new long[n][n];
+        for (CommMatrix.Pair p : m.pairs()) {
+            value[p.from() / block][p.to() / block] += bytes ? p.bytes() : p.messages();
+            otherValue[p.from() / block][p.to() / block] += bytes ? p.messages() : p.bytes();
+        }
         int cell = Math.max(3, Math.min(72, 400 / n));
         int left = 58;
         int top = 46;
@@ -88,11 +100,11 @@ final class SvgCharts {
         int lw = Math.max(120, Math.min(220, plot));
         int width = Math.max(left + plot + 24, left + lw + 150);
         int height = top + plot + 62;
-        long max = bytes ? m.maxBytes() : m.maxMessages();
+        long max = 0;
         long minNonZero = Long.MAX_VALUE;
-        for (int r = 0; r < m.size(); r++) {
-            for (int c = 0; c < m.size(); c++) {
-                long v = bytes ? m.bytes(r, c) : m.messages(r, c);
+        for (long[] row : value) {
+            for (long v : row) {
+                max = Math.max(max, v);
                 if (v > 0) {
                     minNonZero = Math.min(minNonZero, v);
                 }
@@ -100,25 +112,26 @@ final class SvgCharts {
         }
         boolean log = max > 0 && max / (double) minNonZero >= 100;
         String what = bytes ? "bytes" : "messages";
-        StringBuilder s = open(width, height, "Point-to-point " + what + " sent from each rank (row) to each rank (column)");
-        s.append(text(left + plot / 2.0, 14, "to rank", "axis-title", "middle"));
+        StringBuilder s = open(width, height, "Point-to-point " + what + " sent from each rank (row) to each rank (column)"
+                + (block > 1 ? ", " + block + " ranks to a cell" : ""));
+        s.append(text(left + plot / 2.0, 14, block > 1 ? "to ranks (" + block + " a cell)" : "to rank", "axis-title", "middle"));
         s.append("<text class=\"axis-title\" text-anchor=\"middle\" transform=\"translate(14,").append(f(top + plot / 2.0))
-                .append(") rotate(-90)\">from rank</text>");
+                .append(") rotate(-90)\">from rank").append(block > 1 ? "s" : "").append("</text>");
         int every = (int) Math.ceil(14.0 / cell);
-        for (int i = 0; i < m.size(); i += every) {
-            s.append(text(left + i * cell + cell / 2.0, top - 8, Integer.toString(i), "axis", "middle"));
-            s.append(text(left - 6, top + i * cell + cell / 2.0 + 4, Integer.toString(i), "axis", "end"));
+        for (int i = 0; i < n; i += every) {
+            s.append(text(left + i * cell + cell / 2.0, top - 8, Integer.toString(i * block), "axis", "middle"));
+            s.append(text(left - 6, top + i * cell + cell / 2.0 + 4, Integer.toString(i * block), "axis", "end"));
         }
-        for (int r = 0; r < m.size(); r++) {
-            for (int c = 0; c < m.size(); c++) {
-                long v = bytes ? m.bytes(r, c) : m.messages(r, c);
-                long other = bytes ? m.messages(r, c) : m.bytes(r, c);
+        for (int r = 0; r < n; r++) {
+            for (int c = 0; c < n; c++) {
+                long v = value[r][c];
+                long other = otherValue[r][c];
                 double t = v == 0 ? -1 : scale(v, minNonZero, max, log);
                 String colour = v == 0 ? EMPTY_CELL : heat(t);
                 double x = left + c * cell;
                 double y = top + r * cell;
-                String tip = r + " \u2192 " + c + ": " + (bytes ? Fmt.bytes(v) + " in " + other + " messages"
-                        : v + " messages, " + Fmt.bytes(other));
+                String tip = ranks(r, block, m.size()) + " \u2192 " + ranks(c, block, m.size()) + ": "
+                        + (bytes ? Fmt.bytes(v) + " in " + other + " messages" : v + " messages, " + Fmt.bytes(other));
                 s.append("<rect x=\"").append(f(x)).append("\" y=\"").append(f(y)).append("\" width=\"").append(cell)
                         .append("\" height=\"").append(cell).append("\" fill=\"").append(colour)
                         .append("\" stroke=\"#ffffff\" stroke-width=\"").append(cell >= 8 ? "1" : "0")
@@ -129,7 +142,8 @@ final class SvgCharts {
                 }
             }
         }
-        if (highlightRank >= 0 && highlightRank < m.size()) {
+        highlightRank = highlightRank >= 0 && highlightRank < m.size() ? highlightRank / block : -1;
+        if (highlightRank >= 0) {
             s.append("<rect class=\"highlight\" x=\"").append(left).append("\" y=\"").append(top + highlightRank * cell)
                     .append("\" width=\"").append(plot).append("\" height=\"").append(cell).append("\"/>");
             s.append("<rect class=\"highlight\" x=\"").append(left + highlightRank * cell).append("\" y=\"").append(top)
@@ -151,6 +165,15 @@ final class SvgCharts {
         s.append(text(left + lw, ly + 24, hi, "axis", "end"));
         s.append(text(left + lw + 10, ly + 9, (log ? "log scale" : "linear scale") + "; grey: none", "muted", "start"));
         return close(s);
+    }
+
+    /** "5" for one rank to a cell, "ranks 512-1023" for a block. */
+    private static String ranks(int cellIndex, int block, int size) {
+        if (block == 1) {
+            return Integer.toString(cellIndex);
+        }
+        int first = cellIndex * block;
+        return "ranks " + first + "\u2013" + Math.min(size - 1, first + block - 1);
     }
 
     /** Position of v on the colour scale, 0.08..1 (the smallest non-zero value stays visible against empty cells). */

@@ -182,12 +182,11 @@ public final class TextReport {
             return;
         }
         TextTable t = new TextTable("From", "To", "Bytes", "Messages");
-        for (int r = 0; r < n; r++) {
-            for (int c = 0; c < n; c++) {
-                if (m.messages(r, c) > 0) {
-                    t.row(Integer.toString(r), Integer.toString(c), Long.toString(m.bytes(r, c)), Long.toString(m.messages(r, c)));
-                }
+        for (CommMatrix.Pair p : m.pairs()) {
+            if (p.messages() == 0) {
+                continue;
             }
+            t.row(Integer.toString(p.from()), Integer.toString(p.to()), Long.toString(p.bytes()), Long.toString(p.messages()));
         }
         section(out, "Communication matrix (pairs that exchanged point-to-point messages, job totals)", t);
     }
