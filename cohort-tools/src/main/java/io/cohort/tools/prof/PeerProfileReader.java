@@ -44,6 +44,8 @@ final class PeerProfileReader {
     private long jobNanos = -1;
     private int jobRank = -1;
     private long events;
+    /** What was out of range and left out, for one warning at the end. */
+    private String badPeerInfo;
 
     private PeerProfileReader(Path file) {
         this.file = file;
@@ -74,6 +76,17 @@ final class PeerProfileReader {
             }
             warnings.accept(file.getFileName() + ": damaged after " + events + " events (" + why
                     + "); the report uses the events before the damage");
+        }
+        int peers = size > 0 ? size : SummaryReader.MAX_JOB_SIZE; // the job's size may come after its events
+        int before = comms.size();
+        comms.removeIf(c -> c.peer() < -1 || c.peer() >= peers);
+        int eventsOutsideTheJob = before - comms.size();
+        if (badPeerInfo != null) {
+            warnings.accept(file.getFileName() + ": " + badPeerInfo + ", outside any job; the rank comes from elsewhere");
+        }
+        if (eventsOutsideTheJob > 0) {
+            warnings.accept(file.getFileName() + ": " + eventsOutsideTheJob + " communication events name a peer outside the"
+                    + " job; they were left out");
         }
         if (rank < 0) {
             rank = jobRank;
@@ -116,8 +129,14 @@ final class PeerProfileReader {
             case ProfileEvents.EXECUTION_SAMPLE -> sample(e);
             case ProfileEvents.REGION -> regions.add(new RegionEvent(text(e, ProfileEvents.NAME, "?"), start, duration, thread(e)));
             case ProfileEvents.PEER_INFO -> {
-                rank = (int) number(e, ProfileEvents.RANK, -1);
-                size = (int) number(e, ProfileEvents.SIZE, 0);
+                long r = number(e, ProfileEvents.RANK, -1);
+                long n = number(e, ProfileEvents.SIZE, 0);
+                if (n < 1 || n > SummaryReader.MAX_JOB_SIZE || r < 0 || r >= n) {
+                    badPeerInfo = "its io.cohort.PeerInfo says rank " + r + " of a job of " + n;
+                } else {
+                    rank = (int) r;
+                    size = (int) n;
+                }
                 jobId = text(e, ProfileEvents.JOB_ID, "");
                 host = text(e, ProfileEvents.HOST, "");
                 application = text(e, ProfileEvents.APPLICATION, "");
@@ -125,7 +144,8 @@ final class PeerProfileReader {
             }
             case ProfileEvents.JOB -> {
                 jobNanos = Math.max(jobNanos, duration);
-                jobRank = (int) number(e, ProfileEvents.RANK, -1);
+                long r = number(e, ProfileEvents.RANK, -1);
+                jobRank = r >= 0 && r < SummaryReader.MAX_JOB_SIZE ? (int) r : -1;
             }
             case ProfileEvents.NACK -> transport(e).nacks += number(e, ProfileEvents.COUNT, 1);
             case ProfileEvents.RETRANSMISSION -> {

@@ -16,10 +16,14 @@ record ProfileFileName(String application, int rank) {
     static final String SUMMARY_SUFFIX = SummaryFormat.EXTENSION;
     private static final Pattern NAME = Pattern.compile("(.*)\\.prof\\.(\\d{1,9})\\.(jfr|tsv)");
 
-    /** The parsed name, or null when the file is not named as a peer names it. */
+    /** The parsed name, or null when the file is not named as a peer names it (a rank beyond the largest job is not). */
     static ProfileFileName parse(Path file) {
         Matcher m = NAME.matcher(file.getFileName().toString());
-        return m.matches() ? new ProfileFileName(m.group(1), Integer.parseInt(m.group(2))) : null;
+        if (!m.matches()) {
+            return null;
+        }
+        int rank = Integer.parseInt(m.group(2));
+        return rank < SummaryReader.MAX_JOB_SIZE ? new ProfileFileName(m.group(1), rank) : null;
     }
 
     /** A recording of events ({@code *.jfr}), or a summary named as a peer names it (other {@code .tsv} files are not ours). */
@@ -29,6 +33,6 @@ record ProfileFileName(String application, int rank) {
 
     static boolean isSummary(Path file) {
         String n = file.getFileName().toString();
-        return n.endsWith(SUMMARY_SUFFIX) && NAME.matcher(n).matches();
+        return n.endsWith(SUMMARY_SUFFIX) && parse(file) != null;
     }
 }
