@@ -195,6 +195,13 @@ final class ProfCommand implements Callable<Integer> {
         if (e instanceof java.nio.file.AccessDeniedException) {
             return "permission denied";
         }
+        if (e instanceof java.nio.file.FileAlreadyExistsException f) {
+            // Only creating the directories throws it: a part of the path is a file.
+            return f.getFile() + " is a file, not a directory";
+        }
+        if (e instanceof java.nio.file.NotDirectoryException f) {
+            return f.getFile() + " is not a directory";
+        }
         if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
             return fse.getReason();
         }
