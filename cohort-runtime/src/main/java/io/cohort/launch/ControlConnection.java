@@ -8,7 +8,10 @@ import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One blocking control connection: one thread reads it ({@link #read}), any thread may send (frames
@@ -42,11 +45,35 @@ public final class ControlConnection implements Closeable {
      * sends nothing, or a byte at a time, is dropped rather than held). Null at end of stream.
      */
     public ControlFrame readFirst(int timeoutMillis) throws IOException {
-        socket.setSoTimeout(timeoutMillis);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        // The time-out is the whole frame's, not each read's: every read may wait only what is left.
+        InputStream timed = new InputStream() {
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                long left = deadline - System.nanoTime();
+                if (left > 0) {
+                    socket.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                    try {
+                        return in.read(b, off, len);
+                    } catch (SocketTimeoutException e) {
+                        // the time left ran out: said below as for a deadline passed between reads
+                    }
+                }
+                throw new SocketTimeoutException("the first frame did not arrive within " + timeoutMillis + " ms");
+            }
+        };
         try {
-            return ControlFrame.readFrom(in, ControlFrame.MAX_FIRST_LENGTH);
+            return ControlFrame.readFrom(new DataInputStream(timed), ControlFrame.MAX_FIRST_LENGTH);
         } finally {
-            socket.setSoTimeout(0);
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(0);
+            }
         }
     }
 

@@ -45,4 +45,31 @@ class ControlConnectionTest {
             assertEquals(7, accepted.read().type());
         }
     }
+
+    @Test
+    void aFirstFrameTrickledAByteAtATimeIsCutOffAtTheWholeFramesTimeOut() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
+             Socket trickler = new Socket(server.getInetAddress(), server.getLocalPort());
+             ControlConnection accepted = new ControlConnection(server.accept())) {
+            OutputStream out = trickler.getOutputStream();
+            Thread t = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 1000; i++) {
+                        out.write(i < 4 ? new byte[] {0, 0, 1, 0}[i] : 1); // a 256-byte frame, one byte each 100 ms
+                        out.flush();
+                        Thread.sleep(100); // the peer under test is slow on purpose
+                    }
+                } catch (Exception e) {
+                    // dropped by the reader: expected
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            long t0 = System.nanoTime();
+            SocketTimeoutException e = assertThrows(SocketTimeoutException.class, () -> accepted.readFirst(500));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals("the first frame did not arrive within 500 ms", e.getMessage());
+            assertTrue(ms < 3_000, "each byte came within the time-out, the frame did not: " + ms + " ms");
+        }
+    }
 }
