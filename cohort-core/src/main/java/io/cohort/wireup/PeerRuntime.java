@@ -124,6 +124,10 @@ public final class PeerRuntime {
                     engine.notePeerGone(rank, reason);
                 }
             });
+            DomainFactory domains = new DomainFactory(env.rank(), env.size(), env.transportKey(), advertised,
+                    env.fault(), env.localSize() == 1);
+            TcpTransport tcpUsed = tcp;
+            UdpTransport udpUsed = udp;
             ProgressAgent agent = new ProgressAgent(engine, new ProgressAgent.Duty() {
                 @Override
                 public void run(long awaitNanos) throws Exception {
@@ -135,14 +139,21 @@ public final class PeerRuntime {
                 @Override
                 public void run() {
                     engine.shutdown();
+                    if (env.verbose()) {
+                        String dropped = DropReport.line(env.rank(), udpUsed == null ? null : udpUsed.counters(),
+                                tcpUsed == null ? 0 : tcpUsed.rejectedConnections(), tcpUsed == null ? 0 : tcpUsed.malformedFrames(),
+                                domains.openedCounters());
+                        if (dropped != null) {
+                            System.err.println(dropped);
+                        }
+                    }
                     c.finalized();
                     agent.stop();
                     c.close();
                 }
             });
             // Opened on first use only: a job that never multicasts binds no datagram socket for it.
-            world.enableBroadcastDomain(new DomainFactory(env.rank(), env.size(), env.transportKey(), advertised,
-                    env.fault(), env.localSize() == 1), agent);
+            world.enableBroadcastDomain(domains, agent);
             world.recordJobStart(env.jobId(), env.host());
             return world;
         } catch (IOException | RuntimeException e) {

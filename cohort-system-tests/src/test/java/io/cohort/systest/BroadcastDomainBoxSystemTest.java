@@ -23,8 +23,15 @@ class BroadcastDomainBoxSystemTest {
     static final ClusterInABox.Extension BOX = new ClusterInABox.Extension(3, 5);
 
     private static String[] job(String... jvmOpts) {
+        return job(false, jvmOpts);
+    }
+
+    private static String[] job(boolean verbose, String... jvmOpts) {
         List<String> args = new java.util.ArrayList<>(List.of("run", "-n", "6", "--hosts", BOX.box().hostList(3),
                 "--launch-agent", "netns"));
+        if (verbose) {
+            args.add("--verbose");
+        }
         for (String o : jvmOpts) {
             args.add("--jvm-opt");
             args.add(o);
@@ -61,7 +68,7 @@ class BroadcastDomainBoxSystemTest {
     @Timeout(180)
     void twoConcurrentJobsOnTheSameHostsAndPortDoNotDisturbEachOther() throws Exception {
         String port = "-Dcohort.bcast.group=239.255.77.1:27001"; // the broadcast medium takes only the port
-        try (CohortProcess a = CohortProcess.start(job("-Dcohort.bcast.medium=broadcast", port));
+        try (CohortProcess a = CohortProcess.start(job(true, "-Dcohort.bcast.medium=broadcast", port));
              CohortProcess b = CohortProcess.start(job("-Dcohort.bcast.medium=broadcast", port))) {
             a.closeStdin();
             b.closeStdin();
@@ -70,6 +77,12 @@ class BroadcastDomainBoxSystemTest {
             assertAllCorrect(a);
             assertAllCorrect(b);
             assertTrue(foreignDropped(a) + foreignDropped(b) > 0, "the jobs never saw each other's frames: " + a + b);
+            // With --verbose a peer that dropped the other job's frames says so in its last line.
+            if (foreignDropped(a) > 0) {
+                assertTrue(a.err().stream().anyMatch(l -> l.matches("cohort: rank \\d dropped traffic that was not this job's or"
+                        + " was malformed: broadcast domain \\d+ datagrams? \\(.*other job or communicator \\d+.*")), a.toString());
+            }
+            assertTrue(b.err().stream().noneMatch(l -> l.contains("dropped traffic")), "only under --verbose: " + b);
         }
     }
 

@@ -39,6 +39,8 @@ public final class DomainFactory {
     private final InetAddress local;
     private final FaultPlan faults;
     private final boolean alone;
+    /** The counters of every domain this factory and those derived from it opened: the job's drop report reads them. */
+    private final List<DomainCounters> opened;
 
     /**
      * @param local this peer's address in the job (the one its other transports use); its interface
@@ -46,6 +48,12 @@ public final class DomainFactory {
      * @param alone no other peer of the job runs on this host (multicast loopback is then switched off)
      */
     public DomainFactory(int rank, int size, long key, InetAddress local, FaultPlan faults, boolean alone) {
+        this(rank, size, key, local, faults, alone, new java.util.concurrent.CopyOnWriteArrayList<>());
+    }
+
+    private DomainFactory(int rank, int size, long key, InetAddress local, FaultPlan faults, boolean alone,
+                          List<DomainCounters> opened) {
+        this.opened = opened;
         this.alone = alone;
         this.rank = rank;
         this.size = size;
@@ -66,7 +74,12 @@ public final class DomainFactory {
         for (int r : worldRanks) {
             h = Long.rotateLeft(h ^ (r * 0xC2B2AE3D27D4EB4FL), 27) * 0x165667B19E3779F9L;
         }
-        return new DomainFactory(rank, worldRanks.length, h, local, faults, alone);
+        return new DomainFactory(rank, worldRanks.length, h, local, faults, alone, opened);
+    }
+
+    /** The counters of the domains opened so far by this factory and every one derived from it, in opening order. */
+    public List<DomainCounters> openedCounters() {
+        return List.copyOf(opened);
     }
 
     /** Every {@code cohort.bcast.*} setting there is. */
@@ -226,7 +239,9 @@ public final class DomainFactory {
                 unicast = new FaultInjectingPort(unicast, faults, faults.seedFor(FAULT_STREAM_BASE + 2L * rank));
                 group = new FaultInjectingPort(group, faults, faults.seedFor(FAULT_STREAM_BASE + 2L * rank + 1));
             }
-            return new PcodeDomain(rank, size, key, ctx, new DomainEndpoints(unicast, group, target, peers));
+            PcodeDomain domain = new PcodeDomain(rank, size, key, ctx, new DomainEndpoints(unicast, group, target, peers));
+            opened.add(domain.counters());
+            return domain;
         }
 
         /** Closes the sockets (the exchange failed). */
