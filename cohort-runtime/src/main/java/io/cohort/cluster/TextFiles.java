@@ -13,7 +13,10 @@ import java.nio.file.attribute.BasicFileAttributes;
  * Reads the small text files a user names (the configuration database, the cluster key, a host
  * file) without trusting what the name points at: a FIFO would block the open for ever, a device
  * such as {@code /dev/zero} never ends, and a huge file would fill the heap. Only a regular file of at
- * most a given size is read, and its bytes must be valid in the charset. Stateless; any thread.
+ * most a given size is read, and its bytes must be valid in the charset. The one exception is a pipe
+ * the shell already opened, named as {@code /dev/stdin}, {@code /dev/fd/N} or {@code /proc/self/fd/N}
+ * ({@code --hostfile <(scontrol show hostnames)}): it has a writer, so it is read, within the same
+ * size. Stateless; any thread.
  */
 public final class TextFiles {
     private TextFiles() {
@@ -42,7 +45,7 @@ public final class TextFiles {
         if (attrs.isDirectory()) {
             throw new NotTextFileException("is a directory");
         }
-        if (!attrs.isRegularFile()) {
+        if (!attrs.isRegularFile() && !(isOpenDescriptor(file) && isPipe(file))) {
             throw new NotTextFileException("is not a regular file (a device, FIFO or socket)");
         }
         if (attrs.size() > maxBytes) {
@@ -61,6 +64,22 @@ public final class TextFiles {
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
                 .decode(ByteBuffer.wrap(bytes))
                 .toString();
+    }
+
+    /** A name for a descriptor this process already has open, as the shell passes a pipe. */
+    private static boolean isOpenDescriptor(Path file) {
+        String name = file.toString();
+        return name.equals("/dev/stdin") || name.matches("/dev/fd/\\d+") || name.matches("/proc/self/fd/\\d+");
+    }
+
+    /** Whether the file is a FIFO (a pipe): never a device, which might never end. */
+    private static boolean isPipe(Path file) {
+        try {
+            Object mode = Files.getAttribute(file, "unix:mode");
+            return mode instanceof Integer m && (m & 0170000) == 0010000;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static String tooLarge(int maxBytes) {

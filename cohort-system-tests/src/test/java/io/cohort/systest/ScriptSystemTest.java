@@ -71,6 +71,31 @@ class ScriptSystemTest {
     }
 
     /**
+     * A host file from a pipe the shell opened ({@code --hostfile <(...)}, as scheduler commands are
+     * used) is read, while a device named as one is refused in one line.
+     */
+    @Test
+    @Timeout(60)
+    void aHostFileFromProcessSubstitutionIsReadAndADeviceIsRefused(@TempDir Path cwd) throws Exception {
+        Assumptions.assumeTrue(distUpToDate(), "sources are newer than the built distribution, and this test must not "
+                + "start a nested build; run 'mvn package' first");
+        Process p = new ProcessBuilder("bash", "-c", "exec \"$0\" run -n 3 --hostfile <(printf 'ha slots=2\\nhb\\n')"
+                + " --launch-agent local --example pi", CohortProcess.ROOT.resolve("cohort").toString())
+                .directory(cwd.toFile()).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("computed by 3 peers"), out);
+        Process d = new ProcessBuilder(CohortProcess.ROOT.resolve("cohort").toString(), "run", "-n", "2", "--hostfile",
+                "/dev/zero", "--example", "pi").directory(cwd.toFile()).redirectErrorStream(true).start();
+        d.getOutputStream().close();
+        String err = new String(d.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(2, d.waitFor(), err);
+        assertEquals("cohort: --hostfile /dev/zero is not a regular file (a device, FIFO or socket); give a text file of"
+                + " host names", err.strip());
+    }
+
+    /**
      * Output that cannot be written stops the job: a full device is one line and exit 74; a reader
      * that goes away (a pipe into head) ends it quietly with 141, as SIGPIPE ends a Unix tool.
      */
