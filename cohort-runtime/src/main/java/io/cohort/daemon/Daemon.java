@@ -22,7 +22,7 @@ import java.util.Map;
  * <pre>
  *  TCP daemon.port ── cohortd-accept ──► cohortd-conn-N: requests (DaemonRequests), inbound ring link
  *  UDP daemon.port ── cohortd-udp (load servers only) ──► ClusterTable
- *  cohortd-update ── UDP UPDATE every daemon.updateInterval and on change ──► every load server
+ *  cohortd-update ── UDP UPDATE every daemon.update_interval and on change ──► every load server
  *  cohortd-ring / cohortd-ring-probe ── TCP ring to the successor; losses ──► LoadServerProxy
  *  cohortd-report-LS ── REPORT requests ──► each load server
  * </pre>

@@ -278,6 +278,12 @@ public final class DaemonClient {
             if (r == Refusal.BAD_MAC) {
                 return "answered under a different cluster key (" + m.getMessage() + ")";
             }
+            if (r == Refusal.SLOW) {
+                return "answered too slowly (" + m.getMessage() + "); is the link to it congested?";
+            }
+            if (r == Refusal.UNEXPECTED) {
+                return "answered as someone else (" + m.getMessage() + "); check that member's address in the database";
+            }
             if (r == Refusal.STALE) {
                 return "answered with a timestamp further from this clock than daemon.max_skew; synchronise the clocks"
                         + " (NTP)";

@@ -20,8 +20,13 @@ import java.net.SocketAddress;
  * be any thread).
  */
 final class FrameStream implements AutoCloseable {
-    /** How long a frame may take from its first byte to its last (a frame is at most 64 KiB). */
+    /**
+     * How long a frame may take from its first byte to its last: a request is at most 64 KiB; a long
+     * answer gets {@value #MILLIS_PER_MIB} ms more for each MiB its length field announces.
+     */
     static final int FRAME_MILLIS = 10_000;
+    /** The extra time a long answer gets per MiB: it must arrive at 1 MiB/s at least. */
+    static final int MILLIS_PER_MIB = 1_000;
 
     private final Socket socket;
     private final InputStream in;
@@ -152,9 +157,10 @@ final class FrameStream implements AutoCloseable {
                     if (peer == null) {
                         peer = from;
                     } else if (!peer.equals(from)) {
-                        refusals.refuse(Refusal.MALFORMED, remote, "a message from '" + MessageAuthenticator.printable(from)
-                                + "' on a connection with '" + MessageAuthenticator.printable(peer) + "'");
-                        throw new MalformedMessageException(Refusal.MALFORMED, "a message from an unexpected sender");
+                        String detail = "a message from '" + MessageAuthenticator.printable(from)
+                                + "' on a connection with '" + MessageAuthenticator.printable(peer) + "'";
+                        refusals.refuse(Refusal.UNEXPECTED, remote, detail);
+                        throw new MalformedMessageException(Refusal.UNEXPECTED, detail);
                     }
                     return o.message();
                 }
@@ -179,7 +185,7 @@ final class FrameStream implements AutoCloseable {
      * socket's own time-out, which then throws as usual and keeps the bytes read so far).
      */
     private int readWithinFrameDeadline() throws IOException {
-        long left = frameNanos - (System.nanoTime() - frameStartNanos);
+        long left = frameDeadlineNanos() - (System.nanoTime() - frameStartNanos);
         if (left <= 0) {
             throw tooSlow();
         }
@@ -200,10 +206,20 @@ final class FrameStream implements AutoCloseable {
         }
     }
 
+    /** The time the frame now arriving may take: the base, and more for a long answer's announced length. */
+    private long frameDeadlineNanos() {
+        if (filled < 4) {
+            return frameNanos;
+        }
+        long length = ((pending[0] & 0xFFL) << 24) | ((pending[1] & 0xFF) << 16) | ((pending[2] & 0xFF) << 8) | (pending[3] & 0xFF);
+        return frameNanos + (length >> 20) * MILLIS_PER_MIB * 1_000_000L;
+    }
+
     private MalformedMessageException tooSlow() {
-        String detail = "a frame took longer than " + frameNanos / 1_000_000L + " ms to arrive (" + filled + " bytes came)";
-        refusals.refuse(Refusal.MALFORMED, remote, detail);
-        return new MalformedMessageException(Refusal.MALFORMED, Refusal.MALFORMED.description() + " (" + detail + ")");
+        String detail = "a frame took longer than " + frameDeadlineNanos() / 1_000_000L + " ms to arrive (" + filled
+                + " bytes came)";
+        refusals.refuse(Refusal.SLOW, remote, detail);
+        return new MalformedMessageException(Refusal.SLOW, Refusal.SLOW.description() + " (" + detail + ")");
     }
 
     @Override

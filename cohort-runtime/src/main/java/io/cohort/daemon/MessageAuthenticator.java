@@ -18,7 +18,7 @@ import java.time.Clock;
  * replayed to another daemon, whose replay guard has never seen its nonce. {@link #open} checks, in this order: the lengths add up
  * ({@link Refusal#MALFORMED}), magic, version and type ({@link Refusal#FOREIGN}), the MAC
  * ({@link Refusal#BAD_MAC}; before anything is remembered, so forgeries cannot fill the replay guard),
- * the timestamp within {@code maxSkew} ({@link Refusal#STALE}), the nonce not seen before
+ * the timestamp within {@code daemon.max_skew} ({@link Refusal#STALE}), the nonce not seen before
  * ({@link Refusal#REPLAYED}), and the body. It never throws for bad input: it returns the refusal.
  *
  * <p>Thread-safe: any thread may seal and open (a {@link Mac} per thread; the guard is synchronized).

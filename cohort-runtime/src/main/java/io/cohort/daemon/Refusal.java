@@ -12,7 +12,12 @@ public enum Refusal {
     STALE("timestamp outside daemon.max_skew (stale, or clocks not synchronised)"),
     /** The nonce was already seen within the freshness window. */
     REPLAYED("replayed nonce"),
-    /** Well formed and authentic, but not expected here (an UPDATE from a non-member, a ring frame out of turn). */
+    /** A frame over TCP that did not arrive whole in time: a peer trickling bytes, or a link far too slow. */
+    SLOW("frame too slow to arrive"),
+    /**
+     * Well formed and authentic, but not expected here (an UPDATE from a non-member, a ring frame out of
+     * turn, a message from someone else than the connection's peer).
+     */
     UNEXPECTED("unexpected message");
 
     private final String description;

@@ -6,8 +6,8 @@ import java.util.Set;
 
 /**
  * Refuses a message whose nonce was already seen while it could still pass the freshness check.
- * A message is fresh for {@code maxSkew} either side of the receiver's clock, so a nonce needs keeping
- * for at most {@code 2 x maxSkew} after it arrived; after that a replay of it is refused as stale.
+ * A message is fresh for {@code daemon.max_skew} either side of the receiver's clock, so a nonce needs keeping
+ * for at most {@code 2 x daemon.max_skew} after it arrived; after that a replay of it is refused as stale.
  *
  * <p>Memory is bounded by {@code capacity} nonces. When a flood fills it, the oldest nonce is dropped
  * and its message's timestamp becomes a floor: from then on a message not newer than the floor is

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * </pre>
  *
  * A neighbour is <b>lost</b> when its connection closes or resets (a killed daemon's kernel closes it
- * at once) or when it is silent longer than {@code daemon.ringTimeout}. Both sides notice: the
+ * at once) or when it is silent longer than {@code daemon.ring_timeout}. Both sides notice: the
  * predecessor on its successor link (thread {@code cohortd-ring}), the successor on the inbound link
  * (the connection's thread, {@link #servePredecessor}). Whoever notices reports the member down to
  * every load server at once ({@link LoadServerProxy}); the predecessor then connects to the next member
@@ -153,7 +153,7 @@ final class RingKeeper implements AutoCloseable {
                 } catch (SocketTimeoutException e) {
                     long silent = (System.nanoTime() - lastHeard) / 1_000_000L;
                     if (silent > timeoutMillis) {
-                        lost(link.member(), "silent for " + silent + " ms (daemon.ringTimeout " + timeoutMillis + " ms)");
+                        lost(link.member(), "silent for " + silent + " ms (daemon.ring_timeout " + timeoutMillis + " ms)");
                         s.close();
                         return null;
                     }
@@ -247,7 +247,7 @@ final class RingKeeper implements AutoCloseable {
                 }
             }
         } catch (SocketTimeoutException e) {
-            lost(pred, "silent for more than " + timeoutMillis + " ms (daemon.ringTimeout)");
+            lost(pred, "silent for more than " + timeoutMillis + " ms (daemon.ring_timeout)");
         } catch (EOFException e) {
             lost(pred, "ring connection closed");
         } catch (IOException e) {

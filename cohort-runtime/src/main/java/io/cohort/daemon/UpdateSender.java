@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Sends this member's {@link LoadUpdate} to every load server over UDP: every
- * {@code daemon.updateInterval}, and at once when {@link #poke} says something changed (slots, drain,
+ * {@code daemon.update_interval}, and at once when {@link #poke} says something changed (slots, drain,
  * jobs). Thread {@code cohortd-update}; {@link #poke} may be called from any thread.
  */
 final class UpdateSender implements AutoCloseable {

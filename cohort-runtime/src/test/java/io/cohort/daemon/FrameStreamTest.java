@@ -78,11 +78,20 @@ class FrameStreamTest {
         long t0 = System.nanoTime();
         MalformedMessageException e = assertThrows(MalformedMessageException.class, s::read);
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        assertEquals(Refusal.MALFORMED, e.refusal());
-        assertTrue(e.getMessage().startsWith("malformed frame (a frame took longer than 300 ms to arrive"), e.getMessage());
+        assertEquals(Refusal.SLOW, e.refusal());
+        assertTrue(e.getMessage().startsWith("frame too slow to arrive (a frame took longer than 300 ms to arrive"), e.getMessage());
         assertTrue(ms < 5_000, "cut off by the frame's deadline, not the idle time-out: " + ms + " ms");
-        assertEquals(1, refusals.count(Refusal.MALFORMED));
+        assertEquals(1, refusals.count(Refusal.SLOW));
         assertTrue(logBytes.toString(StandardCharsets.UTF_8).contains("a frame took longer than 300 ms"), logBytes.toString());
+    }
+
+    @Test
+    void aLongAnswerGetsASecondMorePerMibItAnnounces() throws Exception {
+        FrameStream s = stream().frameDeadline(300).acceptingLongAnswers();
+        writer.getOutputStream().write(new byte[] {0, 0x20, 0, 0, 'C', 'D'}); // 2 MiB announced, then nothing more
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, s::read);
+        assertEquals(Refusal.SLOW, e.refusal());
+        assertTrue(e.getMessage().contains("a frame took longer than 2300 ms to arrive (6 bytes came)"), e.getMessage());
     }
 
     @Test

@@ -96,7 +96,8 @@ final class PeerProfileReader {
             rank = name.rank();
         }
         if (rank < 0) {
-            throw new IOException("no io.cohort.PeerInfo event and the file name is not <App>.prof.<rank>.jfr, so its rank is unknown");
+            throw new IOException((badPeerInfo != null ? badPeerInfo + ", outside any job," : "no io.cohort.PeerInfo event")
+                    + " and the file name is not <App>.prof.<rank>.jfr, so its rank is unknown");
         }
         if (application.isEmpty() && name != null) {
             application = name.application();
