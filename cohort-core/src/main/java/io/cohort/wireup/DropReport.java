@@ -20,10 +20,10 @@ public final class DropReport {
      * @param udp             the udp transport's counters, or null when the peer had none
      * @param tcpConnections  connections the tcp transport refused at start-up as not this job's
      * @param tcpFrames       frames it dropped as malformed
-     * @param domains         the counters of every broadcast domain the peer opened
+     * @param domains         the drops of every broadcast domain the peer opened
      * @return the line, or null when nothing was dropped
      */
-    public static String line(int rank, UdpCounters udp, long tcpConnections, long tcpFrames, List<DomainCounters> domains) {
+    public static String line(int rank, UdpCounters udp, long tcpConnections, long tcpFrames, DomainCounters domains) {
         List<String> parts = new ArrayList<>();
         if (udp != null) {
             String why = reasons("not cohort", udp.notCohort(), "other job", udp.wrongJob(), "other version",
@@ -45,18 +45,11 @@ public final class DropReport {
             }
             parts.add("tcp " + String.join(", ", tcp));
         }
-        long foreign = 0;
-        long otherJob = 0;
-        long version = 0;
-        long truncated = 0;
-        long malformed = 0;
-        for (DomainCounters d : domains) {
-            foreign += d.get(Counter.DROPPED_FOREIGN);
-            otherJob += d.get(Counter.DROPPED_OTHER_JOB);
-            version += d.get(Counter.DROPPED_VERSION);
-            truncated += d.get(Counter.DROPPED_TRUNCATED);
-            malformed += d.get(Counter.DROPPED_MALFORMED);
-        }
+        long foreign = domains == null ? 0 : domains.get(Counter.DROPPED_FOREIGN);
+        long otherJob = domains == null ? 0 : domains.get(Counter.DROPPED_OTHER_JOB);
+        long version = domains == null ? 0 : domains.get(Counter.DROPPED_VERSION);
+        long truncated = domains == null ? 0 : domains.get(Counter.DROPPED_TRUNCATED);
+        long malformed = domains == null ? 0 : domains.get(Counter.DROPPED_MALFORMED);
         String why = reasons("not cohort", foreign, "other job or communicator", otherJob, "other version", version,
                 "truncated", truncated, "malformed", malformed);
         if (why != null) {

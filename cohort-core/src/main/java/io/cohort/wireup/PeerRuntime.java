@@ -142,7 +142,7 @@ public final class PeerRuntime {
                     if (env.verbose()) {
                         String dropped = DropReport.line(env.rank(), udpUsed == null ? null : udpUsed.counters(),
                                 tcpUsed == null ? 0 : tcpUsed.rejectedConnections(), tcpUsed == null ? 0 : tcpUsed.malformedFrames(),
-                                domains.openedCounters());
+                                domains.drops());
                         if (dropped != null) {
                             System.err.println(dropped);
                         }

@@ -17,13 +17,26 @@ public final class DomainCounters {
 
     private static final Counter[] ALL = Counter.values();
     private final AtomicLongArray values = new AtomicLongArray(ALL.length);
+    /** Where drops are also counted (the job's totals over all its domains), or null. */
+    private volatile DomainCounters dropsAlsoTo;
+
+    /** Counts this domain's drops in {@code totals} as well, from now on; set before the domain runs. */
+    void countDropsAlsoIn(DomainCounters totals) {
+        dropsAlsoTo = totals;
+    }
 
     void increment(Counter c) {
-        values.incrementAndGet(c.ordinal());
+        add(c, 1);
     }
 
     void add(Counter c, long n) {
         values.addAndGet(c.ordinal(), n);
+        if (c.ordinal() >= Counter.DROPPED_FOREIGN.ordinal()) { // the drops are last in the enum
+            DomainCounters totals = dropsAlsoTo;
+            if (totals != null) {
+                totals.add(c, n);
+            }
+        }
     }
 
     public long get(Counter c) {

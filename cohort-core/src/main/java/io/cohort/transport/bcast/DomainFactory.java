@@ -39,8 +39,8 @@ public final class DomainFactory {
     private final InetAddress local;
     private final FaultPlan faults;
     private final boolean alone;
-    /** The counters of every domain this factory and those derived from it opened: the job's drop report reads them. */
-    private final List<DomainCounters> opened;
+    /** The drops of every domain this factory and those derived from it opened: the job's drop report reads them. */
+    private final DomainCounters drops;
 
     /**
      * @param local this peer's address in the job (the one its other transports use); its interface
@@ -48,12 +48,12 @@ public final class DomainFactory {
      * @param alone no other peer of the job runs on this host (multicast loopback is then switched off)
      */
     public DomainFactory(int rank, int size, long key, InetAddress local, FaultPlan faults, boolean alone) {
-        this(rank, size, key, local, faults, alone, new java.util.concurrent.CopyOnWriteArrayList<>());
+        this(rank, size, key, local, faults, alone, new DomainCounters());
     }
 
     private DomainFactory(int rank, int size, long key, InetAddress local, FaultPlan faults, boolean alone,
-                          List<DomainCounters> opened) {
-        this.opened = opened;
+                          DomainCounters drops) {
+        this.drops = drops;
         this.alone = alone;
         this.rank = rank;
         this.size = size;
@@ -74,12 +74,15 @@ public final class DomainFactory {
         for (int r : worldRanks) {
             h = Long.rotateLeft(h ^ (r * 0xC2B2AE3D27D4EB4FL), 27) * 0x165667B19E3779F9L;
         }
-        return new DomainFactory(rank, worldRanks.length, h, local, faults, alone, opened);
+        return new DomainFactory(rank, worldRanks.length, h, local, faults, alone, drops);
     }
 
-    /** The counters of the domains opened so far by this factory and every one derived from it, in opening order. */
-    public List<DomainCounters> openedCounters() {
-        return List.copyOf(opened);
+    /**
+     * The datagrams dropped by every domain this factory and those derived from it opened, by reason
+     * (only the {@code DROPPED_*} counters move), whether those domains are open or closed.
+     */
+    public DomainCounters drops() {
+        return drops;
     }
 
     /** Every {@code cohort.bcast.*} setting there is. */
@@ -240,7 +243,7 @@ public final class DomainFactory {
                 group = new FaultInjectingPort(group, faults, faults.seedFor(FAULT_STREAM_BASE + 2L * rank + 1));
             }
             PcodeDomain domain = new PcodeDomain(rank, size, key, ctx, new DomainEndpoints(unicast, group, target, peers));
-            opened.add(domain.counters());
+            domain.counters().countDropsAlsoIn(drops);
             return domain;
         }
 

@@ -4,8 +4,6 @@ import io.cohort.wireup.DropReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -17,8 +15,8 @@ class DropReportTest {
         UdpCounters udp = new UdpCounters();
         udp.outOfWindow.addAndGet(40); // retransmitted copies: the protocol expects them
         udp.afterEnd.addAndGet(3);
-        assertNull(DropReport.line(0, udp, 0, 0, List.of()));
-        assertNull(DropReport.line(0, null, 0, 0, List.of()));
+        assertNull(DropReport.line(0, udp, 0, 0, null));
+        assertNull(DropReport.line(0, null, 0, 0, null));
     }
 
     @Test
@@ -29,8 +27,8 @@ class DropReportTest {
         udp.badAck.addAndGet(1);
         assertEquals("cohort: rank 4 dropped traffic that was not this job's or was malformed: udp 5 datagrams"
                 + " (not cohort 3, other job 1, malformed 1); tcp 1 connection not of this job, 2 malformed frames",
-                DropReport.line(4, udp, 1, 2, List.of()));
+                DropReport.line(4, udp, 1, 2, null));
         assertEquals("cohort: rank 0 dropped traffic that was not this job's or was malformed: tcp 1 malformed frame",
-                DropReport.line(0, null, 0, 1, List.of()));
+                DropReport.line(0, null, 0, 1, null));
     }
 }
