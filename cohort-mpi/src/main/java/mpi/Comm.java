@@ -264,6 +264,10 @@ public class Comm implements Freeable {
      * same order, {@link MPI#SIMILAR} for the same members, else {@link MPI#UNEQUAL}.
      */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
+        if (comm1 == null || comm2 == null) {
+            MPI.check();
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_COMM, "compare needs two communicators, not null"));
+        }
         Communicator a = comm1.c();
         Communicator b = comm2.c();
         if (a == b) {
@@ -736,6 +740,9 @@ public class Comm implements Freeable {
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
         c();
         checkBuffer(inbuf, incount, type, "pack input buffer");
+        if (outbuf == null) {
+            throw error(MPI.ERR_BUFFER, "pack: the output buffer is null");
+        }
         ByteBuffer b = Buffers.pack(inbuf, incount, type);
         if (position < 0 || (long) position + b.remaining() > outbuf.length) {
             throw error(MPI.ERR_TRUNCATE, "pack: " + b.remaining() + " bytes do not fit in " + outbuf.length
@@ -749,6 +756,9 @@ public class Comm implements Freeable {
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
         c();
         checkBuffer(outbuf, outcount, type, "unpack output buffer");
+        if (inbuf == null) {
+            throw error(MPI.ERR_BUFFER, "unpack: the input buffer is null");
+        }
         long n = Buffers.wireBytes(outcount, type);
         if (position < 0 || position + n > inbuf.length) {
             throw error(MPI.ERR_TRUNCATE, "unpack: " + outcount + " items need " + n + " bytes but " + inbuf.length
@@ -761,7 +771,18 @@ public class Comm implements Freeable {
     /** The bytes {@link #pack} writes for {@code incount} items. */
     public final int packSize(int incount, Datatype type) throws MPIException {
         c();
-        return (int) Buffers.wireBytes(incount, type);
+        if (type == null || type.baseType == Datatype.NULL) {
+            throw error(MPI.ERR_TYPE, "packSize: the datatype is " + (type == null ? "null" : "MPI.DATATYPE_NULL"));
+        }
+        if (incount < 0) {
+            throw error(MPI.ERR_COUNT, "packSize: the count is negative: " + incount);
+        }
+        long n = Buffers.wireBytes(incount, type);
+        if (n > Integer.MAX_VALUE) {
+            throw error(MPI.ERR_COUNT, "packSize: " + incount + " items of " + type + " take " + n
+                    + " bytes, more than a Java array holds");
+        }
+        return (int) n;
     }
 
     // ---- probes -------------------------------------------------------------------------------------
@@ -926,7 +947,17 @@ public class Comm implements Freeable {
         return d;
     }
 
+    /** Counts with their displacements, as the v-collectives take them: both required, one per process. */
     private void checkCounts(Communicator c, int[] counts, int[] displs, String op) throws MPIException {
+        if (displs == null) {
+            throw error(MPI.ERR_ARG, op + " needs one count and one displacement per process (" + c.size()
+                    + "), not null displacements");
+        }
+        checkCountsOnly(c, counts, displs, op);
+    }
+
+    /** Counts alone (reduceScatter), or with displacements when {@code displs} is not null. */
+    private void checkCountsOnly(Communicator c, int[] counts, int[] displs, String op) throws MPIException {
         if (counts == null || counts.length != c.size() || displs != null && displs.length != c.size()) {
             throw error(MPI.ERR_ARG, op + " needs one count" + (displs != null ? " and one displacement" : "")
                     + " per process (" + c.size() + ")");
@@ -939,11 +970,18 @@ public class Comm implements Freeable {
     }
 
     private void checkBlocks(Object buf, int[] counts, int[] displs, Datatype t, String what) throws MPIException {
-        int span = 0;
+        long span = 0;
         for (int r = 0; r < counts.length; r++) {
-            span = Math.max(span, displs[r] + counts[r]);
+            span = Math.max(span, (long) displs[r] + counts[r]);
         }
-        checkBuffer(buf, span, t, what);
+        checkBuffer(buf, (int) Math.min(Integer.MAX_VALUE, span), t, what);
+        if (what.endsWith("receive buffer")) {
+            String overlap = io.cohort.mpi.support.ReceiveBlocks.overlap(counts, displs);
+            if (overlap != null) {
+                // Each process's block would land on another's: the data would depend on arrival order.
+                throw error(MPI.ERR_ARG, what + ": " + overlap);
+            }
+        }
     }
 
     private void sameBase(Datatype a, Datatype b, String op) throws MPIException {
@@ -1401,6 +1439,12 @@ public class Comm implements Freeable {
         if (op == null || op.isNull()) {
             throw error(MPI.ERR_OP, what + " needs an op, not " + (op == null ? "null" : "a freed one"));
         }
+        if (op.predefined == null && !op.hasFunction()) {
+            throw error(MPI.ERR_OP, what + ": the user op has no function (it was made with null)");
+        }
+        if (type == null || type.baseType == Datatype.NULL) {
+            throw error(MPI.ERR_TYPE, what + ": the datatype is " + (type == null ? "null" : "MPI.DATATYPE_NULL"));
+        }
         if (op.isMinMaxLoc() && type.pair == Datatype.NULL) {
             throw error(MPI.ERR_OP, what + ": " + op + " takes a pair type (MPI.INT2, MPI.SHORT_INT, MPI.LONG_INT,"
                     + " MPI.FLOAT_INT or MPI.DOUBLE_INT), not " + type);
@@ -1642,7 +1686,7 @@ public class Comm implements Freeable {
     private Prepared prepareReduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op,
                                           boolean inPlace, String name) throws MPIException {
         Communicator c = cc();
-        checkCounts(c, recvcounts, null, name);
+        checkCountsOnly(c, recvcounts, null, name);
         int total = 0;
         for (int n : recvcounts) {
             total += n;

@@ -237,6 +237,9 @@ public final class Datatype implements Freeable {
     /** As {@link #createIndexed}, with displacements in bytes (multiples of the base element size). */
     public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType) throws MPIException {
         checkOld(oldType, "createHIndexed");
+        if (displacements == null) {
+            return indexed(blockLengths, null, oldType, "createHIndexed"); // says what is missing
+        }
         int[] d = new int[displacements.length];
         for (int i = 0; i < d.length; i++) {
             d[i] = bytesToElements(displacements[i], oldType, "createHIndexed displacement");

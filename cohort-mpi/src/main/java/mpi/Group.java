@@ -63,8 +63,11 @@ public final class Group implements Freeable {
      * where a process is not in {@code group2}, {@link MPI#PROC_NULL} for PROC_NULL.
      */
     public static int[] translateRanks(Group group1, int[] ranks1, Group group2) throws MPIException {
-        io.cohort.Group a = group1.g();
-        io.cohort.Group b = group2.g();
+        io.cohort.Group a = g(group1, "translateRanks");
+        io.cohort.Group b = g(group2, "translateRanks");
+        if (ranks1 == null) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG, "translateRanks needs ranks, not null"));
+        }
         int[] out = new int[ranks1.length];
         for (int i = 0; i < ranks1.length; i++) {
             if (ranks1[i] == MPI.PROC_NULL) {
@@ -81,7 +84,7 @@ public final class Group implements Freeable {
 
     /** {@link MPI#IDENT} (same members, same order), {@link MPI#SIMILAR} (same members) or {@link MPI#UNEQUAL}. */
     public static int compare(Group group1, Group group2) throws MPIException {
-        return switch (group1.g().compare(group2.g())) {
+        return switch (g(group1, "compare").compare(g(group2, "compare"))) {
             case IDENTICAL -> MPI.IDENT;
             case SIMILAR -> MPI.SIMILAR;
             default -> MPI.UNEQUAL;
@@ -90,17 +93,17 @@ public final class Group implements Freeable {
 
     /** The first group's members, then the second's that are not in the first. */
     public static Group union(Group group1, Group group2) throws MPIException {
-        return new Group(group1.g().union(group2.g()));
+        return new Group(g(group1, "union").union(g(group2, "union")));
     }
 
     /** The first group's members that are in the second, in the first's order. */
     public static Group intersection(Group group1, Group group2) throws MPIException {
-        return new Group(group1.g().intersection(group2.g()));
+        return new Group(g(group1, "intersection").intersection(g(group2, "intersection")));
     }
 
     /** The first group's members that are not in the second, in the first's order. */
     public static Group difference(Group group1, Group group2) throws MPIException {
-        return new Group(group1.g().difference(group2.g()));
+        return new Group(g(group1, "difference").difference(g(group2, "difference")));
     }
 
     /** A group of this group's ranks {@code ranks}, in that order. */
@@ -119,23 +122,34 @@ public final class Group implements Freeable {
 
     /** A group of the ranks in the (first, last, stride) triplets, in order. */
     public Group rangeIncl(int[][] ranges) throws MPIException {
-        return incl(expand(ranges));
+        return incl(expand(ranges, g().size()));
     }
 
     /** This group without the ranks in the (first, last, stride) triplets. */
     public Group rangeExcl(int[][] ranges) throws MPIException {
-        return excl(expand(ranges));
+        return excl(expand(ranges, g().size()));
     }
 
-    private static int[] expand(int[][] ranges) throws MPIException {
+    private static int[] expand(int[][] ranges, int size) throws MPIException {
         try {
-            return io.cohort.mpi.support.RankRanges.expand(ranges);
+            return io.cohort.mpi.support.RankRanges.expand(ranges, size);
         } catch (IllegalArgumentException e) {
             throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG, e.getMessage()));
         }
     }
 
+    /** A group argument of a static call: null is an MPI error, not a NullPointerException. */
+    private static io.cohort.Group g(Group group, String what) throws MPIException {
+        if (group == null) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_GROUP, what + " needs a group, not null"));
+        }
+        return group.g();
+    }
+
     private static void checkRanks(io.cohort.Group g, int[] ranks, String what) throws MPIException {
+        if (ranks == null) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG, what + " needs ranks, not null"));
+        }
         boolean[] seen = new boolean[g.size()];
         for (int r : ranks) {
             if (r < 0 || r >= g.size()) {

@@ -43,6 +43,11 @@ public final class Op implements Freeable {
         this.buffers = function != null && function.wantsBuffers();
     }
 
+    /** Whether a user op has its function: {@code new Op(null, ...)} compiles but cannot combine anything. */
+    boolean hasFunction() {
+        return function != null;
+    }
+
     public boolean isCommutative() {
         return commute;
     }

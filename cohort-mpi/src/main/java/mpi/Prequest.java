@@ -26,6 +26,11 @@ public final class Prequest extends Request {
         if (freed) {
             throw Errors.handle(comm.errhandler(), Errors.error(MPI.ERR_REQUEST, "start on a freed persistent request"));
         }
+        if (inner != null) {
+            // Starting it again would orphan the running operation (a receive would take a message unseen).
+            throw Errors.handle(comm.errhandler(), Errors.error(MPI.ERR_REQUEST,
+                    "start: the persistent request is still active; complete it with waitFor or test first"));
+        }
         starter.start(this);
     }
 

@@ -48,6 +48,7 @@ public final class Status {
      */
     public int getCount(Datatype datatype) throws MPIException {
         MPI.check();
+        checkType(datatype, "getCount");
         long item = (long) datatype.size * datatype.baseSize;
         if (item == 0) {
             return bytes == 0 ? 0 : MPI.UNDEFINED;
@@ -58,8 +59,16 @@ public final class Status {
     /** The number of base elements of {@code datatype} the message carried. */
     public int getElements(Datatype datatype) throws MPIException {
         MPI.check();
+        checkType(datatype, "getElements");
         int b = Math.max(1, datatype.baseSize);
         return bytes % b == 0 ? (int) (bytes / b) : MPI.UNDEFINED;
+    }
+
+    private static void checkType(Datatype datatype, String what) throws MPIException {
+        if (datatype == null || datatype.baseType == Datatype.NULL) {
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_TYPE, "Status." + what + ": the datatype is "
+                    + (datatype == null ? "null" : "MPI.DATATYPE_NULL")));
+        }
     }
 
     /** Always false: Cohort does not cancel operations (see {@link Request#cancel()}). */

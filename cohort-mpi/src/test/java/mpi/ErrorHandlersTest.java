@@ -81,6 +81,71 @@ class ErrorHandlersTest {
         });
     }
 
+    /** Arguments a program can get wrong: each is an MPIException of its class, never a Java exception or lost data. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void badArgumentsAreMpiErrorsOfTheirClass(int np) {
+        MpiJob.run(np, (rank, size) -> {
+            Intracomm w = MPI.COMM_WORLD;
+            w.setErrhandler(MPI.ERRORS_RETURN);
+            int[] one = new int[1];
+            int[] counts = new int[size];
+            java.util.Arrays.fill(counts, 1);
+            expect(MPI.ERR_TYPE, () -> w.allReduce(one, new int[1], 1, null, MPI.SUM));
+            expect(MPI.ERR_TYPE, () -> w.reduce(one, new int[1], 1, null, MPI.SUM, 0));
+            expect(MPI.ERR_TYPE, () -> w.scan(one, new int[1], 1, null, MPI.SUM));
+            expect(MPI.ERR_TYPE, () -> Comm.reduceLocal(one, new int[1], 1, null, MPI.SUM));
+            expect(MPI.ERR_OP, () -> w.allReduce(one, new int[1], 1, MPI.INT, new Op(null, true)));
+            expect(MPI.ERR_ARG, () -> w.allGatherv(one, 1, MPI.INT, new int[size], counts, null, MPI.INT));
+            expect(MPI.ERR_ARG, () -> w.gatherv(one, 1, MPI.INT, new int[size], counts, null, MPI.INT, rank));
+            expect(MPI.ERR_ARG, () -> w.allToAllv(new int[size], counts, null, MPI.INT, new int[size], counts,
+                    Comm.packed(1, size), MPI.INT));
+            // Receive blocks that overlap: the result would depend on which arrived last.
+            int[] twos = new int[size];
+            java.util.Arrays.fill(twos, 2);
+            int[] steps = new int[size];
+            for (int r = 0; r < size; r++) {
+                steps[r] = r;
+            }
+            expect(MPI.ERR_ARG, () -> w.allGatherv(new int[2], 2, MPI.INT, new int[size + 1], twos, steps, MPI.INT));
+            expect(MPI.ERR_ARG, () -> w.gatherv(new int[2], 2, MPI.INT, new int[size + 1], twos, steps, MPI.INT, rank));
+            // Ranges checked before they are expanded.
+            expect(MPI.ERR_ARG, () -> w.getGroup().rangeIncl(new int[][] {{0, Integer.MAX_VALUE, 1}}));
+            expect(MPI.ERR_ARG, () -> w.getGroup().rangeExcl(new int[][] {{0, size - 1, 1}, {0, size - 1, 1}}));
+            // Nulls.
+            expect(MPI.ERR_BUFFER, () -> w.pack(one, 1, MPI.INT, null, 0));
+            expect(MPI.ERR_BUFFER, () -> w.unpack(null, 0, one, 1, MPI.INT));
+            expect(MPI.ERR_COUNT, () -> w.packSize(-3, MPI.INT));
+            expect(MPI.ERR_TYPE, () -> w.packSize(3, null));
+            Group g = w.getGroup();
+            expect(MPI.ERR_ARG, () -> Group.translateRanks(g, null, g));
+            expect(MPI.ERR_GROUP, () -> Group.translateRanks(null, new int[] {0}, g));
+            expect(MPI.ERR_GROUP, () -> Group.union(g, null));
+            expect(MPI.ERR_ARG, () -> g.incl(null));
+            expect(MPI.ERR_ARG, () -> g.excl(null));
+            expect(MPI.ERR_COMM, () -> Comm.compare(null, w));
+            expect(MPI.ERR_ARG, () -> Datatype.createHIndexed(new int[] {1}, null, MPI.INT));
+            int next = (rank + 1) % size;
+            int prev = (rank + size - 1) % size;
+            Request s = w.iSend(one, 1, MPI.INT, next, 5);
+            Status st = w.recv(new int[1], 1, MPI.INT, prev, 5);
+            s.waitFor();
+            expect(MPI.ERR_TYPE, () -> st.getCount(null));
+            expect(MPI.ERR_TYPE, () -> st.getElements(null));
+            // Starting an active persistent request again would orphan its receive (a message lost unseen).
+            int[] got = new int[1];
+            Prequest p = w.recvInit(got, 1, MPI.INT, prev, 6);
+            p.start();
+            expect(MPI.ERR_REQUEST, p::start);
+            w.send(new int[] {11}, 1, MPI.INT, next, 6);
+            p.waitFor();
+            assertEquals(11, got[0]);
+            p.free();
+            w.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            w.barrier();
+        });
+    }
+
     @Test
     void fatalIsTheDefault() {
         MpiJob.run(2, (rank, size) -> {

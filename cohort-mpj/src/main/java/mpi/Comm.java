@@ -656,7 +656,14 @@ public class Comm {
             throw Errors.error("Pack_size: the packed size of MPI.OBJECT items is known only once they are serialized;"
                     + " Pack them into a buffer large enough, or send them without packing");
         }
-        return (int) Carriers.wireBytes(incount, datatype.layout, datatype.element);
+        if (incount < 0) {
+            throw Errors.error("Pack_size: the count is negative: " + incount);
+        }
+        long n = Carriers.wireBytes(incount, datatype.layout, datatype.element);
+        if (n > Integer.MAX_VALUE) {
+            throw Errors.error("Pack_size: " + incount + " items take " + n + " bytes, more than a Java array holds");
+        }
+        return (int) n;
     }
 
     /**

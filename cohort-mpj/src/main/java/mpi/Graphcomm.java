@@ -68,7 +68,11 @@ public class Graphcomm extends Intracomm {
     /** The rank this process would have in such a graph: its own, or {@link MPI#UNDEFINED} beyond its nodes. */
     public int Map(int[] index, int[] edges) throws MPIException {
         Communicator c = c("Map");
-        return c.rank() < index.length ? c.rank() : MPI.UNDEFINED;
+        try {
+            return c.rank() < GraphTopology.of(index, edges, c.size()).nodes() ? c.rank() : MPI.UNDEFINED;
+        } catch (IllegalArgumentException e) {
+            throw Errors.error("Graphcomm.Map: " + e.getMessage());
+        }
     }
 
     /** {@link MPI#GRAPH}. */

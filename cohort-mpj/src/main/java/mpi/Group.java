@@ -101,17 +101,17 @@ public class Group implements Freeable {
 
     /** A group of the ranks in the (first, last, stride) triplets, in order. */
     public Group Range_incl(int[][] ranges) throws MPIException {
-        return Incl(expand(ranges, "Group.Range_incl"));
+        return Incl(expand(ranges, g.size(), "Group.Range_incl"));
     }
 
     /** This group without the ranks in the (first, last, stride) triplets. */
     public Group Range_excl(int[][] ranges) throws MPIException {
-        return Excl(expand(ranges, "Group.Range_excl"));
+        return Excl(expand(ranges, g.size(), "Group.Range_excl"));
     }
 
-    private static int[] expand(int[][] ranges, String what) {
+    private static int[] expand(int[][] ranges, int size, String what) {
         try {
-            return RankRanges.expand(ranges);
+            return RankRanges.expand(ranges, size);
         } catch (IllegalArgumentException e) {
             throw Errors.error(what + ": " + e.getMessage());
         }

@@ -111,7 +111,16 @@ public class Intracomm extends Comm {
         }
     }
 
+    /** Counts with their displacements, as the v-collectives take them: both required. */
     private static void checkCounts(Communicator c, int[] counts, int[] displs, String op) {
+        if (displs == null) {
+            throw Errors.error(op + " needs a displacement for each of the " + c.size() + " processes, not null");
+        }
+        checkCountsOnly(c, counts, displs, op);
+    }
+
+    /** Counts alone (Reduce_scatter), or with displacements when {@code displs} is not null. */
+    private static void checkCountsOnly(Communicator c, int[] counts, int[] displs, String op) {
         if (counts == null || counts.length < c.size()) {
             throw Errors.error(op + " needs a count for each of the " + c.size() + " processes, not "
                     + (counts == null ? "null" : counts.length));
@@ -138,6 +147,13 @@ public class Intracomm extends Comm {
                 throw Errors.error(what + ": the displacement for rank " + r + " is negative: " + displs[r]);
             }
             checkBuffer(buf, offset + (type == null ? 0 : displs[r] * type.layout.extent), counts[r], type, what);
+        }
+        if (what.endsWith("receive buffer")) {
+            String overlap = io.cohort.mpi.support.ReceiveBlocks.overlap(counts, displs);
+            if (overlap != null) {
+                // Each process's block would land on another's: the data would depend on arrival order.
+                throw Errors.error(what + ": " + overlap);
+            }
         }
     }
 
@@ -440,7 +456,7 @@ public class Intracomm extends Comm {
     public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                                Datatype datatype, Op op) throws MPIException {
         Communicator c = c("Reduce_scatter");
-        checkCounts(c, recvcounts, null, "Reduce_scatter");
+        checkCountsOnly(c, recvcounts, null, "Reduce_scatter");
         recvcounts = first(recvcounts, c.size());
         int total = 0;
         for (int n : recvcounts) {

@@ -53,6 +53,29 @@ class ErrorsTest {
     }
 
     @Test
+    void vCollectivesRangesPackSizesAndGraphMapsAreChecked() {
+        MpjJob.run(2, (rank, size) -> {
+            MPI.Errorhandler_set(MPI.ERRORS_RETURN);
+            Intracomm w = MPI.COMM_WORLD;
+            int[] counts = {1, 1};
+            assertMessage(() -> w.Allgatherv(new int[1], 0, 1, MPI.INT, new int[2], 0, counts, null, MPI.INT), "not null");
+            assertMessage(() -> w.Alltoallv(new int[2], 0, counts, null, MPI.INT, new int[2], 0, counts, new int[] {0, 1},
+                    MPI.INT), "not null");
+            assertMessage(() -> w.Gatherv(new int[1], 0, 1, MPI.INT, new int[2], 0, counts, null, MPI.INT, rank), "not null");
+            // Receive blocks that overlap: the result would depend on which arrived last.
+            assertMessage(() -> w.Allgatherv(new int[2], 0, 2, MPI.INT, new int[3], 0, new int[] {2, 2}, new int[] {0, 1},
+                    MPI.INT), "the blocks of ranks 0 (items 0..1) and 1 (items 1..2) overlap");
+            assertMessage(() -> w.Group().Range_incl(new int[][] {{0, Integer.MAX_VALUE, 1}}), "outside the group's ranks 0..1");
+            assertMessage(() -> w.Pack_size(-3, MPI.INT), "count is negative");
+            Graphcomm g = w.Create_graph(new int[] {1, 2}, new int[] {1, 0}, false);
+            assertMessage(() -> g.Map(null, null), "Graphcomm.Map");
+            assertMessage(() -> g.Map(new int[] {1, 2, 3, 4, 5}, new int[] {9}), "Graphcomm.Map");
+            assertEquals(rank, g.Map(new int[] {1, 2}, new int[] {1, 0}));
+            w.Barrier();
+        });
+    }
+
+    @Test
     void intercommunicatorGroupsMustBeDisjointAndInThePeerCommunicator() {
         MpjJob.run(4, (rank, size) -> {
             MPI.Errorhandler_set(MPI.ERRORS_RETURN);

@@ -78,10 +78,20 @@ class LayoutTest {
 
     @Test
     void rankRangesCountUpAndDown() {
-        assertArrayEquals(new int[] {0, 3, 6, 7, 5}, RankRanges.expand(new int[][] {{0, 6, 3}, {7, 5, -2}}));
+        assertArrayEquals(new int[] {0, 3, 6, 7, 5}, RankRanges.expand(new int[][] {{0, 6, 3}, {7, 5, -2}}, 8));
+        assertArrayEquals(new int[] {}, RankRanges.expand(new int[][] {{5, 2, 1}}, 8), "an empty range");
         assertEquals("a range is (first, last, stride) with a stride other than 0, not [1, 2, 0]",
                 org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                        () -> RankRanges.expand(new int[][] {{1, 2, 0}})).getMessage());
+                        () -> RankRanges.expand(new int[][] {{1, 2, 0}}, 8)).getMessage());
+        // Checked before expanding: neither a huge range nor many repeats builds a long list.
+        assertEquals("the range [0, 2147483647, 1] goes outside the group's ranks 0..7",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                        () -> RankRanges.expand(new int[][] {{0, Integer.MAX_VALUE, 1}}, 8)).getMessage());
+        int[][] repeated = new int[1_000_000][];
+        java.util.Arrays.fill(repeated, new int[] {0, 7, 1});
+        assertEquals("the ranges name more ranks than the group's 8, so some rank twice",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                        () -> RankRanges.expand(repeated, 8)).getMessage());
     }
 
     @Test
