@@ -113,6 +113,11 @@ final class Buffers {
         if (t.trueLb < 0 && count > 0) {
             return Errors.error(MPI.ERR_BUFFER, "the " + what + "'s datatype " + t + " reaches before the buffer's start");
         }
+        if (count > 0 && buf instanceof java.nio.Buffer nb && nb.isReadOnly()
+                && (what.endsWith("receive buffer") || what.endsWith("in-out buffer") || what.endsWith("output buffer"))) {
+            // Found now, before a message is taken from the queue only to be lost when it cannot be stored.
+            return Errors.error(MPI.ERR_BUFFER, "the " + what + " is read-only; receive into a writable buffer");
+        }
         long need = span(count, t);
         int cap = capacity(buf, t);
         if (need > cap) {

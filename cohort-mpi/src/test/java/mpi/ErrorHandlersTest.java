@@ -130,6 +130,8 @@ class ErrorHandlersTest {
             Request s = w.iSend(one, 1, MPI.INT, next, 5);
             Status st = w.recv(new int[1], 1, MPI.INT, prev, 5);
             s.waitFor();
+            expect(MPI.ERR_BUFFER, () -> w.recv(MPI.newIntBuffer(1).asReadOnlyBuffer(), 1, MPI.INT, prev, 5));
+            expect(MPI.ERR_BUFFER, () -> w.allReduce(one, MPI.newIntBuffer(1).asReadOnlyBuffer(), 1, MPI.INT, MPI.SUM));
             expect(MPI.ERR_TYPE, () -> st.getCount(null));
             expect(MPI.ERR_TYPE, () -> st.getElements(null));
             // Starting an active persistent request again would orphan its receive (a message lost unseen).
