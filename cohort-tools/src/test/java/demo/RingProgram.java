@@ -36,11 +36,18 @@ public final class RingProgram {
         world.collective("allreduce", 8);
     }
 
-    /** Pure arithmetic for about {@code millis}, so method samples land here. */
+    /**
+     * Pure arithmetic for about {@code millis} of this thread's CPU time, so method samples land here:
+     * counted in CPU time, not wall time, so a busy machine that runs the thread less still gets as
+     * many samples (within a wall-clock cap of 30 times as long).
+     */
     public static double compute(long millis) {
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        boolean measured = cpu.isCurrentThreadCpuTimeSupported();
         double s = 0;
-        long end = System.nanoTime() + millis * 1_000_000;
-        while (System.nanoTime() < end) {
+        long cpuEnd = measured ? cpu.getCurrentThreadCpuTime() + millis * 1_000_000 : 0;
+        long wallEnd = System.nanoTime() + millis * 1_000_000 * (measured ? 30 : 1);
+        while (System.nanoTime() < wallEnd && (!measured || cpu.getCurrentThreadCpuTime() < cpuEnd)) {
             s += crunch(5_000);
         }
         return s;
