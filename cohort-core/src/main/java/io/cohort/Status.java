@@ -30,8 +30,20 @@ public final class Status {
         return length;
     }
 
-    /** Number of elements of {@code elementBytes} bytes each (4 for {@code int}, 8 for {@code double}...). */
+    /**
+     * Number of elements of {@code elementBytes} bytes each (4 for {@code int}, 8 for {@code double}...).
+     *
+     * @throws IllegalArgumentException if {@code elementBytes} is not positive, or the payload is not a
+     *         whole number of such elements (it was not sent as them)
+     */
     public int count(int elementBytes) {
+        if (elementBytes <= 0) {
+            throw new IllegalArgumentException("an element has at least 1 byte, not " + elementBytes);
+        }
+        if (length % elementBytes != 0) {
+            throw new IllegalArgumentException("the message's " + length + " bytes are not a whole number of "
+                    + elementBytes + "-byte elements");
+        }
         return length / elementBytes;
     }
 

@@ -103,7 +103,13 @@ public final class Collectives implements AutoCloseable {
         void run(Exchange x);
     }
 
+    /** Set by {@link #close}: no collective starts after it. Guarded by this. */
+    private boolean closed;
+
     private synchronized Exchange next() {
+        if (closed) {
+            throw new IllegalStateException("a collective on a communicator that is closed");
+        }
         return new Exchange(channel, sequence++, scratch);
     }
 
@@ -398,7 +404,7 @@ public final class Collectives implements AutoCloseable {
         if (rank() == root) {
             Buffers.check(recv, "gatherv recv buffer");
             Args.sameType(send, recv, "gatherv");
-            Args.blocks("gatherv", counts, displs, size(), Buffers.count(recv));
+            Args.receiveBlocks("gatherv", counts, displs, size(), Buffers.count(recv));
             if (Buffers.count(send) != counts[root]) {
                 throw new IllegalArgumentException("root " + root + " sends " + Buffers.count(send)
                         + " elements but counts[" + root + "] is " + counts[root]);
@@ -462,7 +468,7 @@ public final class Collectives implements AutoCloseable {
         Buffers.check(send, "allgatherv send buffer");
         Buffers.check(recv, "allgatherv recv buffer");
         Args.sameType(send, recv, "allgatherv");
-        Args.blocks("allgatherv", counts, displs, size(), Buffers.count(recv));
+        Args.receiveBlocks("allgatherv", counts, displs, size(), Buffers.count(recv));
         long total = Args.counts("allgatherv", counts, size());
         if (Buffers.count(send) != counts[rank()]) {
             throw new IllegalArgumentException("rank " + rank() + " sends " + Buffers.count(send)
@@ -556,7 +562,7 @@ public final class Collectives implements AutoCloseable {
         Buffers.check(recv, "alltoallv recv buffer");
         Args.sameType(send, recv, "alltoallv");
         Args.blocks("alltoallv send", sendCounts, sendDispls, size(), Buffers.count(send));
-        Args.blocks("alltoallv recv", recvCounts, recvDispls, size(), Buffers.count(recv));
+        Args.receiveBlocks("alltoallv recv", recvCounts, recvDispls, size(), Buffers.count(recv));
         blocking(operation, -1, bytes(send, Buffers.count(send)), x -> {
             pick(Algorithm.Operation.ALLTOALL, 0, null);
             PairwiseAlltoall.run(x, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
@@ -618,6 +624,9 @@ public final class Collectives implements AutoCloseable {
     /** Waits for the nonblocking collectives in flight, then ends their thread. */
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
         runner.close();
         running.lock();
         try {

@@ -132,6 +132,9 @@ public final class Deck {
      * @throws DeckException if no such mailbox exists or it was destroyed
      */
     public void post(String mailbox, byte[] message) {
+        if (message == null) {
+            throw new IllegalArgumentException("post to '" + mailbox + "': the message is null; post an empty array for none");
+        }
         int origin = rank();
         callAddressed(NamingRequestDescriptor.KIND_MAILBOX, mailbox, DeckContexts.MAILBOX,
                 a -> MailboxPostDescriptor.encode(a.id(), origin, message, 0, message.length));
@@ -209,6 +212,9 @@ public final class Deck {
      * @throws DeckException if the group has fewer members than its minimum
      */
     public int bcast(String group, byte[] message) {
+        if (message == null) {
+            throw new IllegalArgumentException("bcast to group '" + group + "': the message is null; send an empty array for none");
+        }
         return ReplyDescriptor.a(groupCall(group, GroupRequestDescriptor.OP_BCAST, 0, message));
     }
 

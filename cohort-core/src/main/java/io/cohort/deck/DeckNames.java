@@ -17,9 +17,20 @@ final class DeckNames {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("a DECK name must not be empty");
         }
-        byte[] b = name.getBytes(StandardCharsets.UTF_8);
+        byte[] b;
+        try {
+            // Strictly: getBytes would turn a lone surrogate into '?', and two names into one.
+            java.nio.ByteBuffer e = StandardCharsets.UTF_8.newEncoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .encode(java.nio.CharBuffer.wrap(name));
+            b = new byte[e.remaining()];
+            e.get(b);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("a DECK name must be valid text; this one holds a lone UTF-16 surrogate");
+        }
         if (b.length > MAX_NAME_BYTES) {
-            throw new IllegalArgumentException("the DECK name '" + name.substring(0, 20) + "...' is " + b.length
+            throw new IllegalArgumentException("the DECK name '" + name.substring(0, Math.min(20, name.length())) + "...' is " + b.length
                     + " bytes of UTF-8; names may have at most " + MAX_NAME_BYTES);
         }
         return b;

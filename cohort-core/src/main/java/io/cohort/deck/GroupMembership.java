@@ -63,6 +63,12 @@ final class GroupMembership {
         return members.containsKey(memberId);
     }
 
+    /** The rank whose mailbox member {@code memberId} is; only it may leave or sync for it. -1 if no such member. */
+    int rankOf(int memberId) {
+        Member m = members.get(memberId);
+        return m == null ? -1 : m.rank();
+    }
+
     /** Removes a member; returns its pending sync (which will never be released), or null. */
     Waiter remove(int memberId) {
         members.remove(memberId);

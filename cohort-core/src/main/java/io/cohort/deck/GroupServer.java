@@ -105,6 +105,10 @@ final class GroupServer {
             deck.reply(source, tag, ReplyDescriptor.failed(notMember(member)));
             return;
         }
+        if (members.rankOf(member) != source) {
+            deck.reply(source, tag, ReplyDescriptor.failed(notYours(member, "leave")));
+            return;
+        }
         GroupMembership.Waiter w = members.remove(member);
         if (w != null) {
             deck.reply(w.rank(), w.replyTag(), ReplyDescriptor.failed("member " + member + " left group '" + name
@@ -112,6 +116,11 @@ final class GroupServer {
         }
         deck.reply(source, tag, ReplyDescriptor.ok(member, members.size()));
         release();
+    }
+
+    private String notYours(int member, String what) {
+        return "member " + member + " of group '" + name + "' belongs to rank " + members.rankOf(member)
+                + "; only that rank may " + what + " for it";
     }
 
     private void bcast(int source, int tag, byte[] body) {
@@ -128,6 +137,10 @@ final class GroupServer {
     private void sync(int source, int tag, int member) {
         if (!members.contains(member)) {
             deck.reply(source, tag, ReplyDescriptor.failed(notMember(member)));
+            return;
+        }
+        if (members.rankOf(member) != source) {
+            deck.reply(source, tag, ReplyDescriptor.failed(notYours(member, "sync")));
             return;
         }
         if (members.isSyncing(member)) {

@@ -207,7 +207,9 @@ public class EngineCommunicator implements Communicator {
         return commRanks[engineRank];
     }
 
-    private static void checkTag(int tag) {
+    /** Sends check their tag first: and that the communicator is still open (a closed world's engine refuses on its own). */
+    private void checkTag(int tag) {
+        checkOpen();
         if (tag < 0) {
             throw new IllegalArgumentException("tag " + tag + " is negative; tags are 0 to " + MAX_TAG
                     + " (ANY_TAG is only for receives)");
@@ -215,11 +217,27 @@ public class EngineCommunicator implements Communicator {
     }
 
     /** Receives and probes take a tag from 0 to MAX_TAG or ANY_TAG; any other negative tag is a mistake, not a wildcard. */
-    private static void checkRecvTag(int tag) {
+    private void checkRecvTag(int tag) {
+        checkOpen();
         if (tag < 0 && tag != ANY_TAG) {
             throw new IllegalArgumentException("tag " + tag + " is negative; receives take a tag from 0 to " + MAX_TAG
                     + " or ANY_TAG (" + ANY_TAG + ")");
         }
+    }
+
+    private void checkOpen() {
+        if (closed && world != this) {
+            throw new IllegalStateException(this + " is closed");
+        }
+    }
+
+    /** A send's destination: a rank of this communicator, never the receive wildcard. */
+    private int toDest(int dest) {
+        if (dest == ANY_SOURCE) {
+            throw new IllegalArgumentException("destination rank " + dest + " (ANY_SOURCE) is only for receives; ranks are 0 to "
+                    + (size - 1));
+        }
+        return toEngine(dest);
     }
 
     private Request receive(int source, int tag, ByteBuffer buffer) {
@@ -250,7 +268,7 @@ public class EngineCommunicator implements Communicator {
     /** An isend of {@code bytes} bytes of {@code payload} from index {@code offset}. */
     private Request post(int dest, int tag, ByteBuffer payload, int offset, int bytes, SendSpan event) {
         checkTag(tag);
-        int peer = toEngine(dest);
+        int peer = toDest(dest);
         AbstractRequest r = engine.send(peer, context, tag, payload, offset, bytes);
         r.userOperation = "isend";
         if (event != null) {
@@ -268,7 +286,7 @@ public class EngineCommunicator implements Communicator {
     private void sendAndWait(int dest, int tag, ByteBuffer payload, int offset, int bytes, SendSpan event,
                              String operation) {
         checkTag(tag);
-        int peer = toEngine(dest);
+        int peer = toDest(dest);
         long sequence = engine.sendAndWait(peer, context, tag, payload, offset, bytes);
         if (event != null) {
             event.finish(context, peer, tag, bytes, sequence, operation);
@@ -314,6 +332,25 @@ public class EngineCommunicator implements Communicator {
         }
     }
 
+    /** {@code length} bytes of {@code data} from {@code offset}, refused in one sentence when they are not all in it. */
+    private static ByteBuffer wrap(byte[] data, int offset, int length) {
+        if (data == null) {
+            throw new IllegalArgumentException("the send buffer is null");
+        }
+        if (offset < 0 || length < 0 || offset > data.length - length) {
+            throw new IndexOutOfBoundsException("bytes " + offset + " to " + ((long) offset + length)
+                    + " are not within the array of " + data.length);
+        }
+        return ByteBuffer.wrap(data, offset, length);
+    }
+
+    /** A typed receive buffer must exist before a message is taken for it, or the message would be lost. */
+    private static void checkReceiveArray(Object buffer) {
+        if (buffer == null) {
+            throw new IllegalArgumentException("the receive buffer is null");
+        }
+    }
+
     /** A read-only buffer would fail only when a message is copied in, on whichever thread moves it: refuse it here. */
     private static void checkWritable(ByteBuffer buffer) {
         if (buffer.isReadOnly()) {
@@ -330,7 +367,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public void send(int dest, int tag, byte[] data, int offset, int length) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(data, offset, length), Profiling.startSend(), "send");
+        sendAndWait(dest, tag, wrap(data, offset, length), Profiling.startSend(), "send");
     }
 
     @Override
@@ -393,7 +430,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Request isend(int dest, int tag, byte[] data, int offset, int length) {
-        return post(dest, tag, ByteBuffer.wrap(data, offset, length), Profiling.startSend());
+        return post(dest, tag, wrap(data, offset, length), Profiling.startSend());
     }
 
     @Override
@@ -461,6 +498,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, int[] buffer) {
+        checkReceiveArray(buffer);
         ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Integer.BYTES, buffer.length, "int");
@@ -472,6 +510,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, long[] buffer) {
+        checkReceiveArray(buffer);
         ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Long.BYTES, buffer.length, "long");
@@ -483,6 +522,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, double[] buffer) {
+        checkReceiveArray(buffer);
         ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Double.BYTES, buffer.length, "double");
@@ -736,7 +776,7 @@ public class EngineCommunicator implements Communicator {
     @Override
     public Communicator create(Group group) {
         int[] members = group.worldRanks();
-        boolean allMine = java.util.Arrays.stream(members).allMatch(w -> worldRanks == null ? w < size : commRanks[w] >= 0);
+        boolean allMine = java.util.Arrays.stream(members).allMatch(w -> worldRanks == null ? w < size : w < commRanks.length && commRanks[w] >= 0);
         ContextAllocator.Creation cr = contexts.begin(creationPriority(-1));
         try {
             long[][] table = exchange(new long[] {java.util.Arrays.hashCode(members), allMine ? 1 : 0, cr.proposal,
@@ -770,7 +810,8 @@ public class EngineCommunicator implements Communicator {
         int[] members = group.worldRanks();
         int[] ranks = new int[members.length];
         for (int i = 0; i < members.length; i++) {
-            ranks[i] = worldRanks == null ? (members[i] < size ? members[i] : -1) : commRanks[members[i]];
+            ranks[i] = worldRanks == null ? (members[i] < size ? members[i] : -1)
+                    : members[i] < commRanks.length ? commRanks[members[i]] : -1;
             if (ranks[i] < 0) {
                 throw new IllegalArgumentException("createGroup: the group's member " + i + " (job rank " + members[i]
                         + ") is not in this communicator");
