@@ -43,6 +43,23 @@ class BadArgumentsTest {
     }
 
     @Test
+    void objectsThatCannotTravelAreFoundBeforeAnyPeerGetsItsBlock() {
+        LocalCohort.run(3, world -> {
+            Object[] send = {"a", "b", new Object()};
+            refused(IllegalArgumentException.class, "element 2 is a java.lang.Object, which is not Serializable",
+                    () -> world.alltoall(send, new Object[3]));
+            refused(IllegalArgumentException.class, "not Serializable", () -> world.scatter(world.rank(), send, new Object[1]));
+            refused(IllegalArgumentException.class, "one element type, not String[] and Integer[]",
+                    () -> world.allgather(new String[] {"s"}, new Integer[3]));
+            // Peers that disagree: one sentence on the receivers, not an ArrayStoreException.
+            boolean strings = world.rank() == 0;
+            CohortException e = assertThrows(CohortException.class, () -> world.allgather(
+                    strings ? new String[] {"s"} : new Integer[] {1}, strings ? new String[3] : new Integer[3]));
+            assertTrue(e.getMessage().contains("cannot hold"), e.getMessage());
+        });
+    }
+
+    @Test
     void aNullTypedReceiveBufferLosesNoMessage() {
         LocalCohort.run(2, world -> {
             if (world.rank() == 0) {

@@ -26,10 +26,23 @@ final class Args {
     }
 
     static void sameType(Object send, Object recv, String operation) {
-        if (!Buffers.sameType(send, recv)) {
+        if (!Buffers.sameType(send, recv) || unrelatedObjects(send, recv)) {
             throw new IllegalArgumentException(operation + " needs send and recv buffers of one element type, not "
                     + Buffers.typeName(send) + " and " + Buffers.typeName(recv));
         }
+    }
+
+    /**
+     * Object arrays whose element types exclude each other ({@code String[]} and {@code Integer[]}): no
+     * element of one fits the other. An {@code Object[]} of strings may still go into a {@code String[]}.
+     */
+    private static boolean unrelatedObjects(Object send, Object recv) {
+        if (!(send instanceof Object[]) || !(recv instanceof Object[])) {
+            return false;
+        }
+        Class<?> s = send.getClass().getComponentType();
+        Class<?> r = recv.getClass().getComponentType();
+        return !r.isAssignableFrom(s) && !s.isAssignableFrom(r) && !r.isInterface() && !s.isInterface();
     }
 
     /** Counts and displacements of N blocks in a buffer of {@code capacity} elements. */

@@ -55,6 +55,16 @@ final class Buffers {
         if (buffer instanceof ByteBuffer b && b.isReadOnly() && what.contains("recv")) {
             throw new IllegalArgumentException(what + " is a read-only ByteBuffer; results cannot be written into it");
         }
+        if (buffer instanceof Object[] objects && what.contains("send")) {
+            // Found now, not when the block for some peer is encoded after others were sent theirs.
+            for (int i = 0; i < objects.length; i++) {
+                Object o = objects[i];
+                if (o != null && !(o instanceof Serializable)) {
+                    throw new IllegalArgumentException(what + " element " + i + " is a " + o.getClass().getName()
+                            + ", which is not Serializable; collectives send Object[] elements by Java serialization");
+                }
+            }
+        }
     }
 
     /** The element type's name for messages: "int[]", "ByteBuffer", "String[]". */
@@ -160,7 +170,12 @@ final class Buffers {
                 throw new CohortException(from + " carried " + got.length + " objects where " + n + " were expected;"
                         + " do the peers pass the same counts?");
             }
-            System.arraycopy(got, 0, (Object[]) buf, offset, n);
+            try {
+                System.arraycopy(got, 0, (Object[]) buf, offset, n);
+            } catch (ArrayStoreException e) {
+                throw new CohortException(from + " carried objects that a " + typeName(buf) + " cannot hold ("
+                        + e.getMessage() + "); do the peers pass buffers of the same element type?");
+            }
             return;
         }
         if (bytes.length != (long) n * w) {
