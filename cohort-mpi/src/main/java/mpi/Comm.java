@@ -975,12 +975,14 @@ public class Comm implements Freeable {
             span = Math.max(span, (long) displs[r] + counts[r]);
         }
         checkBuffer(buf, (int) Math.min(Integer.MAX_VALUE, span), t, what);
-        if (what.endsWith("receive buffer")) {
-            String overlap = io.cohort.mpi.support.ReceiveBlocks.overlap(counts, displs);
-            if (overlap != null) {
-                // Each process's block would land on another's: the data would depend on arrival order.
-                throw error(MPI.ERR_ARG, what + ": " + overlap);
-            }
+    }
+
+    /** As {@link #checkBlocks}, for blocks received into: they may not overlap (the data would depend on arrival order). */
+    private void checkReceiveBlocks(Object buf, int[] counts, int[] displs, Datatype t, String what) throws MPIException {
+        checkBlocks(buf, counts, displs, t, what);
+        String overlap = io.cohort.mpi.support.ReceiveBlocks.overlap(counts, displs);
+        if (overlap != null) {
+            throw error(MPI.ERR_ARG, what + ": " + overlap);
         }
     }
 
@@ -1088,7 +1090,7 @@ public class Comm implements Freeable {
         Object send;
         if (atRoot) {
             checkCounts(c, recvcounts, displs, op);
-            checkBlocks(recvbuf, recvcounts, displs, recvtype, op + " receive buffer");
+            checkReceiveBlocks(recvbuf, recvcounts, displs, recvtype, op + " receive buffer");
             recv = new Blocks(recvbuf, recvcounts, displs, recvtype, false);
             if (inPlace) {
                 send = input(recvbuf, displs[root], recvcounts[root], recvtype);
@@ -1315,7 +1317,7 @@ public class Comm implements Freeable {
                                       int[] recvcounts, int[] displs, Datatype recvtype, boolean inPlace, String op)
             throws MPIException {
         checkCounts(c, recvcounts, displs, op);
-        checkBlocks(recvbuf, recvcounts, displs, recvtype, op + " receive buffer");
+        checkReceiveBlocks(recvbuf, recvcounts, displs, recvtype, op + " receive buffer");
         Object send;
         if (inPlace) {
             send = input(recvbuf, displs[c.rank()], recvcounts[c.rank()], recvtype);
@@ -1397,7 +1399,7 @@ public class Comm implements Freeable {
         checkCounts(c, sendcounts, sdispls, op);
         checkCounts(c, recvcounts, rdispls, op);
         checkBlocks(sendbuf, sendcounts, sdispls, sendtype, op + " send buffer");
-        checkBlocks(recvbuf, recvcounts, rdispls, recvtype, op + " receive buffer");
+        checkReceiveBlocks(recvbuf, recvcounts, rdispls, recvtype, op + " receive buffer");
         sameBase(sendtype, recvtype, op);
         return new AlltoallPrepared(c, new Blocks(sendbuf, sendcounts, sdispls, sendtype, true),
                 new Blocks(recvbuf, recvcounts, rdispls, recvtype, false));

@@ -148,12 +148,14 @@ public class Intracomm extends Comm {
             }
             checkBuffer(buf, offset + (type == null ? 0 : displs[r] * type.layout.extent), counts[r], type, what);
         }
-        if (what.endsWith("receive buffer")) {
-            String overlap = io.cohort.mpi.support.ReceiveBlocks.overlap(counts, displs);
-            if (overlap != null) {
-                // Each process's block would land on another's: the data would depend on arrival order.
-                throw Errors.error(what + ": " + overlap);
-            }
+    }
+
+    /** As {@link #checkBlocks}, for blocks received into: they may not overlap (the data would depend on arrival order). */
+    private static void checkReceiveBlocks(Object buf, int offset, int[] counts, int[] displs, Datatype type, String what) {
+        checkBlocks(buf, offset, counts, displs, type, what);
+        String overlap = io.cohort.mpi.support.ReceiveBlocks.overlap(counts, displs);
+        if (overlap != null) {
+            throw Errors.error(what + ": " + overlap);
         }
     }
 
@@ -252,7 +254,7 @@ public class Intracomm extends Comm {
             checkCounts(c, recvcount, displs, "Gatherv");
             recvcount = first(recvcount, c.size());
             displs = first(displs, c.size());
-            checkBlocks(recvbuf, recvoffset, recvcount, displs, recvtype, "Gatherv receive buffer");
+            checkReceiveBlocks(recvbuf, recvoffset, recvcount, displs, recvtype, "Gatherv receive buffer");
             checkMatch(s.elements(), recvcount[root] * recvtype.layout.size, "Gatherv");
             Operand.Blocks r = new Operand.Blocks(recvbuf, recvoffset, recvcount, displs, recvtype, false);
             c.gatherv(root, s.carrier, r.carrier, r.counts, r.displs);
@@ -343,7 +345,7 @@ public class Intracomm extends Comm {
         checkCounts(c, recvcount, displs, "Allgatherv");
         recvcount = first(recvcount, c.size());
         displs = first(displs, c.size());
-        checkBlocks(recvbuf, recvoffset, recvcount, displs, recvtype, "Allgatherv receive buffer");
+        checkReceiveBlocks(recvbuf, recvoffset, recvcount, displs, recvtype, "Allgatherv receive buffer");
         checkMatch(sendcount * sendtype.layout.size, recvcount[c.rank()] * recvtype.layout.size, "Allgatherv");
         try {
             Operand s = Operand.in(sendbuf, sendoffset, sendcount, sendtype);
@@ -389,7 +391,7 @@ public class Intracomm extends Comm {
         recvcount = first(recvcount, c.size());
         rdispls = first(rdispls, c.size());
         checkBlocks(sendbuf, sendoffset, sendcount, sdispls, sendtype, "Alltoallv send buffer");
-        checkBlocks(recvbuf, recvoffset, recvcount, rdispls, recvtype, "Alltoallv receive buffer");
+        checkReceiveBlocks(recvbuf, recvoffset, recvcount, rdispls, recvtype, "Alltoallv receive buffer");
         try {
             Operand.Blocks s = new Operand.Blocks(sendbuf, sendoffset, sendcount, sdispls, sendtype, true);
             Operand.Blocks r = new Operand.Blocks(recvbuf, recvoffset, recvcount, rdispls, recvtype, false);

@@ -69,22 +69,12 @@ final class Args {
      */
     static void receiveBlocks(String what, int[] counts, int[] displs, int size, int capacity) {
         blocks(what, counts, displs, size, capacity);
-        long[] order = new long[size];
-        int k = 0;
-        for (int r = 0; r < size; r++) {
-            if (counts[r] > 0) {
-                order[k++] = (long) displs[r] << 32 | r; // by displacement, then rank
-            }
-        }
-        java.util.Arrays.sort(order, 0, k);
-        for (int i = 1; i < k; i++) {
-            int a = (int) order[i - 1];
-            int b = (int) order[i];
-            if ((long) displs[a] + counts[a] > displs[b]) {
-                throw new IllegalArgumentException(what + " blocks of ranks " + Math.min(a, b) + " and " + Math.max(a, b)
-                        + " overlap (" + counts[a] + " at " + displs[a] + ", " + counts[b] + " at " + displs[b]
-                        + "); give each rank its own part of the buffer");
-            }
+        int[] pair = BlockOverlap.find(counts, displs);
+        if (pair != null) {
+            int a = pair[0];
+            int b = pair[1];
+            throw new IllegalArgumentException(what + " blocks of ranks " + a + " and " + b + " overlap (" + counts[a]
+                    + " at " + displs[a] + ", " + counts[b] + " at " + displs[b] + "); give each rank its own part of the buffer");
         }
     }
 

@@ -2,9 +2,9 @@ package io.cohort.daemon;
 
 /**
  * What a drain reason may be: one line of at most {@link #MAX} characters. It travels in every STATUS
- * answer (one datagram-sized frame for the whole cluster), in the daemon's log and in a row of
- * {@code cohort status}, so a long one would silence the status of every member and a line break
- * would forge a row. Checked by {@code cohort admin drain} and again by the daemon.
+ * answer, in the daemon's log and in a row of {@code cohort status}, so a long one would swell every
+ * member's status and a line break would forge a row. Checked by {@code cohort admin drain} and again
+ * by the daemon.
  */
 public final class DrainReason {
     public static final int MAX = 200;

@@ -133,8 +133,7 @@ final class FrameStream implements AutoCloseable {
     DaemonMessage read() throws IOException {
         for (;;) {
             if (filled >= 4) {
-                int length = ((pending[0] & 0xFF) << 24) | ((pending[1] & 0xFF) << 16) | ((pending[2] & 0xFF) << 8)
-                        | (pending[3] & 0xFF);
+                int length = lengthField();
                 if (length < DaemonFrame.MIN_LENGTH || length > maxIncoming) {
                     refusals.refuse(Refusal.MALFORMED, remote, "length field " + length);
                     throw new MalformedMessageException(Refusal.MALFORMED,
@@ -211,8 +210,13 @@ final class FrameStream implements AutoCloseable {
         if (filled < 4) {
             return frameNanos;
         }
-        long length = ((pending[0] & 0xFFL) << 24) | ((pending[1] & 0xFF) << 16) | ((pending[2] & 0xFF) << 8) | (pending[3] & 0xFF);
-        return frameNanos + (length >> 20) * MILLIS_PER_MIB * 1_000_000L;
+        // The length was checked against maxIncoming when its four bytes came, before any more was read.
+        return frameNanos + (lengthField() >> 20) * MILLIS_PER_MIB * 1_000_000L;
+    }
+
+    /** The length field of the frame now in {@code pending} (its first four bytes, big-endian). */
+    private int lengthField() {
+        return ((pending[0] & 0xFF) << 24) | ((pending[1] & 0xFF) << 16) | ((pending[2] & 0xFF) << 8) | (pending[3] & 0xFF);
     }
 
     private MalformedMessageException tooSlow() {
