@@ -67,13 +67,27 @@ final class Argument {
         throw new IllegalStateException(CATALOG + " gives no argument for " + example);
     }
 
-    /** Every peer ends with status 2; rank 0 alone (or a program run without cohort) says why, once. */
+    /**
+     * Rank 0 (or a program run without cohort) says why, once, and ends with status 2. The other
+     * peers found the same fault but let rank 0 end first: had one of them ended first, the launcher
+     * would stop rank 0 before its sentence. They are stopped as soon as rank 0 has ended, and end
+     * with status 2 themselves only if nothing has stopped them after {@value #OTHERS_WAIT_MILLIS} ms.
+     */
     private static long refuse(String sentence) {
         String rank = System.getenv("COHORT_RANK");
         if (rank == null || rank.equals("0")) {
             System.err.println(sentence);
+        } else {
+            try {
+                Thread.sleep(OTHERS_WAIT_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         System.exit(USAGE);
         return 0;
     }
+
+    /** How long peers other than rank 0 wait for the launcher to stop them after a bad argument. */
+    static final long OTHERS_WAIT_MILLIS = 30_000;
 }
