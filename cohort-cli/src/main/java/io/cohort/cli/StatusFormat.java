@@ -7,10 +7,12 @@ import io.cohort.daemon.StatusTable;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How {@code cohort status} prints a load server's table: one row per member per partition (as
@@ -26,7 +28,7 @@ final class StatusFormat {
     /** Partition name to member names, in the database's order; members in no partition under "-". */
     static Map<String, List<String>> partitions(ClusterDb db, StatusTable t, String only) {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        List<String> placed = new ArrayList<>();
+        Set<String> placed = new HashSet<>();
         for (Partition p : db.partitions().values()) {
             if (only == null || only.equals(p.name())) {
                 out.put(p.name(), p.members());
@@ -45,9 +47,10 @@ final class StatusFormat {
     static String text(ClusterDb db, StatusTable t, String only) {
         List<String[]> rows = new ArrayList<>();
         rows.add(COLUMNS.toArray(new String[0]));
+        Map<String, MemberStatus> byName = t.byName();
         partitions(db, t, only).forEach((p, names) -> {
             for (String n : names) {
-                MemberStatus m = t.member(n);
+                MemberStatus m = byName.get(n);
                 if (m != null) {
                     String reason = m.reason().isEmpty() ? "-" : m.reason();
                     if (m.drained() && !reason.equals(m.drainReason())) {
@@ -85,12 +88,13 @@ final class StatusFormat {
         b.append("{\"cluster\":").append(str(t.cluster())).append(",\"loadServer\":").append(str(t.server()))
                 .append(",\"time\":").append(str(Instant.ofEpochMilli(t.time()).toString())).append(",\"partitions\":[");
         boolean firstP = true;
+        Map<String, MemberStatus> byName = t.byName();
         for (Map.Entry<String, List<String>> e : partitions(db, t, only).entrySet()) {
             b.append(firstP ? "" : ",").append("{\"name\":").append(e.getKey().equals("-") ? "null" : str(e.getKey())).append(",\"members\":[");
             firstP = false;
             boolean firstM = true;
             for (String n : e.getValue()) {
-                MemberStatus m = t.member(n);
+                MemberStatus m = byName.get(n);
                 if (m == null) {
                     continue;
                 }

@@ -47,7 +47,9 @@ public final class PeerPlacer {
         }
         List<MemberLoad> usable = new ArrayList<>();
         List<String> order = partition.members();
+        Map<String, Integer> position = new java.util.HashMap<>();
         for (String m : order) {
+            position.put(m, position.size());
             MemberLoad l = byName.get(m);
             if (l != null && l.usable()) {
                 usable.add(l);
@@ -56,7 +58,7 @@ public final class PeerPlacer {
         Comparator<MemberLoad> ranking = Comparator.comparingDouble(MemberLoad::loadPerCpu)
                 .thenComparing(Comparator.comparingInt(MemberLoad::cpus).reversed())
                 .thenComparing(Comparator.comparingInt(MemberLoad::freeSlots).reversed())
-                .thenComparingInt(l -> order.indexOf(l.name()));
+                .thenComparingInt(l -> position.get(l.name()));
         usable.sort(ranking);
         if (usable.isEmpty()) {
             throw new PlacementException("partition " + partition.name() + " has no available member with a free job slot"

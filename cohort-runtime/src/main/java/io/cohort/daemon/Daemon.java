@@ -120,8 +120,15 @@ public final class Daemon implements AutoCloseable {
         d.log.info("serving member " + d.member.name() + " of cluster " + db.name() + " (version " + db.version() + ") on "
                 + d.member.address() + ":" + s.port() + (d.table != null ? " as a load server" : "") + "; load servers "
                 + String.join(",", db.loadServers()) + "; ring successors in order " + (db.members().size() == 1 ? "none (a cluster of one)"
-                : String.join(",", RingPlan.candidates(db.memberOrder(), d.member.name()))));
+                : successors(RingPlan.candidates(db.memberOrder(), d.member.name()))));
         return d;
+    }
+
+    /** The first few ring successors for the log, with how many there are: a large cluster's list is no log line. */
+    static String successors(List<String> candidates) {
+        int shown = Math.min(candidates.size(), 8);
+        String first = String.join(",", candidates.subList(0, shown));
+        return shown == candidates.size() ? first : first + ",... (" + candidates.size() + " in all)";
     }
 
     public Member member() {

@@ -10,30 +10,102 @@ import java.util.Map;
  * or request never needs a new layout and a captured packet reads plainly. Keys are letters, digits,
  * {@code . _ -}; in values a backslash is written {@code \\} and a newline {@code \n}.
  *
- * <p>Not thread-safe; built by one thread, then only read.
+ * <p>A body written by a {@link Writer} (a large cluster's STATUS answer) exists only encoded until a
+ * field is read: no map of hundreds of thousands of entries on a daemon's small heap.
+ *
+ * <p>Not thread-safe; built by one thread, then only read (a body from a {@link Writer} may be sent by
+ * many threads at once: {@link #encode} only reads it).
  */
 public final class MessageBody {
-    private final Map<String, String> fields = new LinkedHashMap<>();
+    /** The fields, or null while the body exists only {@link #encoded}. */
+    private Map<String, String> fields;
+    /** What {@link #encode} returns, or null until a {@link Writer} made it (never written to). */
+    private byte[] encoded;
+
+    private MessageBody(Map<String, String> fields, byte[] encoded) {
+        this.fields = fields;
+        this.encoded = encoded;
+    }
 
     public static MessageBody empty() {
-        return new MessageBody();
+        return new MessageBody(new LinkedHashMap<>(), null);
     }
 
     public MessageBody put(String key, Object value) {
-        if (!key.matches("[A-Za-z0-9._-]+")) {
+        if (!isKey(key)) {
             throw new IllegalArgumentException("bad body key '" + key + "'");
         }
-        fields.put(key, String.valueOf(value));
+        fields().put(key, String.valueOf(value));
+        encoded = null;
         return this;
+    }
+
+    private Map<String, String> fields() {
+        if (fields == null) {
+            fields = decode(encoded, 0, encoded.length).fields;
+        }
+        return fields;
+    }
+
+    /**
+     * Writes a body straight into its encoded form, for answers too large to build as a map first. The
+     * same keys and escapes as {@link #put}; a key given twice keeps its last value, as with {@code put}.
+     */
+    public static final class Writer {
+        private final StringBuilder text;
+
+        /** @param expectedChars about how long the text will be (the buffer's first size) */
+        public Writer(int expectedChars) {
+            text = new StringBuilder(Math.max(16, expectedChars));
+        }
+
+        public Writer put(String key, Object value) {
+            if (!isKey(key)) {
+                throw new IllegalArgumentException("bad body key '" + key + "'");
+            }
+            appendLine(text, key, String.valueOf(value));
+            return this;
+        }
+
+        public MessageBody toBody() {
+            return new MessageBody(null, text.toString().getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static void appendLine(StringBuilder b, String key, String value) {
+        b.append(key).append('=');
+        if (value.indexOf('\\') < 0 && value.indexOf('\n') < 0) {
+            b.append(value);
+        } else {
+            b.append(value.replace("\\", "\\\\").replace("\n", "\\n"));
+        }
+        b.append('\n');
+    }
+
+    /**
+     * Whether {@code key} is letters, digits, {@code . _ -}: checked by hand, since a STATUS answer of a
+     * large cluster has hundreds of thousands of keys and a regular expression per key cost seconds.
+     */
+    private static boolean isKey(String key) {
+        if (key.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The value, or null if absent. */
     public String get(String key) {
-        return fields.get(key);
+        return fields().get(key);
     }
 
     public String get(String key, String fallback) {
-        return fields.getOrDefault(key, fallback);
+        return fields().getOrDefault(key, fallback);
     }
 
     /** The value as an int; a missing or bad value is a {@link MalformedMessageException}. */
@@ -65,7 +137,7 @@ public final class MessageBody {
     }
 
     public String require(String key) {
-        String v = fields.get(key);
+        String v = fields().get(key);
         if (v == null) {
             throw new MalformedMessageException("field '" + key + "' is missing");
         }
@@ -73,18 +145,22 @@ public final class MessageBody {
     }
 
     public Map<String, String> asMap() {
-        return Collections.unmodifiableMap(fields);
+        return Collections.unmodifiableMap(fields());
     }
 
+    /** The body as sent; the array must not be changed (a {@link Writer}'s body returns its own). */
     public byte[] encode() {
+        if (encoded != null) {
+            return encoded;
+        }
         StringBuilder b = new StringBuilder();
-        fields.forEach((k, v) -> b.append(k).append('=').append(v.replace("\\", "\\\\").replace("\n", "\\n")).append('\n'));
+        fields.forEach((k, v) -> appendLine(b, k, v));
         return b.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** Decodes what {@link #encode} wrote; anything else is a {@link MalformedMessageException}. */
     public static MessageBody decode(byte[] bytes, int offset, int length) {
-        MessageBody body = new MessageBody();
+        MessageBody body = empty();
         String text = new String(bytes, offset, length, StandardCharsets.UTF_8);
         int start = 0;
         while (start < text.length()) {
@@ -97,7 +173,7 @@ public final class MessageBody {
                 throw new MalformedMessageException("a body line has no '='");
             }
             String key = text.substring(start, eq);
-            if (!key.matches("[A-Za-z0-9._-]+")) {
+            if (!isKey(key)) {
                 throw new MalformedMessageException("bad body key");
             }
             body.fields.put(key, unescape(text.substring(eq + 1, end)));
@@ -134,6 +210,6 @@ public final class MessageBody {
 
     @Override
     public String toString() {
-        return fields.toString();
+        return fields().toString();
     }
 }

@@ -24,12 +24,22 @@ public record StatusTable(String cluster, String server, long time, List<MemberS
         counters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(counters));
     }
 
+    /** One member's row, or null; a linear search, so callers that look up many build {@link #byName} once. */
     public MemberStatus member(String name) {
         return members.stream().filter(m -> m.name().equals(name)).findFirst().orElse(null);
     }
 
+    /** The rows by member name, in the table's order. */
+    public Map<String, MemberStatus> byName() {
+        Map<String, MemberStatus> out = new LinkedHashMap<>();
+        members.forEach(m -> out.put(m.name(), m));
+        return out;
+    }
+
+    /** The answer's body, written straight to its encoded form (a large cluster's table is megabytes). */
     public MessageBody toBody() {
-        MessageBody b = MessageBody.empty().put("cluster", cluster).put("server", server).put("time", time);
+        MessageBody.Writer b = new MessageBody.Writer(256 + members.size() * 320);
+        b.put("cluster", cluster).put("server", server).put("time", time);
         b.put("members", String.join(",", members.stream().map(MemberStatus::name).toList()));
         for (MemberStatus m : members) {
             String p = "m." + m.name() + ".";
@@ -43,7 +53,7 @@ public record StatusTable(String cluster, String server, long time, List<MemberS
         }
         b.put("counters", String.join(",", counters.keySet()));
         counters.forEach((k, v) -> b.put("c." + k, v));
-        return b;
+        return b.toBody();
     }
 
     /** Reads what {@link #toBody} wrote; anything else is a {@link MalformedMessageException}. */
