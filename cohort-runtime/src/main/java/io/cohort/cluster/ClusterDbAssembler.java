@@ -87,6 +87,10 @@ final class ClusterDbAssembler {
                 throw new IllegalArgumentException("unknown " + kind + " attribute '" + attr + "'; known: "
                         + String.join(", ", attrs));
             }
+            if (member && members.size() == Member.MAX_MEMBERS && !members.containsKey(name)) {
+                throw new IllegalArgumentException("member '" + name + "' would be member " + (Member.MAX_MEMBERS + 1)
+                        + "; a cluster has at most " + Member.MAX_MEMBERS + " members");
+            }
             (member ? members : partitions).putIfAbsent(name, e);
             return member ? readMember(attr, v) : readPartition(attr, v);
         }

@@ -17,6 +17,11 @@ import java.util.Objects;
 public record Member(String name, String address, int cpus, int slots) {
     /** The most job slots a member may have, in the database and set by {@code cohort admin slots}. */
     public static final int MAX_SLOTS = 65535;
+    /**
+     * The most members a cluster database may define: a load server's STATUS answer then fits its frame,
+     * and the daemon its heap (docs/cluster.md).
+     */
+    public static final int MAX_MEMBERS = 65535;
 
     public Member {
         Objects.requireNonNull(name, "name");

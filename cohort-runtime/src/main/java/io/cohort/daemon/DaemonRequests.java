@@ -23,6 +23,8 @@ final class DaemonRequests {
 
     /** Whose connections these handlers serve; set once by {@link #register}, read by STATUS. */
     private volatile RequestServer server;
+    /** STATUS answers: a burst of requests shares one encoding of the table (megabytes on a large cluster). */
+    private final SharedBuild<MessageBody> statusAnswers = new SharedBuild<>(this::statusBody);
 
     DaemonRequests(String cluster, LocalMember local, ClusterTable table, RingKeeper ring, RefusalLog refusals, DaemonLog log,
                    JobScheduling scheduling) {
@@ -56,7 +58,12 @@ final class DaemonRequests {
     }
 
     private MessageBody status() throws RequestRefusedException {
-        ClusterTable t = table();
+        table(); // refused at once when not a load server
+        return statusAnswers.get();
+    }
+
+    private MessageBody statusBody() {
+        ClusterTable t = table;
         Map<String, Long> counters = new java.util.LinkedHashMap<>();
         refusals.counts().forEach((r, n) -> counters.put("refused." + r.name().toLowerCase(java.util.Locale.ROOT), n));
         counters.put("duplicateReports", t.duplicateReports());

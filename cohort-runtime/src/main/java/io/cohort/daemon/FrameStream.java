@@ -72,9 +72,12 @@ final class FrameStream implements AutoCloseable {
         return this;
     }
 
-    /** An answer to a request on this connection: a frame of up to {@link DaemonFrame#MAX_ANSWER_LENGTH}. */
-    byte[] sealAnswer(MessageType type, MessageBody body) {
-        return auth.seal(type, body, peer(), DaemonFrame.MAX_ANSWER_LENGTH);
+    /**
+     * An answer to a request on this connection: a frame of up to {@link DaemonFrame#MAX_ANSWER_LENGTH},
+     * whose body is the body's own encoding (shared, not copied).
+     */
+    SealedFrame sealAnswer(MessageType type, MessageBody body) {
+        return auth.sealParts(type, body, peer(), DaemonFrame.MAX_ANSWER_LENGTH);
     }
 
     /** Sets how long a frame may take to arrive (tests use a short one). */
@@ -116,10 +119,10 @@ final class FrameStream implements AutoCloseable {
         return to;
     }
 
-    /** Sends a frame sealed already (by {@link #seal}, or elsewhere: tests replay one with it). */
-    void writeRaw(byte[] frame) throws IOException {
+    /** Sends an answer sealed by {@link #sealAnswer}. */
+    void write(SealedFrame frame) throws IOException {
         synchronized (out) {
-            out.write(frame);
+            frame.writeTo(out);
             out.flush();
         }
     }

@@ -93,24 +93,30 @@ public final class MessageAuthenticator {
     }
 
     private byte[] seal(MessageType type, MessageBody body, String recipient, long timestamp, long nonce, int maxLength) {
+        return sealParts(type, body, recipient, timestamp, nonce, maxLength).whole();
+    }
+
+    /**
+     * As {@link #seal(MessageType, MessageBody, String, int)}, in three parts: the body is the body's own
+     * encoding, not copied, so that a long answer shared by many connections is held once.
+     */
+    public SealedFrame sealParts(MessageType type, MessageBody body, String recipient, int maxLength) {
+        return sealParts(type, body, recipient, clock.millis(), random.nextLong(), maxLength);
+    }
+
+    private SealedFrame sealParts(MessageType type, MessageBody body, String recipient, long timestamp, long nonce, int maxLength) {
         byte[] bodyBytes = body.encode();
         int length = DaemonFrame.lengthOf(sender.length, bodyBytes.length);
         if (length > maxLength) {
             throw new IllegalArgumentException("a daemon message of " + length + " bytes exceeds " + maxLength);
         }
-        byte[] frame = new byte[length];
-        DaemonFrame f = new DaemonFrame().wrap(ByteBuffer.wrap(frame), 0);
-        f.writeHeader(length, type, timestamp, nonce, sender);
-        System.arraycopy(bodyBytes, 0, frame, f.bodyOffset(), bodyBytes.length);
+        byte[] head = new byte[DaemonFrame.SENDER_OFFSET + sender.length];
+        new DaemonFrame().wrap(ByteBuffer.wrap(head), 0).writeHeader(length, type, timestamp, nonce, sender);
         Mac mac = macs.get();
-        mac.update(frame, 0, length - DaemonFrame.MAC_LENGTH);
+        mac.update(head);
+        mac.update(bodyBytes);
         mac.update(recipient.getBytes(StandardCharsets.UTF_8));
-        try {
-            mac.doFinal(frame, length - DaemonFrame.MAC_LENGTH);
-        } catch (javax.crypto.ShortBufferException e) {
-            throw new IllegalStateException(e); // the frame has room for the MAC by construction
-        }
-        return frame;
+        return new SealedFrame(head, bodyBytes, mac.doFinal());
     }
 
     /**

@@ -194,7 +194,7 @@ final class RequestServer implements AutoCloseable {
                 if (answer == RequestHandler.TAKEN) {
                     return;
                 }
-                byte[] sealed;
+                SealedFrame sealed;
                 try {
                     sealed = stream.sealAnswer(MessageType.OK, answer);
                 } catch (RuntimeException e) { // an answer too long for one frame: say so rather than lose the thread
@@ -204,7 +204,7 @@ final class RequestServer implements AutoCloseable {
                             + " failed on this daemon: its answer does not fit one frame"));
                     continue;
                 }
-                stream.writeRaw(sealed);
+                stream.write(sealed);
             }
         } catch (EOFException | SocketTimeoutException | MalformedMessageException e) {
             // The peer is done, idle too long, or sent a frame already counted and logged.

@@ -40,6 +40,18 @@ class ClusterDbParserTest {
     }
 
     @Test
+    void aClusterHasAtMostMaxMembers() {
+        StringBuilder text = new StringBuilder(MINIMAL);
+        for (int i = 2; i <= Member.MAX_MEMBERS; i++) {
+            text.append("member.n").append(i).append(".address = 10.").append(i >> 16).append('.').append((i >> 8) & 255)
+                    .append('.').append(i & 255).append('\n');
+        }
+        assertEquals(Member.MAX_MEMBERS, parse(text.toString()).members().size());
+        String tooMany = error(text + "member.one-more.address = 10.9.9.9\n");
+        assertTrue(tooMany.contains("member 'one-more' would be member 65536; a cluster has at most 65535 members"), tooMany);
+    }
+
+    @Test
     void minimalDatabaseTakesEveryDefault() {
         ClusterDb db = parse(MINIMAL);
         assertEquals("lab", db.name());

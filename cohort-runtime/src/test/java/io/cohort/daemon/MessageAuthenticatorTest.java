@@ -37,6 +37,36 @@ class MessageAuthenticatorTest {
     }
 
     @Test
+    void aBodyWrittenStraightToTextSealsInPartsAndOpensLikeAMapBody() {
+        MessageBody written = new MessageBody.Writer(0).put("member", "m3").put("reason", "disk\nfailing \\ now")
+                .put("member", "m4").toBody();
+        MessageBody built = MessageBody.empty().put("member", "m3").put("reason", "disk\nfailing \\ now").put("member", "m4");
+        // The same fields either way; the writer's text keeps both lines of a repeated key, and the last one wins.
+        assertEquals(built.asMap(), MessageBody.decode(written.encode(), 0, written.encode().length).asMap());
+        assertEquals("m4", written.get("member"));
+
+        SealedFrame parts = sender.sealParts(MessageType.STATUS, written, "m2", DaemonFrame.MAX_ANSWER_LENGTH);
+        assertTrue(parts.body() == written.encode(), "the body is sent from the body's own array, not a copy");
+        byte[] f = parts.whole();
+        MessageAuthenticator.Opened o = receiver.open(f, 0, f.length, DaemonFrame.MAX_ANSWER_LENGTH);
+        assertTrue(o.ok(), String.valueOf(o));
+        assertEquals("disk\nfailing \\ now", o.message().body().get("reason"));
+        assertEquals("m4", o.message().body().get("member"));
+
+        // A field put after the text was written is sent too.
+        written.put("extra", "1");
+        assertEquals("1", MessageBody.decode(written.encode(), 0, written.encode().length).get("extra"));
+    }
+
+    @Test
+    void aWritersKeysAreCheckedAsPutChecksThem() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new MessageBody.Writer(0).put("no spaces", "x"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> MessageBody.empty().put("", "x"));
+    }
+
+    @Test
     void anotherClustersKeyIsABadMac() {
         byte[] f = auth(TestClusters.OTHER_KEY, "m1").seal(MessageType.STATUS, MessageBody.empty(), "m2");
         assertEquals(Refusal.BAD_MAC, open(f).refusal());
