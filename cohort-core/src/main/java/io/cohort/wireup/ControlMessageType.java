@@ -6,7 +6,7 @@ package io.cohort.wireup;
  * longs big-endian, strings as int32 length + UTF-8, byte blocks as int32 length + bytes.
  *
  * <pre>
- *  controller ◄──── IOM_HELLO, STARTED, START_FAILED, OUTPUT, EXITED ───── io-manager
+ *  controller ◄──── IOM_HELLO, STARTED, START_FAILED, OUTPUT, EXITED, STDIN_ACK ── io-manager
  *             ────► LAUNCH, STDIN, STDIN_CLOSE, STOP ──────────────────►
  *  controller ◄──── PEER_HELLO, PEER_FAILURE, PEER_FINALIZED, STACKS ───── peer
  *             ────► PEER_TABLE, PEER_GONE, ABORT, REJECTED, STACKS_REQUEST ►
@@ -56,7 +56,11 @@ public final class ControlMessageType {
 
     // ---- io-manager <-> controller ---------------------------------------------------------------
 
-    /** iom→ctl: jobId str, jobKey str, host str, pid long. */
+    /**
+     * iom→ctl: jobId str, jobKey str, host str, pid long, then (appended; absent from io-managers that
+     * predate it) stdinAcks byte: 1 if it answers {@link #STDIN} with {@link #STDIN_ACK}, so that the
+     * controller may hold back standard input the peers have not taken yet.
+     */
     public static final int IOM_HELLO = 16;
     /** ctl→iom: cwd str, n int, n × (rank int, argc int, argc × str, envc int, envc × (key str, value str)). */
     public static final int LAUNCH = 17;
@@ -78,6 +82,13 @@ public final class ControlMessageType {
     public static final int STDIN_CLOSE = 23;
     /** ctl→iom: graceMillis int; TERM every peer, KILL those left after the grace period. */
     public static final int STOP = 24;
+    /**
+     * iom→ctl: rank int, bytes int. That many bytes of the rank's {@link #STDIN} frames have left the
+     * io-manager: written to the peer's standard input, or dropped because the peer closed it or ended.
+     * The controller keeps at most a window of unacknowledged bytes per rank, so standard input that a
+     * peer does not read waits in the launcher's input (back-pressure), not in the io-manager's memory.
+     */
+    public static final int STDIN_ACK = 25;
 
     // ---- stacks query <-> controller -------------------------------------------------------------
 
@@ -112,6 +123,7 @@ public final class ControlMessageType {
             case STDIN: return "STDIN";
             case STDIN_CLOSE: return "STDIN_CLOSE";
             case STOP: return "STOP";
+            case STDIN_ACK: return "STDIN_ACK";
             case STACKS_QUERY: return "STACKS_QUERY";
             case STACKS_JOB: return "STACKS_JOB";
             case STACKS_RANK: return "STACKS_RANK";

@@ -187,6 +187,8 @@ public final class Controller {
         final int[] ranks;
         Process process;
         ControlConnection conn;
+        /** Flow control of its ranks' standard input; null if the io-manager does not acknowledge it. */
+        StdinWindow stdinWindow;
         /** LAUNCH sent. */
         boolean launched;
         /** Written off: its unreported ranks count as killed, its process and connection are ended. */
@@ -497,8 +499,8 @@ public final class Controller {
     private record Unidentified(ControlConnection conn) implements Event {
     }
 
-    private record IoManagerHello(ControlConnection conn, String jobId, String jobKey, String host, long pid)
-            implements Event {
+    private record IoManagerHello(ControlConnection conn, String jobId, String jobKey, String host, long pid,
+                                  StdinWindow stdinWindow) implements Event {
     }
 
     private record IoManagerClosed(ControlConnection conn) implements Event {
@@ -828,6 +830,7 @@ public final class Controller {
             return;
         }
         link.conn = h.conn();
+        link.stdinWindow = h.stdinWindow();
         if (stopping) {
             writeOff(link); // stopped before the launch: the io-manager ends, having started nothing
             return;
@@ -875,8 +878,10 @@ public final class Controller {
     private void startStdin() {
         List<Integer> fed = new ArrayList<>();
         ControlConnection[] connOfRank = new ControlConnection[spec.size()];
+        StdinWindow[] windowOfRank = new StdinWindow[spec.size()];
         for (int r = 0; r < spec.size(); r++) {
             connOfRank[r] = links.get(placement.hostIndexOf(r)).conn;
+            windowOfRank[r] = links.get(placement.hostIndexOf(r)).stdinWindow;
             if (spec.stdin().includes(r)) {
                 fed.add(r);
             }
@@ -886,7 +891,10 @@ public final class Controller {
         }
         new StdinPump(stdin, fed.stream().mapToInt(Integer::intValue).toArray(), new StdinPump.Sink() {
             @Override
-            public void stdin(int rank, byte[] bytes) {
+            public void stdin(int rank, byte[] bytes) throws InterruptedException {
+                if (windowOfRank[rank] != null) {
+                    windowOfRank[rank].take(rank, bytes.length); // back-pressure: the peer has not read the last MiB
+                }
                 connOfRank[rank].trySend(ControlFrame.build(ControlMessageType.STDIN).putInt(rank).putBytes(bytes).frame());
             }
 
@@ -1260,8 +1268,13 @@ public final class Controller {
         try {
             if (first.type() == ControlMessageType.IOM_HELLO) {
                 ControlFrame.BodyReader r = first.reader();
-                events.add(new IoManagerHello(conn, r.getString(), r.getString(), r.getString(), r.getLong()));
-                serveIoManager(conn);
+                String jobId = r.getString();
+                String jobKey = r.getString();
+                String host = r.getString();
+                long pid = r.getLong();
+                StdinWindow window = r.hasMore() && r.getByte() == 1 ? new StdinWindow(spec.size()) : null;
+                events.add(new IoManagerHello(conn, jobId, jobKey, host, pid, window));
+                serveIoManager(conn, window);
             } else if (first.type() == ControlMessageType.PEER_HELLO) {
                 events.add(new PeerHello(conn, PeerRecord.parseHello(first)));
                 servePeer(conn);
@@ -1276,7 +1289,7 @@ public final class Controller {
         }
     }
 
-    private void serveIoManager(ControlConnection conn) {
+    private void serveIoManager(ControlConnection conn, StdinWindow stdinWindow) {
         try {
             ControlFrame f;
             while ((f = conn.read()) != null) {
@@ -1304,6 +1317,11 @@ public final class Controller {
                     case ControlMessageType.START_FAILED:
                         events.add(new StartFailed(conn, r.getInt(), r.getString()));
                         break;
+                    case ControlMessageType.STDIN_ACK:
+                        if (stdinWindow != null) {
+                            stdinWindow.acknowledged(r.getInt(), r.getInt());
+                        }
+                        break;
                     default:
                         // Unknown frames are dropped, never fatal.
                 }
@@ -1312,6 +1330,9 @@ public final class Controller {
             if (spec.verbose() && !done) {
                 log.println("cohort: io-manager connection failed: " + e);
             }
+        }
+        if (stdinWindow != null) {
+            stdinWindow.close();
         }
         router.flush();
         events.add(new IoManagerClosed(conn));

@@ -54,7 +54,7 @@ public final class IoManager implements PeerProcess.Listener {
     /** Says hello, then serves the controller until every peer has been reported; returns the exit code. */
     int run(String jobId, String jobKey, String host) throws IOException {
         controller.send(ControlFrame.build(ControlMessageType.IOM_HELLO).putString(jobId).putString(jobKey)
-                .putString(host).putLong(ProcessHandle.current().pid()).frame());
+                .putString(host).putLong(ProcessHandle.current().pid()).putByte(1).frame());
         Thread reader = new Thread(this::serve, "cohort-iom-control");
         reader.setDaemon(true);
         reader.start();
@@ -101,6 +101,7 @@ public final class IoManager implements PeerProcess.Listener {
     }
 
     private void serve() {
+        boolean failed = false;
         try {
             ControlFrame f;
             while ((f = controller.read()) != null) {
@@ -108,8 +109,13 @@ public final class IoManager implements PeerProcess.Listener {
             }
         } catch (IOException e) {
             // Treated like end of stream: the controller is gone.
+        } catch (RuntimeException | Error e) {
+            // A malformed frame or no memory left: this thread can no longer serve the controller, so the
+            // peers are stopped as if it were gone (before, they ran on with nobody to report them).
+            log.println("cohort: io-manager failed serving its controller (" + e + "); stopping its peers");
+            failed = true;
         }
-        orphaned();
+        orphaned(failed);
     }
 
     private void handle(ControlFrame f) throws IOException {
@@ -119,10 +125,13 @@ public final class IoManager implements PeerProcess.Listener {
                 break;
             case ControlMessageType.STDIN: {
                 ControlFrame.BodyReader r = f.reader();
-                PeerProcess p = peers.get(r.getInt());
+                int rank = r.getInt();
+                PeerProcess p = peers.get(rank);
                 byte[] bytes = r.getBytes();
                 if (p != null) {
                     p.writeStdin(bytes);
+                } else {
+                    stdinTaken(rank, bytes.length); // no such peer (it did not start): dropped
                 }
                 break;
             }
@@ -181,6 +190,11 @@ public final class IoManager implements PeerProcess.Listener {
                         IoManager.this.exited(rank, status, stoppedByManager);
                         latch.countDown();
                     }
+
+                    @Override
+                    public void stdinTaken(int rank, int bytes) {
+                        IoManager.this.stdinTaken(rank, bytes);
+                    }
                 });
             } catch (IOException | RuntimeException e) {
                 if (crashDir != null) {
@@ -205,6 +219,13 @@ public final class IoManager implements PeerProcess.Listener {
     public void output(int rank, int stream, byte[] line) {
         controller.trySend(ControlFrame.build(ControlMessageType.OUTPUT).putInt(rank).putByte(stream)
                 .putBytes(line).frame());
+    }
+
+    @Override
+    public void stdinTaken(int rank, int bytes) {
+        if (bytes > 0) {
+            controller.trySend(ControlFrame.build(ControlMessageType.STDIN_ACK).putInt(rank).putInt(bytes).frame());
+        }
     }
 
     @Override
@@ -256,11 +277,11 @@ public final class IoManager implements PeerProcess.Listener {
     }
 
     /** The controller is gone: nobody will collect output or exits, so end the peers and ourselves. */
-    private void orphaned() {
+    private void orphaned(boolean said) {
         if (launched >= 0 && reported.get() >= launched) {
             return; // every peer was reported; the connection ended with the job
         }
-        if (launched >= 0) {
+        if (launched >= 0 && !said) {
             // Before a launch there are no peers to stop, and the launcher has said why it hung up.
             log.println("cohort: io-manager lost its controller; stopping its peers");
         }

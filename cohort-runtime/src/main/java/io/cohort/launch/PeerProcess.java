@@ -22,9 +22,14 @@ final class PeerProcess {
         void output(int rank, int stream, byte[] line);
 
         void exited(int rank, int status, boolean stoppedByManager);
+
+        /** {@code bytes} given to {@link #writeStdin} have left: written to the peer, or dropped since it stopped reading. */
+        void stdinTaken(int rank, int bytes);
     }
 
     static final int STDOUT = 1;
+    /** How long what a peer left running in its process group has, after a TERM, before a KILL. */
+    static final long LEFTOVER_GRACE_MILLIS = 2000;
     static final int STDERR = 2;
     private static final byte[] CLOSE = new byte[0];
 
@@ -32,6 +37,7 @@ final class PeerProcess {
     private final Process process;
     private final BlockingQueue<byte[]> stdin = new LinkedBlockingQueue<>();
     private volatile boolean stoppedByManager;
+    private volatile Listener listener;
     private Thread stdinWriter;
 
     private PeerProcess(int rank, Process process) {
@@ -58,10 +64,12 @@ final class PeerProcess {
 
     /** Starts the pumps; {@code listener.exited} follows the last output line. */
     void pump(Listener listener) {
+        this.listener = listener;
         Thread out = pumpThread(process.getInputStream(), STDOUT, listener);
         Thread err = pumpThread(process.getErrorStream(), STDERR, listener);
         Thread reaper = new Thread(() -> {
             int status = awaitExit();
+            endLeftovers(out, err);
             join(out);
             join(err);
             listener.exited(rank, status, stoppedByManager);
@@ -157,6 +165,10 @@ final class PeerProcess {
                         broken = true; // the peer stopped reading; drop the rest
                     }
                 }
+                Listener l = listener;
+                if (l != null) {
+                    l.stdinTaken(rank, b.length);
+                }
             }
         }, "cohort-iom-stdin-" + rank);
         stdinWriter.setDaemon(true);
@@ -165,29 +177,52 @@ final class PeerProcess {
 
     /** SIGTERM to the peer's process group. */
     void terminate() {
-        signal("TERM");
+        if (process.isAlive()) {
+            stoppedByManager = true;
+        }
+        signalGroup("TERM");
     }
 
     /** SIGKILL to the peer's process group. */
     void kill() {
-        signal("KILL");
+        if (process.isAlive()) {
+            stoppedByManager = true;
+        }
+        signalGroup("KILL");
     }
 
-    private void signal(String name) {
-        if (!process.isAlive()) {
-            return;
+    /**
+     * Ends what the peer started in its process group once the peer itself has ended: TERM, then KILL
+     * after {@link #LEFTOVER_GRACE_MILLIS}. A child that held the peer's stdout kept its output pumps,
+     * so the job, running after the program was done; and one that did not was left behind on the host.
+     */
+    private void endLeftovers(Thread out, Thread err) {
+        if (!signalGroup("TERM")) {
+            return; // nothing left in the group
         }
-        stoppedByManager = true;
+        long deadline = System.nanoTime() + LEFTOVER_GRACE_MILLIS * 1_000_000L;
+        if (!joinUntil(out, deadline) || !joinUntil(err, deadline)) {
+            signalGroup("KILL");
+        }
+    }
+
+    /**
+     * Signals the peer's process group, which outlives the peer while anything it started runs (its
+     * number is not reused meanwhile, so the signal cannot reach a stranger). True if the group existed.
+     */
+    private boolean signalGroup(String name) {
         try {
             Process k = new ProcessBuilder("kill", "-" + name, "--", "-" + process.pid())
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (k.waitFor() == 0) {
-                return;
-            }
+            return k.waitFor() == 0;
         } catch (IOException e) {
-            // No kill(1): fall back to the JDK below.
+            // No kill(1): the JDK can reach the peer and its descendants while it lives.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
+        }
+        if (!process.isAlive()) {
+            return false;
         }
         process.descendants().forEach(name.equals("KILL") ? ProcessHandle::destroyForcibly : ProcessHandle::destroy);
         if (name.equals("KILL")) {
@@ -195,5 +230,21 @@ final class PeerProcess {
         } else {
             process.destroy();
         }
+        return true;
+    }
+
+    private static boolean joinUntil(Thread t, long deadlineNanos) {
+        while (t.isAlive()) {
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            try {
+                t.join(Math.max(1, left / 1_000_000L));
+            } catch (InterruptedException e) {
+                // Keep waiting until the deadline.
+            }
+        }
+        return true;
     }
 }

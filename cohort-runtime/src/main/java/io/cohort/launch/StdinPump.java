@@ -12,7 +12,8 @@ import java.util.Arrays;
 final class StdinPump implements Runnable {
     /** Where the chunks go; implemented by the controller (it knows the io-manager of each rank). */
     interface Sink {
-        void stdin(int rank, byte[] bytes);
+        /** Sends a chunk; may block until the rank's io-manager has room for it. */
+        void stdin(int rank, byte[] bytes) throws InterruptedException;
 
         void stdinClosed(int rank);
     }
@@ -49,6 +50,8 @@ final class StdinPump implements Runnable {
             }
         } catch (IOException e) {
             // An unreadable stdin is treated as its end.
+        } catch (InterruptedException e) {
+            return; // the launcher is ending; nothing more is sent
         }
         for (int r : ranks) {
             sink.stdinClosed(r);

@@ -51,7 +51,7 @@ class ExitStatusSystemTest {
         assertEquals(137, p.exitCode(), p.toString());
         List<String> s = summaries(p);
         assertEquals(1, s.size(), p.toString());
-        assertTrue(s.get(0).contains("rank 2 on ") && s.get(0).contains("was killed by signal 9 (SIGKILL) (root cause)"),
+        assertTrue(s.get(0).contains("rank 2 on ") && s.get(0).contains("was killed by signal 9 (SIGKILL) or exited with status 137 (root cause)"),
                 s.get(0));
     }
 
@@ -105,5 +105,23 @@ class ExitStatusSystemTest {
                 "io.cohort.systest.programs.EnvPrinter");
         assertEquals(0, p.exitCode(), p.toString());
         assertEquals(List.of(), summaries(p));
+    }
+
+    /**
+     * What a peer leaves running in its process group ends with it. Before, a child that held the peer's
+     * stdout kept the job running for the child's 600 s, and one that did not was left on the host.
+     */
+    @Test
+    @Timeout(90)
+    void whatAPeerLeavesRunningEndsWithIt() throws Exception {
+        for (String output : List.of("inherit", "discard")) {
+            String marker = "cohort-leftover-" + output + "-" + ProcessHandle.current().pid();
+            CohortProcess p = CohortProcess.run("run", "-n", "2", "--timeout", "60", "-cp", CohortProcess.TEST_CLASSES,
+                    "io.cohort.systest.programs.Spawner", output, marker);
+            assertEquals(0, p.exitCode(), output + ": " + p);
+            assertTrue(p.out().contains("rank 0 spawned") && p.out().contains("rank 1 spawned"), output + ": " + p);
+            assertTrue(CohortProcess.awaitNoProcessWith(marker, java.time.Duration.ofSeconds(10)),
+                    output + ": the peers' children still run after the job");
+        }
     }
 }

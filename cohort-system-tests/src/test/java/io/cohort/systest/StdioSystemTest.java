@@ -104,4 +104,47 @@ class StdioSystemTest {
         assertTrue(p.out().contains("rank 2 stdin: alpha,beta"), p.toString());
         assertTrue(p.out().contains("rank 0 stdin: "), p.toString());
     }
+
+    /**
+     * Standard input a peer never reads waits in the launcher's stdin: the launcher stops taking it once
+     * about a window per rank is on its way. Before, the io-manager queued all of it, growing to
+     * gigabytes for {@code yes | cohort run ...} until it ran out of heap and the job could not be stopped.
+     */
+    @Test
+    @Timeout(90)
+    void stdinThatNoPeerReadsIsHeldBackNotBuffered() throws Exception {
+        CohortProcess p = CohortProcess.start("run", "-n", "2", "--stdin", "all", "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.Sleeper");
+        java.util.concurrent.atomic.AtomicLong taken = new java.util.concurrent.atomic.AtomicLong();
+        Thread writer = new Thread(() -> {
+            byte[] chunk = new byte[64 * 1024];
+            java.util.Arrays.fill(chunk, (byte) 'y');
+            try {
+                for (;;) {
+                    p.stdin().write(chunk);
+                    taken.addAndGet(chunk.length);
+                }
+            } catch (java.io.IOException e) {
+                // The launcher ended.
+            }
+        }, "stdin-writer");
+        writer.setDaemon(true);
+        writer.start();
+        try {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 2), p.toString());
+            // Watch the launcher take input until it stops: it must stop long before the 512 MiB that
+            // an unbounded queue took in this time (pipe and socket buffers and 1 MiB per rank at most).
+            long limit = 64L << 20;
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(40);
+            long last = -1;
+            while (taken.get() != last && taken.get() < limit && System.nanoTime() < deadline) {
+                last = taken.get();
+                writer.join(1000); // one second without progress counts as stopped
+            }
+            assertTrue(taken.get() < limit, "the launcher took " + (taken.get() >> 20) + " MiB of stdin that no peer reads");
+        } finally {
+            p.process().destroy();
+        }
+        assertEquals(143, p.waitFor(), p.toString());
+    }
 }
