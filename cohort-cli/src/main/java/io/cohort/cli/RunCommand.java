@@ -315,14 +315,19 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Set by {@code ./cohort run}, whose child the launcher is (so that SIGQUIT can show stacks): when
-     * the script is gone (kill -9 of the pid the user knows), the job is stopped as on SIGINT, rather
-     * than left running under init.
+     * Set by {@code ./cohort run} to its own pid; the launcher is its child (so that SIGQUIT can show
+     * stacks). When the script is gone (kill -9 of the pid the user knows), even before the launcher
+     * looked, the job is stopped as on SIGINT rather than left running under init.
      */
     static final String WATCH_PARENT_PROP_NAME = "cohort.watchParent";
 
     private static void watchScript(Controller controller) {
-        if (Boolean.getBoolean(WATCH_PARENT_PROP_NAME)) {
+        String script = System.getProperty(WATCH_PARENT_PROP_NAME, "");
+        if (script.matches("\\d{1,18}")) {
+            // The script's pid, not whatever our parent is now: a script killed in the launcher's first
+            // tenths of a second left it under init, where watching "the parent" watched nothing.
+            ParentWatch.watch("cohort-script-watch", Long.parseLong(script), parent -> controller.interrupt());
+        } else if (Boolean.parseBoolean(script)) {
             ParentWatch.start("cohort-script-watch", parent -> controller.interrupt());
         }
     }

@@ -34,10 +34,18 @@ public final class ParentWatch implements Runnable {
         if (parent <= 1) {
             return false;
         }
+        watch(threadName, parent, onGone);
+        return true;
+    }
+
+    /**
+     * Watches for the end of {@code parent}, the pid this process was started by: {@code onGone} runs at
+     * once (on the watch thread) if that is no longer our parent, since it ended before the watch began.
+     */
+    public static void watch(String threadName, long parent, LongConsumer onGone) {
         Thread watch = new Thread(new ParentWatch(parent, onGone), threadName);
         watch.setDaemon(true);
         watch.start();
-        return true;
     }
 
     @Override

@@ -328,4 +328,30 @@ class ScriptSystemTest {
             return false;
         }
     }
+
+    /**
+     * A {@code ./cohort run} killed with SIGKILL while its launcher is still starting leaves nothing
+     * running: the launcher watches the script's own pid. Before, a kill in the launcher's first half
+     * second left it under init, watching nothing, and the job ran on.
+     */
+    @Test
+    @Timeout(90)
+    void aScriptKilledWhileItsLauncherStartsLeavesNothingRunning(@TempDir Path cwd) throws Exception {
+        Assumptions.assumeTrue(distUpToDate(), "sources are newer than the built distribution, and this test must not "
+                + "start a nested build; run 'mvn package' first");
+        String marker = "cohort-early-kill-" + ProcessHandle.current().pid();
+        Process script = new ProcessBuilder(CohortProcess.ROOT.resolve("cohort").toString(), "run", "-n", "2", "-cp",
+                CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.Sleeper", "init", marker)
+                .directory(cwd.toFile()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        // Kill the script as soon as its launcher JVM exists: well before the launcher has parsed its options.
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (script.descendants().noneMatch(h -> h.info().commandLine().orElse("").contains("io.cohort.cli.Main"))) {
+            assertTrue(script.isAlive() && System.nanoTime() < deadline, "the launcher did not start");
+            Thread.onSpinWait();
+        }
+        script.destroyForcibly();
+        script.waitFor();
+        assertTrue(CohortProcess.awaitNoProcessWith(marker, java.time.Duration.ofSeconds(30)),
+                "the job ran on after its script was killed");
+    }
 }
