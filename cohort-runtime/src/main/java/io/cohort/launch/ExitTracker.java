@@ -264,17 +264,21 @@ public final class ExitTracker {
         }
     }
 
-    /** "rank 2 on node7 exited with status 3" or "rank 1 on node7 was killed by signal 9 (SIGKILL)". */
+    /** "rank 2 on node7 exited with status 3" or "rank 1 on node7 was killed by signal 9 (SIGKILL) or exited with status 137". */
     public String describeExit(int rank, int exitStatus) {
         return "rank " + rank + " on " + hosts[rank] + " " + describeStatus(exitStatus);
     }
 
-    /** "exited with status 3" or "was killed by signal 9 (SIGKILL)". */
+    /**
+     * "exited with status 3" or "was killed by signal 9 (SIGKILL) or exited with status 137": a JVM's
+     * process status cannot tell a signal S from a program's own {@code System.exit(128 + S)}.
+     */
     public static String describeStatus(int exitStatus) {
         if (exitStatus > 128 && exitStatus <= 128 + 64) {
             int sig = exitStatus - 128;
             String name = signalName(sig);
-            return "was killed by signal " + sig + (name == null ? "" : " (" + name + ")");
+            return "was killed by signal " + sig + (name == null ? "" : " (" + name + ")") + " or exited with status "
+                    + exitStatus;
         }
         return "exited with status " + exitStatus;
     }

@@ -114,7 +114,7 @@ class ExitTrackerTest {
         t.exited(0, 143, true);
         JobOutcome o = t.outcome();
         assertEquals(137, o.exitCode());
-        assertEquals("cohort: job cafe0001 failed: rank 1 on node1 was killed by signal 9 (SIGKILL) (root cause); "
+        assertEquals("cohort: job cafe0001 failed: rank 1 on node1 was killed by signal 9 (SIGKILL) or exited with status 137 (root cause); "
                 + "1 other peer was stopped", o.summary());
     }
 
@@ -191,8 +191,8 @@ class ExitTrackerTest {
     void describeExitForSignalsAndStatuses() {
         ExitTracker t = tracker(1);
         assertEquals("rank 0 on node1 exited with status 128", t.describeExit(0, 128));
-        assertEquals("rank 0 on node1 was killed by signal 11 (SIGSEGV)", t.describeExit(0, 139));
-        assertEquals("rank 0 on node1 was killed by signal 40", t.describeExit(0, 168));
+        assertEquals("rank 0 on node1 was killed by signal 11 (SIGSEGV) or exited with status 139", t.describeExit(0, 139));
+        assertEquals("rank 0 on node1 was killed by signal 40 or exited with status 168", t.describeExit(0, 168));
         assertEquals("rank 0 on node1 exited with status 255", t.describeExit(0, 255));
     }
 

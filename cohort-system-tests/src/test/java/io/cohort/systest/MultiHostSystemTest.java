@@ -102,7 +102,7 @@ class MultiHostSystemTest {
         List<String> s = summaries(p);
         assertEquals(1, s.size(), p.toString());
         assertTrue(s.get(0).matches("cohort: job [0-9a-f]{8} failed: rank 3 on " + box().host(2).name()
-                + " was killed by signal 9 \\(SIGKILL\\) \\(root cause\\); 3 other peers were stopped"), s.get(0));
+                + " was killed by signal 9 \\(SIGKILL\\) or exited with status 137 \\(root cause\\); 3 other peers were stopped"), s.get(0));
         assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "left in the hosts: " + box().processesInHosts());
     }
 

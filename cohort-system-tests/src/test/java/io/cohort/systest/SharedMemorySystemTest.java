@@ -119,7 +119,7 @@ class SharedMemorySystemTest {
         assertFalse(p.out().stream().anyMatch(l -> l.contains("unexpectedly finished")), p.toString());
         List<String> s = summaries(p);
         assertEquals(1, s.size(), p.toString());
-        assertTrue(s.get(0).contains("rank 1 on ") && s.get(0).contains("was killed by signal 9 (SIGKILL) (root cause)"),
+        assertTrue(s.get(0).contains("rank 1 on ") && s.get(0).contains("was killed by signal 9 (SIGKILL) or exited with status 137 (root cause)"),
                 s.get(0));
         String jobId = jobIdFromPeer(p);
         assertEquals(List.of(), segmentFiles(jobId), "segment files left after the job ended");
