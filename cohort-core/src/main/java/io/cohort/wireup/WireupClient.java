@@ -42,6 +42,7 @@ public final class WireupClient implements AutoCloseable {
         this.channel = channel;
         channel.configureBlocking(false);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        KeepAlive.on(channel); // the launcher's host dying ends this peer, not leaves it waiting
         this.selector = Selector.open();
         channel.register(selector, SelectionKey.OP_READ);
         in.limit(0);

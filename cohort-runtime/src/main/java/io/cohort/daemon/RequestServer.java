@@ -55,20 +55,13 @@ final class RequestServer implements AutoCloseable {
 
         /**
          * No idle time-out any more: the connection lives as long as its peer keeps it. TCP keepalive
-         * (probes after 10 s idle, every 5 s, 3 unanswered end it) notices a peer whose host died or was
-         * cut off, which would otherwise never close the connection.
+         * ({@link io.cohort.wireup.KeepAlive}) notices a peer whose host died or was cut off, which would
+         * otherwise never close the connection.
          */
-        void keepOpen() throws SocketException {
+        void keepOpen() throws java.io.IOException {
             Socket s = stream.socket();
             s.setSoTimeout(0);
-            s.setKeepAlive(true);
-            try {
-                s.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE, 10);
-                s.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL, 5);
-                s.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT, 3);
-            } catch (UnsupportedOperationException | java.io.IOException e) {
-                // Not on this platform: the system's keepalive times apply.
-            }
+            io.cohort.wireup.KeepAlive.on(s);
         }
     }
 

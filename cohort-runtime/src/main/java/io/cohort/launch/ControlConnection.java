@@ -25,6 +25,9 @@ public final class ControlConnection implements Closeable {
     public ControlConnection(Socket socket) throws IOException {
         this.socket = socket;
         socket.setTcpNoDelay(true);
+        // Both ends: the launcher notices an io-manager's or a peer's host dying (and stops the job,
+        // naming it) instead of waiting for ever, and an io-manager notices the launcher's.
+        io.cohort.wireup.KeepAlive.on(socket);
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
     }

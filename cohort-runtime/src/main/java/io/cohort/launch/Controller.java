@@ -503,7 +503,8 @@ public final class Controller {
                                   StdinWindow stdinWindow) implements Event {
     }
 
-    private record IoManagerClosed(ControlConnection conn) implements Event {
+    /** An io-manager's connection ended: at end of stream ({@code failure} null), or failed (its host unreachable). */
+    private record IoManagerClosed(ControlConnection conn, String failure) implements Event {
     }
 
     private record IoManagerExited(int link, int status) implements Event {
@@ -583,7 +584,8 @@ public final class Controller {
         } else if (e instanceof IoManagerClosed c) {
             IoManagerLink link = linkOf(c.conn());
             if (link != null && !link.gone && !allReported(link)) {
-                lose(link, "the io-manager on " + link.host + " closed its connection before all its peers were reported");
+                lose(link, "the io-manager on " + link.host + (c.failure() == null ? " closed its connection"
+                        : " stopped answering (" + c.failure() + ")") + " before all its peers were reported");
             }
         } else if (e instanceof IoManagerExited x) {
             // Once connected, the connection decides (an ssh client may end while its io-manager
@@ -1290,6 +1292,7 @@ public final class Controller {
     }
 
     private void serveIoManager(ControlConnection conn, StdinWindow stdinWindow) {
+        String failure = null;
         try {
             ControlFrame f;
             while ((f = conn.read()) != null) {
@@ -1327,6 +1330,8 @@ public final class Controller {
                 }
             }
         } catch (IOException | RuntimeException e) {
+            // A host that died or was cut off: TCP keepalive ends the connection with "Connection timed out".
+            failure = String.valueOf(e.getMessage());
             if (spec.verbose() && !done) {
                 log.println("cohort: io-manager connection failed: " + e);
             }
@@ -1335,7 +1340,7 @@ public final class Controller {
             stdinWindow.close();
         }
         router.flush();
-        events.add(new IoManagerClosed(conn));
+        events.add(new IoManagerClosed(conn, failure));
     }
 
     /**

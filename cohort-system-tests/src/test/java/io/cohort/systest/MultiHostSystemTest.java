@@ -178,6 +178,32 @@ class MultiHostSystemTest {
         }
     }
 
+    /**
+     * A host cut off mid-job (every packet to it dropped, as a machine that lost power or its link):
+     * TCP keepalive on the control and mesh connections ends the job in seconds, naming the host.
+     * Before, nothing noticed, and the job waited until --timeout, or for ever.
+     */
+    @Test
+    @Timeout(120)
+    void aHostCutOffMidJobEndsTheJobNamingIt() throws Exception {
+        ClusterInABox.Host cut = box().host(3);
+        try (CohortProcess p = CohortProcess.start(Map.of(), "run", "-n", "3", "--hosts", box().hostList(3),
+                "--launch-agent", "netns", "--grace-period", "500", "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init")) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 3), p.toString());
+            box().loss(100, cut);
+            try {
+                int code = p.waitFor();
+                assertTrue(code != 0 && code != 124, "exit " + code + ": " + p);
+                List<String> s = summaries(p);
+                assertEquals(1, s.size(), p.toString());
+                assertTrue(s.get(0).contains(cut.name()), s.get(0));
+            } finally {
+                box().loss(0, cut);
+            }
+            assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(30)), "left in the hosts: " + box().processesInHosts());
+        }
+    }
+
     @Test
     @Timeout(60)
     void crashFilesOfAPeerOnAnotherHostAreNamedInTheSummary(@TempDir Path root) throws Exception {

@@ -164,6 +164,7 @@ final class TcpMeshConnector {
         for (SocketChannel c : established) {
             if (c != null) {
                 c.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                io.cohort.wireup.KeepAlive.on(c); // a peer whose host dies is noticed, not waited for
             }
         }
         return established;
