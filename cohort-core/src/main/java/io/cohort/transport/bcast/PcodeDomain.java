@@ -344,7 +344,9 @@ public final class PcodeDomain implements BroadcastDomain {
             b.append("; its multicast #").append(other.position()).append(" to ")
                     .append(TargetSet.describe(other.targets())).append(" is waiting here instead");
         }
-        return b.append(". The global program is incorrect: rank ").append(source).append(" must call multicast(m, ")
+        // A rank that is stopped (SIGSTOP) or cut off looks the same from here as one that skipped the call.
+        return b.append(". Either rank ").append(source).append(" is stopped or unreachable, or the global program is"
+                + " incorrect: rank ").append(source).append(" must call multicast(m, ")
                 .append(TargetSet.describe(t)).append(") at this point").toString();
     }
 

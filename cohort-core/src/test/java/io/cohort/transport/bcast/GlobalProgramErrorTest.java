@@ -38,7 +38,8 @@ class GlobalProgramErrorTest {
         }, Duration.ofSeconds(20)));
         assertTrue(e.getMessage().startsWith("rank 0, call #2: request(source 2, targets [0, 1]) found no matching multicast within"),
                 e.getMessage());
-        assertTrue(e.getMessage().endsWith("The global program is incorrect: rank 2 must call multicast(m, [0, 1]) at this point"),
+        assertTrue(e.getMessage().endsWith("Either rank 2 is stopped or unreachable, or the global program is incorrect:"
+                + " rank 2 must call multicast(m, [0, 1]) at this point"),
                 e.getMessage());
     }
 
