@@ -31,6 +31,8 @@ public final class ExitTracker {
     private final String[] hosts;
     private final Integer[] status;
     private final boolean[] stoppedWhenExited;
+    /** Its io-manager signalled it while it ran (the stop reached it alive). */
+    private final boolean[] signalledByManager;
     private final boolean[] connected;
     private final boolean[] controlClosed;
     private final String[] failureReason;
@@ -49,6 +51,7 @@ public final class ExitTracker {
         this.hosts = hosts.clone();
         this.status = new Integer[n];
         this.stoppedWhenExited = new boolean[n];
+        this.signalledByManager = new boolean[n];
         this.connected = new boolean[n];
         this.controlClosed = new boolean[n];
         this.failureReason = new String[n];
@@ -81,6 +84,7 @@ public final class ExitTracker {
         }
         status[rank] = exitStatus;
         stoppedWhenExited[rank] = stopping || stoppedByManager;
+        signalledByManager[rank] = stoppedByManager;
         exitOrder.add(rank);
         return exitStatus != 0;
     }
@@ -213,7 +217,7 @@ public final class ExitTracker {
             }
         }
         StringBuilder line = new StringBuilder("cohort: job ").append(jobId).append(" failed: ")
-                .append(describeExit(root, status[root]));
+                .append(collateralOnly ? describeExit(root, status[root]) : describeRoot(root));
         if (collateralOnly) {
             line.append(" (no root cause found: ");
             if (failureReason[root] != null) {
@@ -244,6 +248,32 @@ public final class ExitTracker {
                     .append(" stopped");
         }
         return new JobOutcome(status[root], line.toString(), root);
+    }
+
+    /**
+     * The root cause's exit, or, when another peer lost it while it still ran and the launcher's own
+     * stop then ended it (a peer frozen by SIGSTOP, or silent), what that peer saw: the status alone
+     * (137) pointed at an outside SIGKILL that never happened.
+     */
+    private String describeRoot(int root) {
+        int s = status[root];
+        if (signalledByManager[root] && lostBeforeStop[root] && (s == STATUS_SIGTERM || s == STATUS_SIGKILL)) {
+            for (int r : exitOrderAndRest()) {
+                if (failureReason[r] != null && failedPeer[r] == root) {
+                    String why = oneLine(failureReason[r]);
+                    return "rank " + root + " on " + hosts[root] + " was lost by rank " + r + (why.isEmpty() ? "" : " (" + why + ")")
+                            + " while it still ran, and the launcher stopped it";
+                }
+            }
+        }
+        return describeExit(root, s);
+    }
+
+    /** Ranks in the order their exits came, then those whose exit never came. */
+    private List<Integer> exitOrderAndRest() {
+        List<Integer> all = new ArrayList<>(exitOrder);
+        all.addAll(notExited());
+        return all;
     }
 
     /** "1, 3, 4": at most {@value #LISTED_RANKS} ranks, then how many more. */

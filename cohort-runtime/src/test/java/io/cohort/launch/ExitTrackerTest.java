@@ -76,6 +76,22 @@ class ExitTrackerTest {
     }
 
     @Test
+    void aFrozenPeerLostByAnotherAndThenStoppedIsDescribedByWhatTheOtherSawNotAsAnOutsideKill() {
+        ExitTracker t = tracker(3);
+        // Rank 2 was frozen (SIGSTOP): rank 0 lost it and exited; the stop's SIGKILL ended rank 2.
+        t.peerFailure(0, 2, "rank 2 sent nothing for 4000 ms; presumed dead or unreachable");
+        t.exited(0, 1, false);
+        t.stopping();
+        t.exited(1, 143, true);
+        t.exited(2, 137, true);
+        JobOutcome o = t.outcome();
+        assertEquals(137, o.exitCode());
+        assertEquals(2, o.rootCauseRank());
+        assertTrue(o.summary().contains("failed: rank 2 on node1 was lost by rank 0 (rank 2 sent nothing for 4000 ms;"
+                + " presumed dead or unreachable) while it still ran, and the launcher stopped it (root cause)"), o.summary());
+    }
+
+    @Test
     void peersStoppedByTheLauncherStayCollateralThoughOthersSawThemGo() {
         ExitTracker t = tracker(3);
         t.stopping(); // Ctrl-C: nothing had failed
