@@ -62,6 +62,15 @@ public interface BroadcastDomain extends AutoCloseable {
     DomainCounters counters();
 
     /**
+     * Whether the domain stopped after an error ({@link io.cohort.GlobalProgramException}): a call that
+     * found no matching multicast in time, or a peer that stopped confirming. Its peers may be stopped,
+     * unreachable or out of step, so closing this peer no longer waits for theirs.
+     */
+    default boolean failed() {
+        return false;
+    }
+
+    /**
      * Tells the other peers this one needs nothing more, lingers until they confirmed our frames (so
      * a last multicast is not lost with its sender), then closes the sockets.
      */

@@ -1105,6 +1105,11 @@ public class EngineCommunicator implements Communicator {
                 }
             }
         } finally {
+            if (d != null && d.failed() && world == this) {
+                // The domain gave up on a peer (frozen, cut off, or out of step): the goodbye wait of a
+                // graceful close would wait for that peer for ever, after the error was already thrown.
+                engine.abort();
+            }
             if (onClose != null) {
                 onClose.run();
             }

@@ -124,4 +124,20 @@ class ExitStatusSystemTest {
                     output + ": the peers' children still run after the job");
         }
     }
+
+    /**
+     * A peer frozen in a broadcast-domain collective: the others' calls give up after the call time-out
+     * naming it, and the job ends. Before, their close() then waited for the frozen peer's goodbye for
+     * ever, and the job ran into --timeout with nothing said.
+     */
+    @Test
+    @Timeout(90)
+    void aPeerFrozenInBroadcastDomainCollectivesEndsTheJob() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "4", "--collectives", "bcast", "--timeout", "60", "--grace-period", "500",
+                "--jvm-opt", "-Dcohort.bcast.callTimeoutMillis=3000", "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.FreezesInAllgather", "2");
+        assertTrue(p.exitCode() != 0 && p.exitCode() != 124, p.toString());
+        assertTrue(p.err().stream().anyMatch(l -> l.contains("Either rank 2 is stopped or unreachable")), p.toString());
+        assertEquals(1, summaries(p).size(), p.toString());
+    }
 }

@@ -74,7 +74,7 @@ public final class PcodeDomain implements BroadcastDomain {
     boolean closing;
     /** Last DATA or STATUS from a peer: a lingering peer leaves once the domain has been quiet. */
     long lastArrivalNanos;
-    private String failure;
+    private volatile String failure;
 
     /**
      * A domain of {@code size} peers in which this one is {@code rank}. {@code key} is the job's
@@ -394,6 +394,11 @@ public final class PcodeDomain implements BroadcastDomain {
             }
         }
         return due;
+    }
+
+    @Override
+    public boolean failed() {
+        return failure != null;
     }
 
     private void checkUsable() {
