@@ -28,9 +28,9 @@ final class PeerProcess {
     }
 
     static final int STDOUT = 1;
+    static final int STDERR = 2;
     /** How long what a peer left running in its process group has, after a TERM, before a KILL. */
     static final long LEFTOVER_GRACE_MILLIS = 2000;
-    static final int STDERR = 2;
     private static final byte[] CLOSE = new byte[0];
 
     final int rank;
@@ -214,7 +214,9 @@ final class PeerProcess {
         try {
             Process k = new ProcessBuilder("kill", "-" + name, "--", "-" + process.pid())
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            return k.waitFor() == 0;
+            if (k.waitFor() == 0) {
+                return true;
+            }
         } catch (IOException e) {
             // No kill(1): the JDK can reach the peer and its descendants while it lives.
         } catch (InterruptedException e) {
