@@ -80,7 +80,7 @@ class UdpSystemTest {
         assertTrue(seconds < 60, "the job took " + seconds + " s to end: the sender hung on the dead receiver? " + p);
         List<String> summaries = p.err().stream().filter(l -> l.matches("cohort: job [0-9a-f]{8} .*")).toList();
         assertEquals(1, summaries.size(), p.toString());
-        assertTrue(summaries.get(0).contains("rank 1 on ") && summaries.get(0).contains("killed by signal 9 (SIGKILL) (root cause)"),
+        assertTrue(summaries.get(0).contains("rank 1 on ") && summaries.get(0).contains("killed by signal 9 (SIGKILL) or exited with status 137 (root cause)"),
                 summaries.get(0));
     }
 
