@@ -42,8 +42,4 @@ final class StdinWindow {
         closed = true;
         notifyAll();
     }
-
-    synchronized long outstanding(int rank) {
-        return outstanding[rank];
-    }
 }
