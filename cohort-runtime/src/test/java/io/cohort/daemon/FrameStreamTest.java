@@ -1,5 +1,6 @@
 package io.cohort.daemon;
 
+import io.cohort.testing.Trickler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -7,7 +8,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -61,20 +61,7 @@ class FrameStreamTest {
         FrameStream s = stream().frameDeadline(300);
         reader.setSoTimeout(30_000); // the idle time-out a daemon connection has: far longer than the deadline
         byte[] f = frame();
-        OutputStream out = writer.getOutputStream();
-        Thread trickle = new Thread(() -> {
-            try {
-                for (byte b : f) {
-                    out.write(b);
-                    out.flush();
-                    Thread.sleep(50); // the peer under test is slow on purpose
-                }
-            } catch (Exception e) {
-                // the reader gave up and closed: expected
-            }
-        });
-        trickle.setDaemon(true);
-        trickle.start();
+        Trickler.start(writer.getOutputStream(), f, 50);
         long t0 = System.nanoTime();
         MalformedMessageException e = assertThrows(MalformedMessageException.class, s::read);
         long ms = (System.nanoTime() - t0) / 1_000_000;

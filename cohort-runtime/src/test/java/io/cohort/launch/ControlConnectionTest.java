@@ -1,5 +1,6 @@
 package io.cohort.launch;
 
+import io.cohort.testing.Trickler;
 import io.cohort.wireup.ControlFrame;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -51,20 +52,11 @@ class ControlConnectionTest {
         try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
              Socket trickler = new Socket(server.getInetAddress(), server.getLocalPort());
              ControlConnection accepted = new ControlConnection(server.accept())) {
-            OutputStream out = trickler.getOutputStream();
-            Thread t = new Thread(() -> {
-                try {
-                    for (int i = 0; i < 1000; i++) {
-                        out.write(i < 4 ? new byte[] {0, 0, 1, 0}[i] : 1); // a 256-byte frame, one byte each 100 ms
-                        out.flush();
-                        Thread.sleep(100); // the peer under test is slow on purpose
-                    }
-                } catch (Exception e) {
-                    // dropped by the reader: expected
-                }
-            });
-            t.setDaemon(true);
-            t.start();
+            // A 256-byte frame (length 0x00000100, then 1s), sent one byte each 100 ms.
+            byte[] frame = new byte[1000];
+            java.util.Arrays.fill(frame, 4, frame.length, (byte) 1);
+            frame[2] = 1;
+            Trickler.start(trickler.getOutputStream(), frame, 100);
             long t0 = System.nanoTime();
             SocketTimeoutException e = assertThrows(SocketTimeoutException.class, () -> accepted.readFirst(500));
             long ms = (System.nanoTime() - t0) / 1_000_000;
