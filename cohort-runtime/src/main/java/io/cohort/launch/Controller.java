@@ -308,6 +308,10 @@ public final class Controller {
         if (!done) {
             events.add(new Interrupt());
         }
+        OutputRouter r = outputRouter;
+        if (r != null) {
+            r.limitStall(OUTPUT_STALL_NANOS); // the job may have ended and wait for a reader that takes nothing
+        }
     }
 
     /** Waits until {@link #run} has written all output and the summary; true if it has. */
@@ -346,20 +350,26 @@ public final class Controller {
             acceptor.start();
             startIoManagers();
             JobOutcome outcome = loop();
-            router.close();
+            // A job that ends by itself waits for its reader, as any program writing to a pipe does. One
+            // the user or --timeout stopped gives up the output a stalled reader does not take.
+            long stall = interrupted || timedOut ? OUTPUT_STALL_NANOS : Long.MAX_VALUE;
+            OutputRouter.Unwritten unwritten = router.drain(stall);
             if (outcome.exitCode() == ExitCodes.SUCCESS && router.failure() != null) {
                 outcome = outputFailedOutcome(router.failure(), false); // found by the last flush
             }
             if (spec.verbose()) {
                 for (String line : tracker.otherCrashFiles(outcome.rootCauseRank())) {
-                    router.breakStderrLine();
-                    log.println(line);
+                    router.launcherLine(line);
                 }
             }
-            if (outcome.summary() != null) {
-                router.breakStderrLine();
-                log.println(outcome.summary());
+            if (unwritten.total() > 0) {
+                router.launcherLine(unwrittenLine(unwritten));
             }
+            if (outcome.summary() != null) {
+                router.launcherLine(outcome.summary());
+            }
+            outputRouter = null; // from now on stacks blocks go straight to the log
+            router.close(stall);
             log.flush();
             return outcome;
         } finally {
@@ -386,7 +396,7 @@ public final class Controller {
                 debugWindows.close(); // no tmux session outlives its job
             }
             if (router != null) {
-                router.close();
+                router.close(OUTPUT_STALL_NANOS); // written already, unless the job failed to start
             }
             reapWrittenOff();
             finished.countDown();
@@ -394,6 +404,20 @@ public final class Controller {
     }
 
     private volatile OutputRouter outputRouter;
+
+    /**
+     * How long the reader of the launcher's stdout or stderr may take nothing before a job that was
+     * stopped (SIGINT, SIGTERM, --timeout) gives up the rest of its output and ends.
+     */
+    static final long OUTPUT_STALL_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+    /** The line that says how much output a stalled reader did not take, or that was dropped while the job was stopped. */
+    static String unwrittenLine(OutputRouter.Unwritten u) {
+        String where = u.stdout() > 0 && u.stderr() > 0 ? "its standard output and error"
+                : u.stdout() > 0 ? "its standard output" : "its standard error";
+        return "cohort: " + u.total() + " bytes of the job's output were not written: " + where
+                + " took nothing while the job was being stopped";
+    }
 
     /** The registry entry: the rendezvous as this machine reaches it (loopback for a wildcard bind). */
     private void registerJob(ServerSocket server) {
@@ -955,7 +979,7 @@ public final class Controller {
 
     /** One line of the launcher's own on its stderr, never inside a peer's unfinished line. */
     private void launcherLine(String line) {
-        router.launcherLine(log, line);
+        router.launcherLine(line);
     }
 
     private List<String> peerCommand(int rank) {
@@ -1100,6 +1124,7 @@ public final class Controller {
         stopping = true;
         stopNanos = System.nanoTime();
         tracker.stopping();
+        router.release(); // the reading of exit reports must not wait for a reader of the output
         ControlFrame stop = ControlFrame.build(ControlMessageType.STOP).putInt(spec.graceMillis()).frame();
         for (IoManagerLink link : links) {
             if (link.gone) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,8 +21,8 @@ import java.util.Map;
  */
 public final class OutputRouter implements Closeable {
     private final boolean tag;
-    private final OutputStream out;
-    private final OutputStream err;
+    private final OutputQueue out;
+    private final OutputQueue err;
     private final OutputStream[] files;
     /** The path of each rank's file, for messages; null without --output. */
     private final Path[] paths;
@@ -38,8 +39,6 @@ public final class OutputRouter implements Closeable {
     public OutputRouter(int size, boolean tag, String pattern, String jobId, OutputStream out, OutputStream err)
             throws IOException {
         this.tag = tag;
-        this.out = new BufferedOutputStream(out, 64 * 1024);
-        this.err = new BufferedOutputStream(err, 64 * 1024);
         if (pattern == null) {
             files = null;
             paths = null;
@@ -58,6 +57,8 @@ public final class OutputRouter implements Closeable {
                 paths[r] = p;
             }
         }
+        this.out = new OutputQueue(out, "cohort-stdout", this::failedWriting);
+        this.err = new OutputQueue(err, "cohort-stderr", this::failedWriting);
     }
 
     /** Creates one output file and its directories; on failure closes {@code others} and says which file, in one sentence. */
@@ -117,39 +118,56 @@ public final class OutputRouter implements Closeable {
         return Path.of(b.toString());
     }
 
-    /** One line of a peer's stream (1 stdout, 2 stderr). */
+    /**
+     * One line of a peer's stream (1 stdout, 2 stderr), or the unfinished start of one; the array
+     * becomes the router's. Waits while the launcher's stdout or stderr has {@link OutputQueue#LIMIT}
+     * bytes queued, until the job is being stopped ({@link #release()}).
+     */
     public void write(int rank, int stream, byte[] line) {
         OutputStream target = files != null ? files[rank] : stream == 2 ? err : out;
-        byte[] bytes = line;
-        if (tag) {
-            byte[] prefix = ("[" + rank + "] ").getBytes(StandardCharsets.US_ASCII);
-            boolean newline = line.length > 0 && line[line.length - 1] == '\n';
-            bytes = new byte[prefix.length + line.length + (newline ? 0 : 1)];
-            System.arraycopy(prefix, 0, bytes, 0, prefix.length);
-            System.arraycopy(line, 0, bytes, prefix.length, line.length);
-            if (!newline) {
-                bytes[bytes.length - 1] = '\n'; // a tagged cut or final piece must not run into the next tag
-            }
-        }
         synchronized (target) {
             if (failed(target)) {
                 return; // its reader is gone or its device full: failure() says so, once
             }
             try {
                 MidLine open = midLine.get(target);
-                if (open != null && open.rank != rank) {
+                boolean continues = open != null && open.rank == rank;
+                if (open != null && !continues) {
                     target.write('\n'); // another peer's unfinished line must not swallow the start of this one
                 }
-                if (bytes.length > 0 && bytes[bytes.length - 1] != '\n') {
+                if (line.length > 0 && line[line.length - 1] != '\n') {
                     midLine.put(target, new MidLine(rank));
                 } else {
                     midLine.remove(target);
                 }
-                target.write(bytes);
+                byte[] bytes = tag && !continues ? tagged(rank, line) : line;
+                if (target instanceof OutputQueue q) {
+                    q.offer(bytes);
+                } else {
+                    target.write(bytes);
+                }
             } catch (IOException e) {
                 failedWriting(target, e);
             }
         }
+    }
+
+    /** "[rank] " and the line: the rest of an unfinished line of the same peer continues it untagged. */
+    private static byte[] tagged(int rank, byte[] line) {
+        byte[] prefix = ("[" + rank + "] ").getBytes(StandardCharsets.US_ASCII);
+        byte[] bytes = new byte[prefix.length + line.length];
+        System.arraycopy(prefix, 0, bytes, 0, prefix.length);
+        System.arraycopy(line, 0, bytes, prefix.length, line.length);
+        return bytes;
+    }
+
+    /**
+     * The job is being stopped: its peers are ending, and the output they still send must not hold up
+     * the reading of their exit reports; see {@link OutputQueue}.
+     */
+    public void release() {
+        out.release();
+        err.release();
     }
 
     /** What could not be written, the first time a write or flush failed; null while all is well. */
@@ -229,55 +247,29 @@ public final class OutputRouter implements Closeable {
     }
 
     /**
-     * The launcher is about to write a line of its own to its stderr (the job's summary): a peer's
-     * unfinished line there (a peer killed while printing) is ended first, so the two never share a line.
+     * A line of the launcher's own (a debugger's port, the job's summary) for its stderr, queued in
+     * order with the peers' stderr lines; a peer's unfinished line there (a peer killed while
+     * printing) is ended first, so the two never share a line.
      */
-    public void breakStderrLine() {
-        synchronized (err) {
-            try {
-                if (midLine.remove(err) != null) {
-                    err.write('\n');
-                }
-                err.flush();
-            } catch (IOException e) {
-                // The reader went away (closed pipe); the summary will fail the same way, harmlessly.
-            }
-        }
+    public void launcherLine(String line) {
+        writeLauncherBlock((line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
     }
 
     /**
-     * A block of the launcher's own lines for its stderr (the merged stacks on SIGQUIT), written with
-     * one call between the peers' lines, so that no peer's line lands inside it.
+     * A block of the launcher's own lines for its stderr (the merged stacks on SIGQUIT), queued as one
+     * piece between the peers' lines, so that no peer's line lands inside it.
      */
     public void writeLauncherBlock(byte[] block) {
         synchronized (err) {
-            try {
-                if (midLine.remove(err) != null) {
-                    err.write('\n');
-                }
-                err.write(block);
-                err.flush();
-            } catch (IOException e) {
-                // The reader went away (closed pipe); the job goes on.
+            if (midLine.remove(err) != null) {
+                err.write('\n');
             }
+            err.offer(block);
         }
     }
 
-    /**
-     * Prints one line of the launcher's own on {@code log} (its stderr) while no peer line can be
-     * written to stderr, after ending a peer's unfinished line there.
-     */
-    public void launcherLine(java.io.PrintStream log, String line) {
-        synchronized (err) {
-            breakStderrLine();
-            log.println(line);
-            log.flush();
-        }
-    }
-
+    /** Writes what the output files hold; the launcher's stdout and stderr flush by themselves. */
     public void flush() {
-        flush(out);
-        flush(err);
         if (files != null) {
             for (OutputStream f : files) {
                 flush(f);
@@ -297,13 +289,70 @@ public final class OutputRouter implements Closeable {
         }
     }
 
+    /** What was not written at the end of a job: to the launcher's stdout, and to its stderr. */
+    public record Unwritten(long stdout, long stderr) {
+        public long total() {
+            return stdout + stderr;
+        }
+    }
+
+    /**
+     * Waits until the peers' output is written (see {@link OutputQueue#drain}), then writes and
+     * closes the output files. A tagged peer's unfinished last line is ended with a newline.
+     *
+     * @param stallNanos how long a reader may make no progress before the rest is given up; Long.MAX_VALUE waits for ever
+     */
+    public Unwritten drain(long stallNanos) {
+        if (tag) {
+            for (OutputStream target : files == null ? List.of(out, err) : List.of(files)) {
+                synchronized (target) {
+                    if (midLine.remove(target) != null && !failed(target)) {
+                        try {
+                            target.write('\n');
+                        } catch (IOException e) {
+                            failedWriting(target, e);
+                        }
+                    }
+                }
+            }
+        }
+        Unwritten left = new Unwritten(out.drain(stallNanos), err.drain(stallNanos));
+        closeFiles();
+        return left;
+    }
+
+    /**
+     * Ends the router: waits (as {@link #drain}) for what is queued, the launcher's own lines
+     * included, and stops the writer threads. A writer still blocked on a reader that stalls is left
+     * behind; it is a daemon thread.
+     */
+    public void close(long stallNanos) {
+        drain(stallNanos);
+        out.close();
+        err.close();
+    }
+
     @Override
     public void close() {
-        flush();
-        if (files != null) {
-            for (OutputStream f : files) {
+        close(Long.MAX_VALUE);
+    }
+
+    /** From now on, {@link #drain} and {@link #close} wait at most {@code stallNanos} for a reader that takes nothing. */
+    public void limitStall(long stallNanos) {
+        out.limitStall(stallNanos);
+        err.limitStall(stallNanos);
+    }
+
+    private void closeFiles() {
+        if (files == null) {
+            return;
+        }
+        for (OutputStream f : new java.util.LinkedHashSet<>(List.of(files))) {
+            synchronized (f) {
                 try {
-                    f.close();
+                    if (!failed(f)) {
+                        f.close();
+                    }
                 } catch (IOException e) {
                     failedWriting(f, e); // a file system may report a lost write only now
                 }

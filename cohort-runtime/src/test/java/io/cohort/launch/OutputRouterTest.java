@@ -50,7 +50,7 @@ class OutputRouterTest {
             r.write(0, 1, new byte[100 * 1024]); // past the buffer: the write itself fails
             r.write(1, 1, b("dropped\n"));
             r.write(1, 2, b("still here\n"));
-            r.flush();
+            r.drain(Long.MAX_VALUE); // the writer thread found the failure
             assertEquals(new OutputRouter.WriteFailure("its standard output", "Broken pipe", true), r.failure());
         }
         assertEquals(1, told.get());
@@ -99,11 +99,24 @@ class OutputRouterTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         OutputRouter r = new OutputRouter(1, false, null, "j", new ByteArrayOutputStream(), err);
         r.write(0, 2, b("Exception in thread \"main\" ")); // the peer was killed while printing
+        r.launcherLine("cohort: job j failed");
+        r.launcherLine("cohort: a second line"); // nothing unfinished any more: no extra newline
         r.close();
-        r.breakStderrLine();
-        err.write(b("cohort: job j failed\n"));
-        r.breakStderrLine(); // nothing unfinished any more: no extra newline
-        assertEquals("Exception in thread \"main\" \ncohort: job j failed\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals("Exception in thread \"main\" \ncohort: job j failed\ncohort: a second line\n",
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aTaggedPromptIsContinuedUntaggedByItsOwnPeer() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (OutputRouter r = new OutputRouter(2, true, null, "j", out, new ByteArrayOutputStream())) {
+            r.write(1, 1, b("Enter a number: "));
+            r.write(1, 1, b("thanks\n")); // the same peer goes on: one line, one tag
+            r.write(0, 1, b("abc"));
+            r.write(1, 1, b("x\n")); // another peer: the unfinished line is ended first
+            r.write(0, 1, b("def\n"));
+        }
+        assertEquals("[1] Enter a number: thanks\n[0] abc\n[1] x\n[0] def\n", out.toString(StandardCharsets.UTF_8));
     }
 
     @Test

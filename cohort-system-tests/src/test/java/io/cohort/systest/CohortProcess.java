@@ -52,16 +52,25 @@ final class CohortProcess implements AutoCloseable {
 
     /** Starts {@code PREFIX... cohort ARGS...} (e.g. {@code taskset -c 0}) with extra environment variables. */
     static CohortProcess startUnder(List<String> prefix, Map<String, String> env, String... args) throws IOException {
+        ProcessBuilder pb = builder(args);
+        pb.command().addAll(0, prefix);
+        pb.environment().putAll(env);
+        return new CohortProcess(pb.start());
+    }
+
+    /**
+     * The {@code cohort ARGS...} command, ready to start, for a test that must own the process's
+     * streams (one nobody reads, say); the others start it through this class.
+     */
+    static ProcessBuilder builder(String... args) throws IOException {
         requireDist();
-        List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-Dcohort.home=" + HOME,
                 "-cp", LIB + "/*", "io.cohort.cli.Main"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(MODULE.toFile());
         pb.environment().put("XDG_RUNTIME_DIR", testRuntimeDir().toString());
-        pb.environment().putAll(env);
-        return new CohortProcess(pb.start());
+        return pb;
     }
 
     /** Starts any command (e.g. {@code ip netns exec HOST .../bin/cohortd ...}), collecting its output the same way. */

@@ -147,4 +147,31 @@ class StdioSystemTest {
         }
         assertEquals(143, p.waitFor(), p.toString());
     }
+
+    /**
+     * A job stopped by --timeout ends on time although nothing reads its stdout (a paused terminal,
+     * a pipe into a command that does not read), and says how much output it gave up. Before, the
+     * launcher waited as long as the reader did: its thread that reads an io-manager was stuck
+     * writing a line, so the peers' exit reports behind that line went unread.
+     */
+    @Test
+    @Timeout(60)
+    void aStoppedJobDoesNotWaitForAReaderThatTakesNothing(@TempDir Path dir) throws Exception {
+        Path err = dir.resolve("stderr");
+        Process p = CohortProcess.builder("run", "-n", "2", "--timeout", "3", "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.ManyLines", "1000000000")
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectError(err.toFile()).start(); // its stdout is a pipe this test never reads
+        try {
+            assertTrue(p.waitFor(40, java.util.concurrent.TimeUnit.SECONDS), "the launcher waited for its reader");
+            String said = Files.readString(err);
+            assertEquals(124, p.exitValue(), said);
+            assertTrue(said.matches("(?s).*cohort: \\d+ bytes of the job's output were not written: its standard output"
+                    + " took nothing while the job was being stopped\n.*"), said);
+            assertTrue(said.contains("exceeded the time limit of 3 s (--timeout) and was stopped"), said);
+        } finally {
+            p.destroyForcibly();
+            p.getInputStream().close();
+        }
+    }
 }
