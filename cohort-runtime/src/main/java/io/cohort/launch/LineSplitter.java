@@ -52,7 +52,15 @@ public final class LineSplitter {
         append(b, start, end - start);
     }
 
-    /** End of stream: a final line without '\n' is emitted as it is. */
+    /** Whether an unfinished line is held (bytes after the last '\n'). */
+    public boolean pending() {
+        return len > 0;
+    }
+
+    /**
+     * End of stream, or a line left unfinished for a while (a prompt): what is held is emitted as it
+     * is, and a later piece of the same line follows as a line of its own.
+     */
     public void finish() throws IOException {
         if (len > 0) {
             emit();

@@ -81,25 +81,85 @@ final class PeerProcess {
     }
 
     private Thread pumpThread(InputStream in, int stream, Listener listener) {
+        Pump pump = new Pump(new LineSplitter(line -> listener.output(rank, stream, line)));
         Thread t = new Thread(() -> {
-            LineSplitter splitter = new LineSplitter(line -> listener.output(rank, stream, line));
             byte[] buf = new byte[64 * 1024];
             try (in) {
                 int n;
                 while ((n = in.read(buf)) > 0) {
-                    splitter.feed(buf, 0, n);
+                    pump.feed(buf, n);
                 }
             } catch (IOException e) {
                 // The pipe broke: the peer is gone; what we have is flushed below.
             }
-            try {
-                splitter.finish();
-            } catch (IOException ignored) {
-                // The listener does not throw; the splitter's signature allows it.
-            }
+            pump.finish();
         }, "cohort-iom-" + (stream == STDOUT ? "out-" : "err-") + rank);
         t.setDaemon(true);
         return t;
+    }
+
+    /**
+     * How long a peer's unfinished line waits for its end before it is forwarded as it stands: a prompt
+     * ("Enter a number: ") reaches the user although no newline follows it.
+     */
+    static final long UNFINISHED_LINE_MILLIS = 50;
+
+    /** Runs the checks of unfinished lines for all the peers of this io-manager. */
+    private static final java.util.concurrent.ScheduledExecutorService UNFINISHED_LINES =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "cohort-iom-unfinished-lines");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /**
+     * One stream's splitter, fed by its pump thread; an unfinished line that nothing followed for
+     * {@link #UNFINISHED_LINE_MILLIS} is forwarded by the scheduler thread. The splitter is used
+     * under this object's lock, so the pieces of a stream stay in order.
+     */
+    private static final class Pump {
+        private final LineSplitter splitter;
+        private long fedNanos;
+        private boolean checkScheduled;
+
+        Pump(LineSplitter splitter) {
+            this.splitter = splitter;
+        }
+
+        synchronized void feed(byte[] buf, int n) {
+            try {
+                splitter.feed(buf, 0, n);
+            } catch (IOException ignored) {
+                // The listener does not throw; the splitter's signature allows it.
+            }
+            fedNanos = System.nanoTime();
+            if (splitter.pending() && !checkScheduled) {
+                checkScheduled = true;
+                UNFINISHED_LINES.schedule(this::check, UNFINISHED_LINE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+        }
+
+        private synchronized void check() {
+            checkScheduled = false;
+            if (!splitter.pending()) {
+                return;
+            }
+            long wait = fedNanos + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(UNFINISHED_LINE_MILLIS) - System.nanoTime();
+            if (wait > 0) {
+                checkScheduled = true; // more came since: the line may yet end
+                UNFINISHED_LINES.schedule(this::check, wait, java.util.concurrent.TimeUnit.NANOSECONDS);
+            } else {
+                finish();
+            }
+        }
+
+        synchronized void finish() {
+            try {
+                splitter.finish();
+            } catch (IOException ignored) {
+                // As above.
+            }
+        }
     }
 
     private int awaitExit() {

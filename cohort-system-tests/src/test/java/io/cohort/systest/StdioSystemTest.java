@@ -174,4 +174,33 @@ class StdioSystemTest {
             p.getInputStream().close();
         }
     }
+
+    /**
+     * A prompt that ends no line reaches the user while the peer waits for the answer. Output is
+     * forwarded line by line, and an unfinished line used to be held until its newline came, which
+     * here is never: the peer waits for input first.
+     */
+    @Test
+    @Timeout(60)
+    void aPromptWithoutANewlineIsShownBeforeTheAnswerIsRead() throws Exception {
+        Process p = CohortProcess.builder("run", "-n", "1", "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.Prompt").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            java.io.InputStream out = p.getInputStream();
+            java.io.ByteArrayOutputStream seen = new java.io.ByteArrayOutputStream();
+            String prompt = "Enter a number: ";
+            while (!seen.toString(StandardCharsets.UTF_8).endsWith(prompt)) {
+                int b = out.read();
+                assertTrue(b >= 0, "the job ended before its prompt was shown: " + seen);
+                seen.write(b);
+            }
+            p.getOutputStream().write("21\n".getBytes(StandardCharsets.UTF_8));
+            p.getOutputStream().close();
+            String rest = new String(out.readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor());
+            assertEquals(prompt + "twice: 42\n", seen + rest);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
 }
