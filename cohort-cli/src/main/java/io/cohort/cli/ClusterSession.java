@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * runs on before anything starts (in parallel), each started peer handed to its member's daemon for
  * the partition's scheduling, and released when the job ends. The registrations are TCP connections
  * held by this launcher, so a launcher that dies (even by SIGKILL) releases its job on every member as
- * the kernel closes them. Scheduling requests run on one thread of their own, never on the controller's.
+ * the kernel closes them; a daemon that drops one while the job runs (restarted) gets it again. Scheduling
+ * requests run on one thread of their own, never on the controller's.
  */
 final class ClusterSession implements AutoCloseable {
     private final String partition;
@@ -59,7 +60,8 @@ final class ClusterSession implements AutoCloseable {
         for (String m : members) {
             pending.put(m, CompletableFuture.supplyAsync(() -> {
                 try {
-                    return client.registerJob(db, m, jobId, user, partition);
+                    // A daemon restarted during the job gets it back; the user hears of it in a line each.
+                    return client.registerJob(db, m, jobId, user, partition, notice -> log.println("cohort: " + notice));
                 } catch (IOException e) {
                     throw new CompletionException(new ClusterUnreachableException("cannot register job " + jobId + " with the daemon of "
                             + m + " (" + DaemonClient.describe(e) + "); see 'cohort status'"));

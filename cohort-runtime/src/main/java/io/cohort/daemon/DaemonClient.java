@@ -197,34 +197,162 @@ public final class DaemonClient {
      */
     public JobRegistration registerJob(ClusterDb db, String member, String jobId, String user, String partition)
             throws IOException, RequestRefusedException {
-        FrameStream s = open(member, addressOf(db, member));
-        try {
-            MessageBody body = MessageBody.empty().put("job", jobId).put("user", user);
-            if (partition != null) {
-                body.put("partition", partition);
-            }
-            s.write(MessageType.JOB_REGISTER, body);
-            answer(s.read());
-            s.socket().setSoTimeout(readMillis);
-            return new JobRegistration(s, jobId);
-        } catch (IOException | RequestRefusedException | RuntimeException e) {
-            s.close();
-            throw e;
-        }
+        return registerJob(db, member, jobId, user, partition, notice -> {
+        });
     }
 
-    /** A held job registration; {@link #close} releases the job (JOB_RELEASE, then the connection closes). */
-    public static final class JobRegistration implements AutoCloseable {
-        private final FrameStream stream;
-        private final String jobId;
+    /**
+     * As {@link #registerJob(ClusterDb, String, String, String, String)}; {@code notices} hears, in a
+     * sentence each, when the registration was lost and renewed or given up (see {@link JobRegistration}).
+     */
+    public JobRegistration registerJob(ClusterDb db, String member, String jobId, String user, String partition,
+                                       java.util.function.Consumer<String> notices) throws IOException, RequestRefusedException {
+        JobRegistration r = new JobRegistration(this, db, member, jobId, user, partition, notices);
+        r.start(r.connect());
+        return r;
+    }
 
-        private JobRegistration(FrameStream stream, String jobId) {
-            this.stream = stream;
+    /**
+     * A held job registration; {@link #close} releases the job (JOB_RELEASE, then the connection closes).
+     *
+     * <p>The job counts on the member while the connection lives. If the daemon closes it while the
+     * job runs (it was restarted, or its host was unreachable long enough for TCP keepalive to end the
+     * connection), a reader thread notices and registers the job again, every
+     * {@link #RENEW_INTERVAL_MILLIS} ms until it succeeds or the registration is closed. A daemon that
+     * refuses for {@link #RENEW_REFUSED_MILLIS} ms (its partition no longer admits the user, say) is
+     * given up: the job runs on, uncounted there. Before, a restarted daemon forgot the job, and new
+     * jobs could be placed on its slots.
+     */
+    public static final class JobRegistration implements AutoCloseable {
+        /** Between attempts to register again with a daemon that dropped the registration. */
+        static final long RENEW_INTERVAL_MILLIS = 2000;
+        /**
+         * How long refusals are retried: the old connection may still be open at a daemon that did not
+         * notice it die (TCP keepalive ends it within about 11 s), and it refuses the same job twice.
+         */
+        static final long RENEW_REFUSED_MILLIS = 30_000;
+
+        private final DaemonClient client;
+        private final ClusterDb db;
+        private final String member;
+        private final String jobId;
+        private final String user;
+        private final String partition;
+        private final java.util.function.Consumer<String> notices;
+        private final Object lock = new Object();
+        /** The connection the job is registered on; null while it is being renewed. Guarded by lock. */
+        private Link link;
+        private volatile boolean closed;
+
+        /** One registered connection and the answers its reader thread took off it. */
+        private record Link(FrameStream stream, java.util.concurrent.BlockingQueue<Object> answers) {
+        }
+
+        private JobRegistration(DaemonClient client, ClusterDb db, String member, String jobId, String user, String partition,
+                                java.util.function.Consumer<String> notices) {
+            this.client = client;
+            this.db = db;
+            this.member = member;
             this.jobId = jobId;
+            this.user = user;
+            this.partition = partition;
+            this.notices = notices;
         }
 
         public String jobId() {
             return jobId;
+        }
+
+        /** Opens a connection and registers the job on it. */
+        private FrameStream connect() throws IOException, RequestRefusedException {
+            FrameStream s = client.open(member, addressOf(db, member));
+            try {
+                MessageBody body = MessageBody.empty().put("job", jobId).put("user", user);
+                if (partition != null) {
+                    body.put("partition", partition);
+                }
+                s.write(MessageType.JOB_REGISTER, body);
+                answer(s.read());
+                s.socket().setSoTimeout(0); // the reader waits for as long as the job runs
+                io.cohort.wireup.KeepAlive.on(s.socket()); // a host that died ends the connection too
+                return s;
+            } catch (IOException | RequestRefusedException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
+        }
+
+        /** Holds the registration made on {@code s}, unless it was closed meanwhile (then {@code s} is closed, releasing it). */
+        private boolean start(FrameStream s) {
+            Link l = new Link(s, new java.util.concurrent.LinkedBlockingQueue<>());
+            synchronized (lock) {
+                if (closed) {
+                    s.close();
+                    return false;
+                }
+                link = l;
+            }
+            Thread t = new Thread(() -> readAnswers(l), "cohort-registration-" + member);
+            t.setDaemon(true);
+            t.start();
+            return true;
+        }
+
+        /** The reader thread: answers to the waiting request; at the end of the connection, renews it. */
+        private void readAnswers(Link l) {
+            IOException end;
+            try {
+                for (;;) {
+                    l.answers.add(l.stream.read());
+                }
+            } catch (IOException e) {
+                end = e;
+            }
+            l.answers.add(end); // a request waiting for its answer fails now
+            l.stream.close();
+            synchronized (lock) {
+                if (link == l) {
+                    link = null;
+                }
+            }
+            if (!closed) {
+                renew(end);
+            }
+        }
+
+        private void renew(IOException why) {
+            notices.accept("the daemon of " + member + " dropped job " + jobId + "'s registration (" + describe(why)
+                    + "); registering it again");
+            long refusedSince = 0;
+            while (!closed) {
+                synchronized (lock) {
+                    try {
+                        lock.wait(RENEW_INTERVAL_MILLIS); // woken by close()
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                if (closed) {
+                    return;
+                }
+                try {
+                    if (start(connect())) {
+                        notices.accept("job " + jobId + " is registered again with the daemon of " + member);
+                    }
+                    return;
+                } catch (RequestRefusedException e) {
+                    long now = System.nanoTime();
+                    if (refusedSince == 0) {
+                        refusedSince = now;
+                    } else if (now - refusedSince > RENEW_REFUSED_MILLIS * 1_000_000L) {
+                        notices.accept("the daemon of " + member + " keeps refusing job " + jobId + " (" + e.getMessage()
+                                + "); the job runs on, but that member does not count it");
+                        return;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    refusedSince = 0; // not up yet: keep trying while the job runs
+                }
+            }
         }
 
         /**
@@ -233,17 +361,51 @@ public final class DaemonClient {
          */
         public synchronized String schedule(long pid, io.cohort.cluster.SchedulingRequest request)
                 throws IOException, RequestRefusedException {
-            stream.write(MessageType.SCHEDULE, MessageBody.empty().put("job", jobId).put("pid", pid)
+            Link l;
+            synchronized (lock) {
+                l = link;
+            }
+            if (l == null) {
+                throw new IOException("the daemon of " + member + " dropped the job's registration; it is being renewed");
+            }
+            l.stream.write(MessageType.SCHEDULE, MessageBody.empty().put("job", jobId).put("pid", pid)
                     .put("policy", request.policy().name().toLowerCase(java.util.Locale.ROOT)).put("nice", request.nice())
                     .put("rt", request.rtPriority()));
-            return answer(stream.read()).get("granted", "");
+            return answer(awaitAnswer(l)).get("granted", "");
+        }
+
+        private DaemonMessage awaitAnswer(Link l) throws IOException {
+            Object a;
+            try {
+                a = l.answers.poll(client.readMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while waiting for the daemon of " + member);
+            }
+            if (a == null) {
+                throw new SocketTimeoutException("no answer within " + client.readMillis + " ms");
+            }
+            if (a instanceof IOException e) {
+                throw e;
+            }
+            return (DaemonMessage) a;
         }
 
         @Override
         public synchronized void close() {
-            try (stream) {
-                stream.write(MessageType.JOB_RELEASE, MessageBody.empty().put("job", jobId));
-                stream.read();
+            Link l;
+            synchronized (lock) {
+                closed = true;
+                l = link;
+                link = null;
+                lock.notifyAll(); // a renewal in progress stops
+            }
+            if (l == null) {
+                return;
+            }
+            try (FrameStream s = l.stream) {
+                s.write(MessageType.JOB_RELEASE, MessageBody.empty().put("job", jobId));
+                awaitAnswer(l);
             } catch (IOException | RuntimeException ignored) {
                 // The daemon releases the job when the connection closes anyway.
             }

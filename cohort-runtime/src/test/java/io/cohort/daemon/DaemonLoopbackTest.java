@@ -159,6 +159,28 @@ class DaemonLoopbackTest {
         await(() -> daemons.get(3).activeJobs().isEmpty(), Duration.ofSeconds(10), () -> "job of a reset connection not released");
     }
 
+    /**
+     * A daemon restarted while a job runs learns the job again: the launcher's registration notices
+     * its connection end and registers anew. Before, the restarted daemon forgot the job, and new
+     * jobs could be placed on the slots it occupies.
+     */
+    @Test
+    void aRestartedDaemonGetsTheRegistrationOfARunningJobBack() throws Exception {
+        List<String> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
+        DaemonClient.JobRegistration r = client.registerJob(db, "m4", "job-7", "alice", null, notices::add);
+        assertEquals(List.of("job-7"), daemons.get(3).activeJobs());
+        daemons.get(3).close();
+        Daemon restarted = startDaemon("m4"); // the same address and port
+        daemons.set(3, restarted);
+        await(() -> restarted.activeJobs().equals(List.of("job-7")), Duration.ofSeconds(20),
+                () -> "the job was not registered again: " + notices + "\n" + log());
+        assertEquals(2, notices.size(), notices.toString());
+        assertTrue(notices.get(0).startsWith("the daemon of m4 dropped job job-7's registration ("), notices.get(0));
+        assertEquals("job job-7 is registered again with the daemon of m4", notices.get(1));
+        r.close();
+        await(() -> restarted.activeJobs().isEmpty(), Duration.ofSeconds(10), () -> "job not released after the renewal");
+    }
+
     @Test
     void forgedAndReplayedMessagesAreRefusedCountedAndLogged() throws Exception {
         DaemonClient forger = new DaemonClient(TestClusters.OTHER_KEY, "mallory", db);
