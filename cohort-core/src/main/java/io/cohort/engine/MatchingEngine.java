@@ -209,8 +209,10 @@ final class MatchingEngine implements InboundSink {
     }
 
     static PeerClosedException closedFailure(int source) {
+        // A program that fails inside try-with-resources closes its world normally before the exception
+        // leaves main, so a goodbye cannot tell failing from returning early: the sentence names both.
         return new PeerClosedException(source, "rank " + source + " closed its world (its program ended) without"
-                + " sending a message this peer waits for: did it skip a call the others made?");
+                + " sending a message this peer waits for: did it fail, or skip a call the others made?");
     }
 
     // ---- the user side -----------------------------------------------------------------------
