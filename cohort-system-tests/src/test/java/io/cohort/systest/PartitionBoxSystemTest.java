@@ -193,6 +193,40 @@ class PartitionBoxSystemTest {
         }
     }
 
+    /**
+     * A member's daemon killed and started again while a job runs there gets the job back: the
+     * launcher notices the registration's connection end and registers the job anew. Before, the new
+     * daemon did not know the job, and its slot could go to another job.
+     */
+    @Test
+    @Timeout(120)
+    void aDaemonRestartedDuringAJobGetsItsRegistrationBack() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", daemons.db().toString(), "--key", daemons.key().toString(), "--launch-agent",
+                "netns", "-n", "4", "--partition", "all", "-cp", CohortProcess.TEST_CLASSES, Sleeper.class.getName(), "init", marker));
+        try (CohortProcess p = CohortProcess.start(a.toArray(new String[0]))) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 4), p.toString());
+            awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().size() == 1), "the job active on every member");
+            String job = jobOf();
+            CohortProcess old = daemons.daemon(2);
+            old.process().destroyForcibly(); // SIGKILL: it forgets everything
+            old.waitFor();
+            daemons.restart(2);
+            assertTrue(p.awaitErr(l -> l.equals("cohort: job " + job + " is registered again with the daemon of " + name(2)), 1),
+                    p + "\n" + daemons.logs());
+            awaitTable(x -> x.member(name(2)).jobs().size() == 1, "the job active again on the restarted member");
+            p.process().destroy();
+            p.waitFor();
+            awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().isEmpty()), "the job released on every member");
+            assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(15)), "peers left");
+        }
+    }
+
+    /** The job id the daemons know the job by (the one every member lists). */
+    private static String jobOf() throws Exception {
+        return daemons.client().status(daemons.cluster()).member(name(1)).jobs().get(0);
+    }
+
     @Test
     @Timeout(120)
     void thePartitionsNiceValueReachesEveryThreadOfEveryPeer() throws Exception {
