@@ -368,6 +368,7 @@ public final class DaemonClient {
             if (l == null) {
                 throw new IOException("the daemon of " + member + " dropped the job's registration; it is being renewed");
             }
+            l.answers.removeIf(a -> a instanceof DaemonMessage); // late answers to requests that timed out
             l.stream.write(MessageType.SCHEDULE, MessageBody.empty().put("job", jobId).put("pid", pid)
                     .put("policy", request.policy().name().toLowerCase(java.util.Locale.ROOT)).put("nice", request.nice())
                     .put("rt", request.rtPriority()));

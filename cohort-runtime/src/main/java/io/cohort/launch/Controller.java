@@ -295,7 +295,7 @@ public final class Controller {
      */
     public void printOnStderr(String block) {
         OutputRouter r = outputRouter;
-        if (r != null && !done) {
+        if (r != null && !done && !outputClosing) {
             r.writeLauncherBlock(block.getBytes(StandardCharsets.UTF_8));
         } else {
             log.print(block);
@@ -368,7 +368,7 @@ public final class Controller {
             if (outcome.summary() != null) {
                 router.launcherLine(outcome.summary());
             }
-            outputRouter = null; // from now on stacks blocks go straight to the log
+            outputClosing = true; // from now on stacks blocks go straight to the log
             router.close(stall);
             log.flush();
             return outcome;
@@ -404,6 +404,8 @@ public final class Controller {
     }
 
     private volatile OutputRouter outputRouter;
+    /** The job's output is being closed: a late block of the launcher's own goes straight to the log. */
+    private volatile boolean outputClosing;
 
     /**
      * How long the reader of the launcher's stdout or stderr may take nothing before a job that was

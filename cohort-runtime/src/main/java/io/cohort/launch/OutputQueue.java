@@ -41,8 +41,13 @@ final class OutputQueue extends OutputStream {
     private long dropped;
     /** The longest drain() waits for a stalled reader, whatever its caller asked; guarded by lock. */
     private long stallLimit = Long.MAX_VALUE;
-    /** When the writer thread last finished a write; guarded by lock. */
-    private long progressNanos = System.nanoTime();
+    /**
+     * When the reader last took something (the writer thread finished a piece), or when output came to
+     * an idle queue: drain() measures a stall from here.
+     */
+    private volatile long progressNanos = System.nanoTime();
+    /** The writer thread writes in pieces of this size (its buffer's), noting progress after each. */
+    private static final int PIECE = 64 * 1024;
     private final Thread writer;
     /** The writer thread waits for output; guarded by lock. */
     private boolean writerWaiting;
@@ -66,36 +71,58 @@ final class OutputQueue extends OutputStream {
         offer(java.util.Arrays.copyOfRange(b, off, off + len));
     }
 
-    /** Queues {@code bytes}, which become this queue's, waiting for room while the job runs. */
+    /** Queues {@code bytes}, which become this queue's, after waiting for room while the job runs. */
     void offer(byte[] bytes) {
-        if (bytes.length == 0) {
-            return;
-        }
+        awaitRoom(bytes.length);
+        add(bytes);
+    }
+
+    /**
+     * Waits while the job runs and {@code length} more bytes would pass {@link #LIMIT}. Callers that
+     * hold a lock others need call this before taking it, then {@link #add}: several may then pass
+     * the limit together by a line each, which is the price of never waiting under their lock.
+     */
+    void awaitRoom(int length) {
         boolean interrupted = false;
         synchronized (lock) {
-            while (!failed && !closed && !released && queued > 0 && queued + bytes.length > LIMIT) {
+            while (!failed && !closed && !released && queued > 0 && queued + length > LIMIT) {
                 try {
                     lock.wait();
                 } catch (InterruptedException e) {
                     interrupted = true; // the output is queued all the same; the flag is kept
                 }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Queues {@code bytes}, which become this queue's, without waiting: past {@link #STOPPING_LIMIT},
+     * once the job is being stopped, they are dropped and counted.
+     */
+    void add(byte[] bytes) {
+        if (bytes.length == 0) {
+            return;
+        }
+        synchronized (lock) {
             if (failed || closed) {
                 return; // the failure was reported once; nothing more can be written
             }
             if (released && queued > 0 && queued + bytes.length > STOPPING_LIMIT) {
                 dropped += bytes.length;
-            } else {
-                queue.add(bytes);
-                queued += bytes.length;
-                idle = false;
-                if (writerWaiting) {
-                    lock.notifyAll(); // only then: a busy writer finds the line when it looks again
-                }
+                return;
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+            if (idle) {
+                progressNanos = System.nanoTime(); // the reader had nothing to take until now
+            }
+            queue.add(bytes);
+            queued += bytes.length;
+            idle = false;
+            if (writerWaiting) {
+                lock.notifyAll(); // only then: a busy writer finds the line when it looks again
+            }
         }
     }
 
@@ -185,7 +212,12 @@ final class OutputQueue extends OutputStream {
             long written = 0;
             try {
                 for (byte[] b : batch) {
-                    target.write(b);
+                    // In pieces, each a sign of life: a reader that takes a long line slowly is not stalled.
+                    for (int off = 0; off < b.length; off += PIECE) {
+                        int n = Math.min(PIECE, b.length - off);
+                        target.write(b, off, n);
+                        progressNanos = System.nanoTime();
+                    }
                     written += b.length;
                 }
                 boolean more;
@@ -208,7 +240,6 @@ final class OutputQueue extends OutputStream {
             batch.clear();
             synchronized (lock) {
                 queued -= written;
-                progressNanos = System.nanoTime();
                 idle = queue.isEmpty();
                 lock.notifyAll();
             }

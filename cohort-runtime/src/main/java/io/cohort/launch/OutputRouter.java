@@ -125,6 +125,9 @@ public final class OutputRouter implements Closeable {
      */
     public void write(int rank, int stream, byte[] line) {
         OutputStream target = files != null ? files[rank] : stream == 2 ? err : out;
+        if (target instanceof OutputQueue q) {
+            q.awaitRoom(line.length + 16); // outside the lock: the launcher's own lines never wait behind it
+        }
         synchronized (target) {
             if (failed(target)) {
                 return; // its reader is gone or its device full: failure() says so, once
@@ -133,22 +136,28 @@ public final class OutputRouter implements Closeable {
                 MidLine open = midLine.get(target);
                 boolean continues = open != null && open.rank == rank;
                 if (open != null && !continues) {
-                    target.write('\n'); // another peer's unfinished line must not swallow the start of this one
+                    put(target, NEWLINE); // another peer's unfinished line must not swallow the start of this one
                 }
                 if (line.length > 0 && line[line.length - 1] != '\n') {
                     midLine.put(target, new MidLine(rank));
                 } else {
                     midLine.remove(target);
                 }
-                byte[] bytes = tag && !continues ? tagged(rank, line) : line;
-                if (target instanceof OutputQueue q) {
-                    q.offer(bytes);
-                } else {
-                    target.write(bytes);
-                }
+                put(target, tag && !continues ? tagged(rank, line) : line);
             } catch (IOException e) {
                 failedWriting(target, e);
             }
+        }
+    }
+
+    private static final byte[] NEWLINE = {'\n'};
+
+    /** Writes {@code bytes} to a file, or queues them for the launcher's stdout or stderr without waiting. */
+    private static void put(OutputStream target, byte[] bytes) throws IOException {
+        if (target instanceof OutputQueue q) {
+            q.add(bytes);
+        } else {
+            target.write(bytes);
         }
     }
 
@@ -260,11 +269,11 @@ public final class OutputRouter implements Closeable {
      * piece between the peers' lines, so that no peer's line lands inside it.
      */
     public void writeLauncherBlock(byte[] block) {
-        synchronized (err) {
+        synchronized (err) { // never waits for room: the controller's event thread calls this
             if (midLine.remove(err) != null) {
-                err.write('\n');
+                err.add(NEWLINE);
             }
-            err.offer(block);
+            err.add(block);
         }
     }
 
@@ -308,7 +317,7 @@ public final class OutputRouter implements Closeable {
                 synchronized (target) {
                     if (midLine.remove(target) != null && !failed(target)) {
                         try {
-                            target.write('\n');
+                            put(target, NEWLINE);
                         } catch (IOException e) {
                             failedWriting(target, e);
                         }

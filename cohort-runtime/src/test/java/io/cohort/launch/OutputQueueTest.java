@@ -119,4 +119,40 @@ class OutputQueueTest {
         q.close();
         assertFalse(Thread.currentThread().isInterrupted());
     }
+
+    @Test
+    void aStopIsNotAStallWhileTheReaderStillTakesOutput() throws Exception {
+        java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        OutputStream slow = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                permits.acquireUninterruptibly();
+                got.write(b, off, len);
+            }
+        };
+        OutputQueue q = new OutputQueue(slow, "test-out", (x, e) -> {
+        });
+        q.offer(new byte[1 << 20]); // one long line: 16 pieces of 64 KiB
+        q.release();
+        long[] left = {-1};
+        Thread drainer = new Thread(() -> left[0] = q.drain(TimeUnit.SECONDS.toNanos(1)), "drainer");
+        drainer.start();
+        // The reader takes a piece about every 150 ms: slow, but never a second without progress. The
+        // whole line takes 2.4 s, far past the stall limit, and must not be given up.
+        for (int i = 0; i < 16; i++) {
+            permits.release();
+            drainer.join(150); // paces the reader; ends early only if the drain gave up
+        }
+        permits.release(64); // the final flush, and anything more
+        drainer.join();
+        assertEquals(0, left[0]);
+        assertEquals(1 << 20, got.size());
+        q.close();
+    }
 }
