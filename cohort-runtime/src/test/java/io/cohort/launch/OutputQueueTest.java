@@ -15,16 +15,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 @Timeout(20)
 class OutputQueueTest {
-    /** A reader that takes nothing until it is opened, as a paused terminal or a pipe nobody reads. */
-    private static final class Gate extends OutputStream {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch open = new CountDownLatch(1);
+    /** A reader of the launcher's output; subclasses decide when it takes bytes. */
+    private abstract static class Reader extends OutputStream {
         final ByteArrayOutputStream got = new ByteArrayOutputStream();
 
         @Override
         public void write(int b) throws IOException {
             write(new byte[] {(byte) b}, 0, 1);
         }
+    }
+
+    /** A reader that takes nothing until it is opened, as a paused terminal or a pipe nobody reads. */
+    private static final class Gate extends Reader {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch open = new CountDownLatch(1);
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
@@ -123,15 +127,9 @@ class OutputQueueTest {
     @Test
     void aStopIsNotAStallWhileTheReaderStillTakesOutput() throws Exception {
         java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
-        OutputStream slow = new OutputStream() {
+        Reader slow = new Reader() {
             @Override
-            public void write(int b) throws IOException {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
+            public void write(byte[] b, int off, int len) {
                 permits.acquireUninterruptibly();
                 got.write(b, off, len);
             }
@@ -152,7 +150,7 @@ class OutputQueueTest {
         permits.release(64); // the final flush, and anything more
         drainer.join();
         assertEquals(0, left[0]);
-        assertEquals(1 << 20, got.size());
+        assertEquals(1 << 20, slow.got.size());
         q.close();
     }
 }

@@ -180,12 +180,7 @@ class PartitionBoxSystemTest {
     @Timeout(120)
     void theJobIsActiveOnEveryMemberAndReleasedWhenTheLauncherIsKilled() throws Exception {
         String marker = "marker-" + UUID.randomUUID();
-        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", daemons.db().toString(), "--key", daemons.key().toString(), "--launch-agent",
-                "netns", "-n", "4", "--partition", "all", "-cp", CohortProcess.TEST_CLASSES, Sleeper.class.getName(), "init", marker));
-        try (CohortProcess p = CohortProcess.start(a.toArray(new String[0]))) {
-            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 4), p.toString());
-            StatusTable t = awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().size() == 1), "the job active on every member");
-            assertEquals(1, t.members().stream().map(m -> m.jobs().get(0)).distinct().count(), t.toString());
+        try (CohortProcess p = sleepersOnEveryMember(marker)) {
             p.process().destroyForcibly(); // SIGKILL: no chance to release anything itself
             p.waitFor();
             awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().isEmpty()), "the job released on every member");
@@ -202,11 +197,7 @@ class PartitionBoxSystemTest {
     @Timeout(120)
     void aDaemonRestartedDuringAJobGetsItsRegistrationBack() throws Exception {
         String marker = "marker-" + UUID.randomUUID();
-        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", daemons.db().toString(), "--key", daemons.key().toString(), "--launch-agent",
-                "netns", "-n", "4", "--partition", "all", "-cp", CohortProcess.TEST_CLASSES, Sleeper.class.getName(), "init", marker));
-        try (CohortProcess p = CohortProcess.start(a.toArray(new String[0]))) {
-            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 4), p.toString());
-            awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().size() == 1), "the job active on every member");
+        try (CohortProcess p = sleepersOnEveryMember(marker)) {
             String job = jobOf();
             CohortProcess old = daemons.daemon(2);
             old.process().destroyForcibly(); // SIGKILL: it forgets everything
@@ -220,6 +211,17 @@ class PartitionBoxSystemTest {
             awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().isEmpty()), "the job released on every member");
             assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(15)), "peers left");
         }
+    }
+
+    /** Starts a job of 4 sleeping peers in partition "all", one per member, and waits until every member counts it. */
+    private static CohortProcess sleepersOnEveryMember(String marker) throws Exception {
+        CohortProcess p = CohortProcess.start("run", "--cluster-db", daemons.db().toString(), "--key", daemons.key().toString(),
+                "--launch-agent", "netns", "-n", "4", "--partition", "all", "-cp", CohortProcess.TEST_CLASSES,
+                Sleeper.class.getName(), "init", marker);
+        assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 4), p.toString());
+        StatusTable t = awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().size() == 1), "the job active on every member");
+        assertEquals(1, t.members().stream().map(m -> m.jobs().get(0)).distinct().count(), t.toString());
+        return p;
     }
 
     /** The job id the daemons know the job by (the one every member lists). */
