@@ -321,7 +321,9 @@ public final class DaemonClient {
         }
 
         private void renew(IOException why) {
-            notices.accept("the daemon of " + member + " dropped job " + jobId + "'s registration (" + describe(why)
+            // End of stream here is the daemon closing a connection it had accepted (it stopped), not a refusal.
+            String how = why instanceof EOFException ? "it closed the connection" : describe(why);
+            notices.accept("the daemon of " + member + " dropped job " + jobId + "'s registration (" + how
                     + "); registering it again");
             long refusedSince = 0;
             while (!closed) {
