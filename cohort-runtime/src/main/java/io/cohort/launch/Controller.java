@@ -1338,7 +1338,7 @@ public final class Controller {
                         break;
                     }
                     case ControlMessageType.EXITED:
-                        router.flush(); // the peer's last line is out before its exit counts
+                        router.flush(); // output files: the peer's last line is out before its exit counts (stdout/stderr flush themselves)
                         events.add(new Exited(conn, ExitReport.parse(f)));
                         break;
                     case ControlMessageType.STARTED:

@@ -17,7 +17,8 @@ import java.util.Map;
  * in the order the io-manager read them). Each line is written with one call under the target's
  * lock, so lines of different peers never mix; a peer's unfinished line (its last, or a piece of a
  * very long one) is ended with a newline only if another peer's line comes next to the same place.
- * Thread-safe.
+ * The launcher's stdout and stderr are {@link OutputQueue}s, written by threads of their own; the
+ * files are written by the calling thread. Thread-safe.
  */
 public final class OutputRouter implements Closeable {
     private final boolean tag;
