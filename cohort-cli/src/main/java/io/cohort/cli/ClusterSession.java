@@ -7,7 +7,6 @@ import io.cohort.daemon.DaemonClient;
 import io.cohort.daemon.RequestRefusedException;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +16,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A job's life with the cluster's daemons: registered as active with the daemon of every member it
@@ -30,7 +30,8 @@ final class ClusterSession implements AutoCloseable {
     private final String partition;
     private final SchedulingRequest scheduling;
     private final Map<String, DaemonClient.JobRegistration> registrations;
-    private final PrintStream log;
+    /** The launcher's own lines for its stderr, in order with the peers' stderr lines. */
+    private final Consumer<String> log;
     private final boolean verbose;
     private final ExecutorService scheduler = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "cohort-schedule");
@@ -39,7 +40,7 @@ final class ClusterSession implements AutoCloseable {
     });
 
     private ClusterSession(String partition, SchedulingRequest scheduling, Map<String, DaemonClient.JobRegistration> registrations,
-                           PrintStream log, boolean verbose) {
+                           Consumer<String> log, boolean verbose) {
         this.partition = partition;
         this.scheduling = scheduling;
         this.registrations = registrations;
@@ -54,14 +55,14 @@ final class ClusterSession implements AutoCloseable {
      * @throws RequestRefusedException     a member's daemon refused (nothing is left registered)
      */
     static ClusterSession open(ClusterDb db, DaemonClient client, List<String> members, String jobId, String user,
-                               String partition, SchedulingRequest scheduling, PrintStream log, boolean verbose)
+                               String partition, SchedulingRequest scheduling, Consumer<String> log, boolean verbose)
             throws ClusterUnreachableException, RequestRefusedException {
         Map<String, CompletableFuture<DaemonClient.JobRegistration>> pending = new LinkedHashMap<>();
         for (String m : members) {
             pending.put(m, CompletableFuture.supplyAsync(() -> {
                 try {
                     // A daemon restarted during the job gets it back; the user hears of it in a line each.
-                    return client.registerJob(db, m, jobId, user, partition, notice -> log.println("cohort: " + notice));
+                    return client.registerJob(db, m, jobId, user, partition, notice -> log.accept("cohort: " + notice));
                 } catch (IOException e) {
                     throw new CompletionException(new ClusterUnreachableException("cannot register job " + jobId + " with the daemon of "
                             + m + " (" + DaemonClient.describe(e) + "); see 'cohort status'"));
@@ -94,7 +95,7 @@ final class ClusterSession implements AutoCloseable {
                     ? DaemonClient.describe(e) : failure.toString()));
         }
         if (verbose) {
-            log.println("cohort: job " + jobId + " registered with the daemons of " + String.join(", ", members)
+            log.accept("cohort: job " + jobId + " registered with the daemons of " + String.join(", ", members)
                     + "; partition " + partition + ", " + scheduling);
         }
         return new ClusterSession(partition, scheduling, done, log, verbose);
@@ -110,11 +111,11 @@ final class ClusterSession implements AutoCloseable {
             try {
                 String granted = r.schedule(pid, scheduling);
                 if (verbose && !granted.equals("exited")) {
-                    log.println("cohort: rank " + rank + " (pid " + pid + " on " + member + ") scheduled at " + granted);
+                    log.accept("cohort: rank " + rank + " (pid " + pid + " on " + member + ") scheduled at " + granted);
                 }
             } catch (IOException | RequestRefusedException | RuntimeException e) {
                 // The job still runs, only at the default priority: say so once per peer, do not stop it.
-                log.println("cohort: rank " + rank + " on " + member + " keeps its default scheduling: "
+                log.accept("cohort: rank " + rank + " on " + member + " keeps its default scheduling: "
                         + (e instanceof RequestRefusedException ? e.getMessage() : DaemonClient.describe(e)));
             }
         });

@@ -239,7 +239,7 @@ final class RunCommand implements Callable<Integer> {
         ClusterSession session = null;
         if (cluster != null) {
             session = ClusterSession.open(cluster.db(), client[0], cluster.placement().hosts(), controller.jobId(),
-                    UserIdentity.current().user(), cluster.partition().name(), cluster.scheduling(), System.err, verbose);
+                    UserIdentity.current().user(), cluster.partition().name(), cluster.scheduling(), controller::printLineOnStderr, verbose);
             controller.onPeerStarted(session::peerStarted);
         }
         try (ClusterSession registered = session) {

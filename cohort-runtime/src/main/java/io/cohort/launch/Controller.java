@@ -292,6 +292,7 @@ public final class Controller {
     /**
      * Writes a block of the launcher's own lines to its stderr between the peers' lines (the merged
      * stacks on SIGQUIT); before the job's output is set up, or after it is closed, straight to the log.
+     * Never waits for the reader of stderr, so any thread may call it.
      */
     public void printOnStderr(String block) {
         OutputRouter r = outputRouter;
@@ -301,6 +302,14 @@ public final class Controller {
             log.print(block);
             log.flush();
         }
+    }
+
+    /**
+     * One line of the launcher's own for its stderr (--verbose, the cluster's notices), in order with
+     * the peers' stderr lines and never inside a peer's unfinished line; see {@link #printOnStderr}.
+     */
+    public void printLineOnStderr(String line) {
+        printOnStderr(line + System.lineSeparator());
     }
 
     /** Asks a running job to stop (SIGINT/SIGTERM to the launcher); a no-op once it has finished. */
@@ -433,13 +442,13 @@ public final class Controller {
             r.register(new JobRegistry.Entry(jobId, ProcessHandle.current().pid(), JobRegistry.currentProcessStartMillis(),
                     address, port, stacksToken, spec.size(), spec.mainClass(), System.currentTimeMillis()));
         } catch (IOException | RuntimeException e) {
-            log.println("cohort: job " + jobId + " is not registered for 'cohort stacks': " + e.getMessage());
+            printLineOnStderr("cohort: job " + jobId + " is not registered for 'cohort stacks': " + e.getMessage());
         }
     }
 
     private void startIoManagers() throws LaunchException {
         if (spec.verbose()) {
-            log.println("cohort: job " + jobId + ": " + spec.size() + " peers on " + placement + ", controller at "
+            printLineOnStderr("cohort: job " + jobId + ": " + spec.size() + " peers on " + placement + ", controller at "
                     + String.join(", ", new java.util.LinkedHashSet<>(links.stream()
                             .map(l -> rendezvous.addressFor(l.host, port)).toList())));
         }
@@ -451,7 +460,7 @@ public final class Controller {
             command.add(jobKey);
             command.add(link.host);
             if (spec.verbose()) {
-                log.println("cohort: io-manager on " + link.host + ": " + String.join(" ", plan.agent().command(link.host, command)));
+                printLineOnStderr("cohort: io-manager on " + link.host + ": " + String.join(" ", plan.agent().command(link.host, command)));
             }
             try {
                 link.process = plan.agent().start(link.host, command);
@@ -627,7 +636,7 @@ public final class Controller {
             }
         } else if (e instanceof Started s) {
             if (spec.verbose() && owns(s.from(), s.rank())) {
-                log.println("cohort: rank " + s.rank() + " started as pid " + s.pid() + " on " + placement.hostOf(s.rank()));
+                printLineOnStderr("cohort: rank " + s.rank() + " started as pid " + s.pid() + " on " + placement.hostOf(s.rank()));
             }
             if (peerStarted != null && owns(s.from(), s.rank())) {
                 peerStarted.started(s.rank(), placement.hostOf(s.rank()), s.pid());
@@ -872,7 +881,7 @@ public final class Controller {
             }
             List<String> command = peerCommand(r);
             if (spec.verbose()) {
-                log.println("cohort: rank " + r + " on " + link.host + ": " + String.join(" ", command));
+                printLineOnStderr("cohort: rank " + r + " on " + link.host + ": " + String.join(" ", command));
             }
             peers.add(new LaunchRequest.Peer(r, command, peerEnvironment(r, address)));
         }
@@ -966,22 +975,17 @@ public final class Controller {
         }
         String where = debugHosts[rank] + ":" + debugPort;
         debugAddresses.put(rank, where);
-        launcherLine("cohort: rank " + rank + " on " + placement.hostOf(rank) + " waits for a debugger: "
+        printLineOnStderr("cohort: rank " + rank + " on " + placement.hostOf(rank) + " waits for a debugger: "
                 + DebuggerWindows.attachCommand(where));
         if (debugAddresses.size() == spec.debug().ranks().size() && !stopping) {
             Path tmux = spec.debug().tmux() ? DebuggerWindows.findTmux() : null;
-            debugWindows = new DebuggerWindows(jobId, tmux, spec.workingDirectory(), this::launcherLine);
+            debugWindows = new DebuggerWindows(jobId, tmux, spec.workingDirectory(), this::printLineOnStderr);
             SortedMap<Integer, String> addresses = new TreeMap<>(debugAddresses);
             DebuggerWindows windows = debugWindows;
             Thread t = new Thread(() -> windows.open(addresses), "cohort-debugger-windows");
             t.setDaemon(true);
             t.start();
         }
-    }
-
-    /** One line of the launcher's own on its stderr, never inside a peer's unfinished line. */
-    private void launcherLine(String line) {
-        router.launcherLine(line);
     }
 
     private List<String> peerCommand(int rank) {
@@ -1360,7 +1364,7 @@ public final class Controller {
             // A host that died or was cut off: TCP keepalive ends the connection with "Connection timed out".
             failure = String.valueOf(e.getMessage());
             if (spec.verbose() && !done) {
-                log.println("cohort: io-manager connection failed: " + e);
+                printLineOnStderr("cohort: io-manager connection failed: " + e);
             }
         }
         if (stdinWindow != null) {

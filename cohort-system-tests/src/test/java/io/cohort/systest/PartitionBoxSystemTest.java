@@ -191,13 +191,14 @@ class PartitionBoxSystemTest {
     /**
      * A member's daemon killed and started again while a job runs there gets the job back: the
      * launcher notices the registration's connection end and registers the job anew. Before, the new
-     * daemon did not know the job, and its slot could go to another job.
+     * daemon did not know the job, and its slot could go to another job. The launcher's lines about it
+     * go through its stderr queue: never glued to a peer's unfinished stderr line.
      */
     @Test
     @Timeout(120)
     void aDaemonRestartedDuringAJobGetsItsRegistrationBack() throws Exception {
         String marker = "marker-" + UUID.randomUUID();
-        try (CohortProcess p = sleepersOnEveryMember(marker)) {
+        try (CohortProcess p = sleepersOnEveryMember(marker, "unfinished-stderr")) {
             String job = jobOf();
             CohortProcess old = daemons.daemon(2);
             old.process().destroyForcibly(); // SIGKILL: it forgets everything
@@ -205,6 +206,8 @@ class PartitionBoxSystemTest {
             daemons.restart(2);
             assertTrue(p.awaitErr(l -> l.equals("cohort: job " + job + " is registered again with the daemon of " + name(2)), 1),
                     p + "\n" + daemons.logs());
+            assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: the daemon of " + Pattern.quote(name(2)) + " dropped job "
+                    + job + "'s registration \\(.+\\); registering it again")), p.toString());
             awaitTable(x -> x.member(name(2)).jobs().size() == 1, "the job active again on the restarted member");
             p.process().destroy();
             p.waitFor();
@@ -214,10 +217,12 @@ class PartitionBoxSystemTest {
     }
 
     /** Starts a job of 4 sleeping peers in partition "all", one per member, and waits until every member counts it. */
-    private static CohortProcess sleepersOnEveryMember(String marker) throws Exception {
-        CohortProcess p = CohortProcess.start("run", "--cluster-db", daemons.db().toString(), "--key", daemons.key().toString(),
+    private static CohortProcess sleepersOnEveryMember(String marker, String... sleeperArgs) throws Exception {
+        List<String> a = new ArrayList<>(List.of("run", "--cluster-db", daemons.db().toString(), "--key", daemons.key().toString(),
                 "--launch-agent", "netns", "-n", "4", "--partition", "all", "-cp", CohortProcess.TEST_CLASSES,
-                Sleeper.class.getName(), "init", marker);
+                Sleeper.class.getName(), "init", marker));
+        a.addAll(List.of(sleeperArgs));
+        CohortProcess p = CohortProcess.start(a.toArray(new String[0]));
         assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 4), p.toString());
         StatusTable t = awaitTable(x -> x.members().stream().allMatch(m -> m.jobs().size() == 1), "the job active on every member");
         assertEquals(1, t.members().stream().map(m -> m.jobs().get(0)).distinct().count(), t.toString());

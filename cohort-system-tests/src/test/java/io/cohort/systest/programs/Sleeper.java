@@ -3,8 +3,9 @@ package io.cohort.systest.programs;
 import io.cohort.Cohort;
 
 /**
- * {@code Sleeper [init|noinit-rank R] [marker]}: prints "rank R ready" and sleeps forever. With
- * "init" it first joins the job; with "noinit-rank R" rank R never joins (a wire-up time-out).
+ * {@code Sleeper [init|noinit-rank R] [marker] [unfinished-stderr]}: prints "rank R ready" and sleeps
+ * forever. With "init" it first joins the job; with "noinit-rank R" rank R never joins (a wire-up
+ * time-out). With "unfinished-stderr" it also writes "rank R waits" to stderr without ending the line.
  */
 public final class Sleeper {
     private Sleeper() {
@@ -21,6 +22,10 @@ public final class Sleeper {
         }
         System.out.println("rank " + rank + " ready");
         System.out.flush();
+        if (java.util.Arrays.asList(args).contains("unfinished-stderr")) {
+            System.err.print("rank " + rank + " waits");
+            System.err.flush();
+        }
         Thread.sleep(Long.MAX_VALUE);
     }
 }
