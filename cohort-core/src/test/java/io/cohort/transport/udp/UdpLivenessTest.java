@@ -64,8 +64,12 @@ class UdpLivenessTest {
     }
 
     private static UdpSettings shortTimeouts() {
+        return timeouts(400);
+    }
+
+    private static UdpSettings timeouts(int inactivityMillis) {
         return UdpSettings.defaults().with(UdpSettings.RTO_MAX_MILLIS_PROP_NAME, "50")
-                .with(UdpSettings.INACTIVITY_TIMEOUT_MILLIS_PROP_NAME, "400");
+                .with(UdpSettings.INACTIVITY_TIMEOUT_MILLIS_PROP_NAME, Integer.toString(inactivityMillis));
     }
 
     private static final class Outcome implements SendCompletion {
@@ -96,7 +100,8 @@ class UdpLivenessTest {
         String reason = sinks[0].failures.get(0);
         assertTrue(reason.startsWith("rank 1 (pid 11 on b) sent nothing for 400 ms (UDP inactivity time-out, "
                 + UdpSettings.INACTIVITY_TIMEOUT_MILLIS_PROP_NAME + ")"), reason);
-        assertTrue(waited >= 300 && waited < 5_000, "reported after " + waited + " ms");
+        // The last receive came a little before start: a loaded machine may stall the thread in between.
+        assertTrue(waited >= 150 && waited < 5_000, "reported after " + waited + " ms");
         PeerFailedException f = assertInstanceOf(PeerFailedException.class, large.result.get(), "the pending send fails");
         assertEquals(1, f.peer());
         Outcome later = new Outcome();
@@ -107,8 +112,9 @@ class UdpLivenessTest {
 
     @Test
     void keepalivesKeepAnIdlePairAliveWellPastTheTimeout() throws IOException {
-        wire(shortTimeouts());
-        long until = System.nanoTime() + 1_500_000_000L; // the subject is time passing: drive both for 1.5 s
+        // A 1.2 s time-out, so that a stall of this one thread (GC, a loaded machine) is not a silence.
+        wire(timeouts(1_200));
+        long until = System.nanoTime() + 4_000_000_000L; // the subject is time passing: drive both for 4 s
         progressUntil(() -> System.nanoTime() - until >= 0, t[0], t[1]);
         assertEquals(0, sinks[0].failures.size(), sinks[0].failures.toString());
         assertEquals(0, sinks[1].failures.size(), sinks[1].failures.toString());
