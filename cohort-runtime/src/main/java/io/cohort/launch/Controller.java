@@ -1204,7 +1204,17 @@ public final class Controller {
             }
             return false;
         }
-        return (tracker.allSettled() && pendingConnections == 0) || now - allExitedNanos > SETTLE_NANOS;
+        return settled(tracker.allSettled(), pendingConnections, hellos, spec.size()) || now - allExitedNanos > SETTLE_NANOS;
+    }
+
+    /**
+     * Whether a job whose peers have all exited may end now. A control connection that has not sent
+     * its first frame yet may be a late peer's hello, whose report would still count, but only while
+     * some rank has not said hello; once every rank has, it is a stranger's (a port scan, a stray
+     * client) or a {@code cohort stacks} query's, and waiting for it would only delay the end.
+     */
+    static boolean settled(boolean allSettled, int pendingConnections, int hellos, int size) {
+        return allSettled && (pendingConnections == 0 || hellos == size);
     }
 
     /** The agent processes we killed: wait (briefly) until they are gone, so none outlives the launcher. */
