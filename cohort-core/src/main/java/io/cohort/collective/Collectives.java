@@ -6,6 +6,7 @@ import io.cohort.Status;
 import io.cohort.engine.Payloads;
 import io.cohort.profile.CollectiveSpan;
 import io.cohort.profile.Profiling;
+import io.cohort.stacks.CollectiveCalls;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -54,6 +55,11 @@ public final class Collectives implements AutoCloseable {
     private CollectivePolicy.Peers peers;
     /** The communicator's id in the profiler's events (its point-to-point context), -1 if none. */
     private final int communicatorId;
+    /**
+     * The stacks slot of the thread that ran the last collective, kept so that a program calling
+     * from one thread skips the thread-local lookup; racy by design ({@link CollectiveCalls#mine(CollectiveCalls.Slot)}).
+     */
+    private CollectiveCalls.Slot lastSlot;
     /** What the running blocking collective chose and received, for its event; guarded by running. */
     private Algorithm ran;
     private long received = -1;
@@ -118,9 +124,21 @@ public final class Collectives implements AutoCloseable {
      * (this peer's send size) are for its profiler event only.
      */
     private void blocking(String operation, int root, long bytes, Body body) {
+        blocking(operation, root, bytes, null, -1, null, body);
+    }
+
+    /**
+     * As above; {@code buffer} (its type), {@code count} and {@code op} also say, while the call
+     * runs, what it is to a capture of the stacks ({@link CollectiveCalls}): the element type and
+     * count every rank must agree on (-1 for none), and the reduction's op (or null).
+     */
+    private void blocking(String operation, int root, long bytes, Object buffer, long count, Op op, Body body) {
         CollectiveSpan event = Profiling.startCollective();
         runner.drain();
         Exchange x = next();
+        CollectiveCalls.Slot call = CollectiveCalls.mine(lastSlot);
+        lastSlot = call;
+        call.enter(operation, communicatorId, x.sequence, root, buffer, count, op == null ? null : op.name());
         running.lock();
         try {
             ran = null;
@@ -131,6 +149,7 @@ public final class Collectives implements AutoCloseable {
             }
         } finally {
             running.unlock();
+            call.exit();
         }
     }
 
@@ -141,14 +160,24 @@ public final class Collectives implements AutoCloseable {
      * collective runs, later, so the event names none.
      */
     private Request nonblocking(String operation, int root, long bytes, Body body) {
+        return nonblocking(operation, root, bytes, null, -1, null, body);
+    }
+
+    /** As {@link #blocking(String, int, long, Object, long, Op, Body)}: the collectives' thread is in the call while it runs. */
+    private Request nonblocking(String operation, int root, long bytes, Object buffer, long count, Op op, Body body) {
         CollectiveSpan event = Profiling.startCollective();
         Exchange x = next();
+        String opName = op == null ? null : op.name();
         Request r = runner.submit(() -> {
+            CollectiveCalls.Slot call = CollectiveCalls.mine(lastSlot);
+            lastSlot = call;
+            call.enter(operation, communicatorId, x.sequence, root, buffer, count, opName);
             running.lock();
             try {
                 body.run(x);
             } finally {
                 running.unlock();
+                call.exit();
             }
         });
         if (event != null) {
@@ -253,13 +282,15 @@ public final class Collectives implements AutoCloseable {
      */
     public void bcast(int root, Object buffer) {
         checkBcast(root, buffer);
-        blocking("bcast", root, bytes(buffer, Buffers.count(buffer)), x -> runBcast(x, root, buffer));
+        blocking("bcast", root, bytes(buffer, Buffers.count(buffer)), buffer, Buffers.count(buffer), null,
+                x -> runBcast(x, root, buffer));
     }
 
     /** Starts a {@link #bcast}; the buffer must stay untouched until the request completes. */
     public Request ibcast(int root, Object buffer) {
         checkBcast(root, buffer);
-        return nonblocking("ibcast", root, bytes(buffer, Buffers.count(buffer)), x -> runBcast(x, root, buffer));
+        return nonblocking("ibcast", root, bytes(buffer, Buffers.count(buffer)), buffer, Buffers.count(buffer), null,
+                x -> runBcast(x, root, buffer));
     }
 
     /** Returns the root's bytes at every peer ({@code data} is ignored elsewhere); only the root knows the length. */
@@ -367,6 +398,12 @@ public final class Collectives implements AutoCloseable {
         byte first = got >= HEADER ? in.get(0) : (byte) '?';
         char family = (char) (first & ~CUT);
         int rootCount = got >= HEADER ? in.getInt(1) : -1;
+        if (got < HEADER || Buffers.familyName(family).equals(Buffers.familyName('?'))) {
+            // Not a bcast's message at all: another collective's, on a rank that called another one here.
+            throw new IllegalArgumentException("rank " + rank() + "'s bcast from root " + root + " received " + got
+                    + (got == 1 ? " byte" : " bytes") + " that are no bcast's: the ranks are not in the same collective;"
+                    + " every rank must make the same collective calls in the same order");
+        }
         if (family != Buffers.family(buffer).charAt(0) || rootCount != count) {
             throw new IllegalArgumentException("rank " + rank() + "'s bcast buffer is " + Buffers.typeName(buffer)
                     + " of " + count + " elements but root " + root + " sent " + Buffers.familyName(family) + " of "
@@ -410,7 +447,7 @@ public final class Collectives implements AutoCloseable {
                         + " elements but counts[" + root + "] is " + counts[root]);
             }
         }
-        blocking(operation, root, bytes(send, Buffers.count(send)), x -> {
+        blocking(operation, root, bytes(send, Buffers.count(send)), send, Buffers.count(send), null, x -> {
             pick(Algorithm.Operation.GATHER, 0, null);
             LinearRooted.gather(x, root, send, recv, counts, displs);
         });
@@ -446,7 +483,7 @@ public final class Collectives implements AutoCloseable {
         }
         Args.holds(recv, "scatterv recv buffer", want);
         long bytes = rank() == root ? bytes(send, Buffers.count(send)) : bytes(recv, want);
-        blocking(operation, root, bytes, x -> {
+        blocking(operation, root, bytes, recv, want, null, x -> {
             pick(Algorithm.Operation.SCATTER, 0, null);
             LinearRooted.scatter(x, root, send, counts, displs, recv, want);
         });
@@ -476,7 +513,7 @@ public final class Collectives implements AutoCloseable {
         }
         long bytes = total * Buffers.nominalBytes(send);
         int width = Buffers.elementBytes(send);
-        blocking(operation, -1, bytes(send, Buffers.count(send)), x -> {
+        blocking(operation, -1, bytes(send, Buffers.count(send)), send, Buffers.count(send), null, x -> {
             Algorithm a = pick(Algorithm.Operation.ALLGATHER, bytes, null);
             // In place only without a network hop: over TCP in the cluster in a box it measured
             // 1.3-2.2x slower than the framed algorithms, for reasons not yet found (docs/benchmarks.md,
@@ -563,7 +600,7 @@ public final class Collectives implements AutoCloseable {
         Args.sameType(send, recv, "alltoallv");
         Args.blocks("alltoallv send", sendCounts, sendDispls, size(), Buffers.count(send));
         Args.receiveBlocks("alltoallv recv", recvCounts, recvDispls, size(), Buffers.count(recv));
-        blocking(operation, -1, bytes(send, Buffers.count(send)), x -> {
+        blocking(operation, -1, bytes(send, Buffers.count(send)), send, Buffers.count(send), null, x -> {
             pick(Algorithm.Operation.ALLTOALL, 0, null);
             PairwiseAlltoall.run(x, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
         });
@@ -605,12 +642,13 @@ public final class Collectives implements AutoCloseable {
     interface Step extends Body {
     }
 
-    void runBlocking(String operation, int root, long bytes, Step step) {
-        blocking(operation, root, bytes, step);
+    /** A reduction of {@code count} elements of {@code send} with {@code op}. */
+    void runBlocking(String operation, int root, long bytes, Object send, long count, Op op, Step step) {
+        blocking(operation, root, bytes, send, count, op, step);
     }
 
-    Request runNonblocking(String operation, int root, long bytes, Step step) {
-        return nonblocking(operation, root, bytes, step);
+    Request runNonblocking(String operation, int root, long bytes, Object send, long count, Op op, Step step) {
+        return nonblocking(operation, root, bytes, send, count, op, step);
     }
 
     Algorithm choose(Algorithm.Operation operation, long bytes, Op op) {

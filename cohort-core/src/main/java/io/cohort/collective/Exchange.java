@@ -21,17 +21,20 @@ final class Exchange {
     final CollectiveChannel channel;
     final int rank;
     final int size;
+    /** The collective's number on its communicator, from 0. */
+    final long sequence;
     private final int tagBase;
     private final int firstPhase;
     /** The communicator's reusable memory (only the thread running this collective touches it). */
     final Scratch scratch;
 
     Exchange(CollectiveChannel channel, long sequence, Scratch scratch) {
-        this(channel, (int) ((sequence & 0x7FFFFFL) << 8), 0, scratch);
+        this(channel, sequence, (int) ((sequence & 0x7FFFFFL) << 8), 0, scratch);
     }
 
-    private Exchange(CollectiveChannel channel, int tagBase, int firstPhase, Scratch scratch) {
+    private Exchange(CollectiveChannel channel, long sequence, int tagBase, int firstPhase, Scratch scratch) {
         this.channel = channel;
+        this.sequence = sequence;
         this.rank = channel.rank();
         this.size = channel.size();
         this.tagBase = tagBase;
@@ -41,7 +44,7 @@ final class Exchange {
 
     /** The same call's messages with phases from {@code first} on: for a collective made of two algorithms. */
     Exchange from(int first) {
-        return new Exchange(channel, tagBase, firstPhase + first, scratch);
+        return new Exchange(channel, sequence, tagBase, firstPhase + first, scratch);
     }
 
     int tag(int phase) {

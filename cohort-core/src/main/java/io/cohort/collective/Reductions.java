@@ -36,7 +36,7 @@ final class Reductions {
     void reduce(int root, Object send, Object recv, Op op) {
         Args.root(root, owner.size());
         int n = check("reduce", send, recv, owner.rank() == root, op);
-        owner.runBlocking("reduce", root, (long) n * Buffers.nominalBytes(send), x -> {
+        owner.runBlocking("reduce", root, (long) n * Buffers.nominalBytes(send), send, n, op, x -> {
             owner.choose(Algorithm.Operation.REDUCE, (long) n * Buffers.nominalBytes(send), op);
             Object work = workingCopy(x, send, n);
             BinomialReduce.run(x, root, work, n, op);
@@ -48,12 +48,13 @@ final class Reductions {
 
     void allreduce(Object send, Object recv, Op op) {
         int n = check("allreduce", send, recv, true, op);
-        owner.runBlocking("allreduce", -1, (long) n * Buffers.nominalBytes(send), x -> runAllreduce(x, send, recv, n, op));
+        owner.runBlocking("allreduce", -1, (long) n * Buffers.nominalBytes(send), send, n, op,
+                x -> runAllreduce(x, send, recv, n, op));
     }
 
     Request iallreduce(Object send, Object recv, Op op) {
         int n = check("allreduce", send, recv, true, op);
-        return owner.runNonblocking("iallreduce", -1, (long) n * Buffers.nominalBytes(send),
+        return owner.runNonblocking("iallreduce", -1, (long) n * Buffers.nominalBytes(send), send, n, op,
                 x -> runAllreduce(x, send, recv, n, op));
     }
 
@@ -84,7 +85,7 @@ final class Reductions {
         op.check(Buffers.newArrayLike(send, 0), (int) total);
         int n = (int) total;
         int[] displs = Args.packed(counts);
-        owner.runBlocking("reduceScatter", -1, total * Buffers.nominalBytes(send), x -> {
+        owner.runBlocking("reduceScatter", -1, total * Buffers.nominalBytes(send), send, total, op, x -> {
             owner.choose(Algorithm.Operation.REDUCE_SCATTER, total * Buffers.nominalBytes(send), op);
             Object work = Buffers.workingCopy(send, n);
             BinomialReduce.run(x, 0, work, n, op);
@@ -95,7 +96,7 @@ final class Reductions {
     void scan(Object send, Object recv, Op op, boolean inclusive) {
         String name = inclusive ? "scan" : "exscan";
         int n = check(name, send, recv, true, op);
-        owner.runBlocking(name, -1, (long) n * Buffers.nominalBytes(send), x -> {
+        owner.runBlocking(name, -1, (long) n * Buffers.nominalBytes(send), send, n, op, x -> {
             owner.choose(Algorithm.Operation.SCAN, (long) n * Buffers.nominalBytes(send), op);
             Object partial = Buffers.workingCopy(send, n);
             Object result = inclusive ? Buffers.workingCopy(send, n) : Buffers.newArrayLike(send, n);

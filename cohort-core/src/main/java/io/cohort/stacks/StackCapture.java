@@ -24,6 +24,10 @@ import java.util.concurrent.locks.LockSupport;
  * load and initialise) and needs {@code java.management}; where that module is missing the first
  * capture stands. Neither asks for the synchronizers a thread holds, which would walk the heap.
  *
+ * <p>Then the collective each thread is in ({@link CollectiveCalls}), read just after the stacks. A
+ * thread of a hung job stays where it is; one that moves on in between may be shown with the
+ * collective it has entered or left since, as its state may be.
+ *
  * <p>No lambdas: a peer may never have linked one, and the first costs more than this whole capture.
  * Any thread may call it.
  */
@@ -42,6 +46,15 @@ public final class StackCapture {
                 threads = Management.threads(skip);
             } catch (LinkageError | UnsupportedOperationException | SecurityException e) {
                 managementMissing = true;
+            }
+        }
+        Map<Long, CollectiveCall> calls = CollectiveCalls.snapshot();
+        if (!calls.isEmpty()) {
+            for (int i = 0; i < threads.size(); i++) {
+                CollectiveCall c = calls.get(threads.get(i).id());
+                if (c != null) {
+                    threads.set(i, threads.get(i).withCall(c));
+                }
             }
         }
         threads.sort(ORDER);

@@ -24,6 +24,9 @@ import java.util.List;
  *  thread: name str | id int64 | daemon u8 | state u8 (Thread.State ordinal) | lockName str | lockOwner str
  *          | frames int32 | frames × (class str | method str | file str | line int32: -2 native, -1 unknown)
  *          frames innermost first
+ *  then, after the last thread (absent in stacks from before collectives were named):
+ *          calls int32 | calls × (thread index int32, of the threads above | operation str | communicator int32
+ *          | sequence int64 | root int32 | count int64 | type str | op str)
  *
  *  rank:   rank int32 | answer u8 (RankStacks.Answer ordinal) | detail str | host str | pid int64
  *          | stacks: int32 length + peer stacks (length 0 when the rank did not answer)
@@ -55,27 +58,40 @@ public final class StacksCodec {
         ByteArrayOutputStream body = new ByteArrayOutputStream(4096);
         ByteArrayOutputStream one = new ByteArrayOutputStream(1024);
         DataOutputStream out = new DataOutputStream(one);
+        ByteArrayOutputStream calls = new ByteArrayOutputStream();
+        DataOutputStream callsOut = new DataOutputStream(calls);
         int kept = 0;
         int omitted = alreadyOmitted;
+        int callCount = 0;
         try {
             for (ThreadStack t : threads) {
                 one.reset();
                 writeThread(out, t);
                 out.flush();
-                if ((long) HEADER_BYTES + body.size() + one.size() > maxBytes) {
+                int callBytes = t.call() == null ? 0 : callBytes(t.call());
+                if ((long) HEADER_BYTES + body.size() + one.size() + 4 + calls.size() + callBytes > maxBytes) {
                     omitted++;
                     continue;
                 }
                 one.writeTo(body);
+                if (t.call() != null) {
+                    callsOut.writeInt(kept);
+                    writeCall(callsOut, t.call());
+                    callCount++;
+                }
                 kept++;
             }
-            ByteArrayOutputStream all = new ByteArrayOutputStream(HEADER_BYTES + body.size());
+            callsOut.flush();
+            ByteArrayOutputStream all = new ByteArrayOutputStream(HEADER_BYTES + body.size() + 4 + calls.size());
             DataOutputStream h = new DataOutputStream(all);
             h.writeByte(VERSION);
             h.writeInt(kept);
             h.writeInt(omitted);
             h.flush();
             body.writeTo(all);
+            h.writeInt(callCount);
+            h.flush();
+            calls.writeTo(all);
             return all.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // in-memory streams do not fail
@@ -96,6 +112,25 @@ public final class StacksCodec {
             writeString(out, f.getFileName());
             out.writeInt(f.getLineNumber());
         }
+    }
+
+    private static void writeCall(DataOutputStream out, CollectiveCall c) throws IOException {
+        writeString(out, c.operation());
+        out.writeInt(c.communicator());
+        out.writeLong(c.sequence());
+        out.writeInt(c.root());
+        out.writeLong(c.count());
+        writeString(out, c.type());
+        writeString(out, c.op());
+    }
+
+    /** The bytes one thread's call takes in the calls block, its thread index included. */
+    private static int callBytes(CollectiveCall c) {
+        return 4 + utf8(c.operation()) + 4 + 8 + 4 + 8 + utf8(c.type()) + utf8(c.op());
+    }
+
+    private static int utf8(String s) {
+        return 4 + s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     public static PeerStacks decode(byte[] bytes) throws IOException {
@@ -134,7 +169,19 @@ public final class StacksCodec {
                 }
                 threads.add(new ThreadStack(name, id, daemon, STATES[state], lockName, lockOwner, f));
             }
-            // Bytes after the last thread are a later version's additions: ignored (ControlMessageType).
+            if (in.remaining() >= 4) {
+                int calls = count(in, 4 + 4 + 4 + 8 + 4 + 8 + 4 + 4);
+                for (int i = 0; i < calls; i++) {
+                    int index = in.getInt();
+                    if (index < 0 || index >= threads.size()) {
+                        throw new IOException("malformed stacks (a call of thread " + index + " of " + threads.size() + ")");
+                    }
+                    CollectiveCall c = new CollectiveCall(readString(in), in.getInt(), in.getLong(), in.getInt(), in.getLong(),
+                            readString(in), readString(in));
+                    threads.set(index, threads.get(index).withCall(c));
+                }
+            }
+            // Bytes after these are a later version's additions: ignored (ControlMessageType).
             return new PeerStacks(threads, omitted);
         } catch (BufferUnderflowException e) {
             throw new IOException("malformed stacks (truncated)", e);

@@ -15,13 +15,25 @@ import java.util.Objects;
  * @param lockOwner the name of the thread holding that lock, or null
  * @param frames    its stack, innermost frame first (as {@code Thread.getStackTrace()}); frames carry
  *                  class, method, file and line only (no module or class loader)
+ * @param call      the collective it was in ({@link CollectiveCalls}), or null
  */
 public record ThreadStack(String name, long id, boolean daemon, Thread.State state, String lockName, String lockOwner,
-                          List<StackTraceElement> frames) {
+                          List<StackTraceElement> frames, CollectiveCall call) {
     public ThreadStack {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(state, "state");
         frames = List.copyOf(frames);
+    }
+
+    /** A thread in no collective. */
+    public ThreadStack(String name, long id, boolean daemon, Thread.State state, String lockName, String lockOwner,
+                       List<StackTraceElement> frames) {
+        this(name, id, daemon, state, lockName, lockOwner, frames, null);
+    }
+
+    /** This thread with {@code call} as its collective. */
+    public ThreadStack withCall(CollectiveCall call) {
+        return new ThreadStack(name, id, daemon, state, lockName, lockOwner, frames, call);
     }
 
     /** A frame as the wire carries it: class, method, file (or null) and line (-2 for a native method). */

@@ -71,6 +71,31 @@ class CollectiveErrorsTest {
                 + " pass buffers of one type and length", e.getCause().getMessage());
     }
 
+    /** A rank in a bcast where its root is in a barrier receives the barrier's empty message, and says what it means. */
+    @Test
+    void aBcastThatReceivesAnotherCollectivesMessageSaysTheRanksAreNotInTheSameCollective() {
+        String[] errors = new String[2];
+        assertThrows(CohortException.class, () ->
+                LocalCohort.builder().size(2).timeout(Duration.ofSeconds(50)).run(world -> {
+                    try (Collectives c = Fixtures.collectives(world, CollectiveMode.P2P, s -> { })) {
+                        c.force(Algorithm.BARRIER_DISSEMINATION);
+                        c.force(Algorithm.BCAST_BINOMIAL);
+                        try {
+                            if (world.rank() == 0) {
+                                c.barrier();
+                            } else {
+                                c.bcast(0, new int[4]);
+                            }
+                        } catch (RuntimeException e) {
+                            errors[world.rank()] = e.getMessage();
+                            throw e;
+                        }
+                    }
+                }));
+        assertEquals("rank 1's bcast from root 0 received 0 bytes that are no bcast's: the ranks are not in the same"
+                + " collective; every rank must make the same collective calls in the same order", errors[1]);
+    }
+
     /**
      * Root 0 bcasts objects; rank 2, which forwards to rank 3 in the tree, passes a short int[] and
      * cuts the message. Rank 2 names the root's type; rank 3, whose buffer is right, is told that a

@@ -52,7 +52,57 @@ class StacksCodecTest {
         assertEquals("f", str(b));
         assertEquals("C.java", str(b));
         assertEquals(3, b.getInt(), "line");
+        assertEquals(0, b.getInt(), "calls");
         assertEquals(0, b.remaining());
+    }
+
+    static final CollectiveCall BCAST = new CollectiveCall("bcast", 0, 17, 1, 4, "int[]", "");
+
+    @Test
+    void callsTravelAfterTheThreadsWithTheIndexOfTheirThread() throws IOException {
+        ThreadStack t = new ThreadStack("m", 7, false, Thread.State.WAITING, null, null, List.of());
+        ThreadStack coll = new ThreadStack("cohort-coll-3", 9, true, Thread.State.WAITING, null, null, List.of(),
+                new CollectiveCall("iallreduce", 6, 2, -1, 100, "double[]", "SUM"));
+        PeerStacks p = PeerStacks.of(List.of(t.withCall(BCAST), waiting("other", 8), coll));
+        byte[] wire = StacksCodec.encode(p);
+        assertEquals(p, StacksCodec.decode(wire));
+
+        ByteBuffer b = ByteBuffer.wrap(wire);
+        b.position(wire.length - callsBlock(p));
+        assertEquals(2, b.getInt(), "calls");
+        assertEquals(0, b.getInt(), "thread index");
+        assertEquals("bcast", str(b));
+        assertEquals(0, b.getInt(), "communicator");
+        assertEquals(17L, b.getLong(), "sequence");
+        assertEquals(1, b.getInt(), "root");
+        assertEquals(4L, b.getLong(), "count");
+        assertEquals("int[]", str(b));
+        assertEquals("", str(b), "no op");
+        assertEquals(2, b.getInt(), "thread index");
+        assertEquals("iallreduce", str(b));
+        b.position(b.position() + 4 + 8 + 4 + 8);
+        assertEquals("double[]", str(b));
+        assertEquals("SUM", str(b));
+        assertEquals(0, b.remaining());
+    }
+
+    @Test
+    void stacksWithoutTheCallsBlockStillDecode() throws IOException {
+        PeerStacks p = PeerStacks.of(List.of(waiting("main", 1)));
+        byte[] wire = StacksCodec.encode(p);
+        assertEquals(p, StacksCodec.decode(Arrays.copyOf(wire, wire.length - 4)), "as a peer of an earlier version sends them");
+    }
+
+    /** The bytes of the calls block at the end of {@code p}'s wire form. */
+    private static int callsBlock(PeerStacks p) {
+        int n = 4;
+        for (ThreadStack t : p.threads()) {
+            if (t.call() != null) {
+                CollectiveCall c = t.call();
+                n += 4 + 4 + c.operation().length() + 4 + 8 + 4 + 8 + 4 + c.type().length() + 4 + c.op().length();
+            }
+        }
+        return n;
     }
 
     private static String str(ByteBuffer b) {
@@ -96,11 +146,21 @@ class StacksCodecTest {
 
     @Test
     void malformedBodiesAreIOExceptionsNeverHugeAllocations() {
-        byte[] good = StacksCodec.encode(PeerStacks.of(List.of(waiting("main", 1))));
+        PeerStacks withCall = PeerStacks.of(List.of(waiting("main", 1).withCall(BCAST)));
+        byte[] good = StacksCodec.encode(withCall);
+        int threadsEnd = good.length - callsBlock(withCall);
         for (int cut = 0; cut < good.length; cut++) {
             byte[] truncated = Arrays.copyOf(good, cut);
-            assertThrows(IOException.class, () -> StacksCodec.decode(truncated), "cut at " + cut);
+            if (cut < threadsEnd || cut >= threadsEnd + 4) {
+                assertThrows(IOException.class, () -> StacksCodec.decode(truncated), "cut at " + cut);
+            }
         }
+        byte[] badIndex = good.clone();
+        ByteBuffer.wrap(badIndex).putInt(threadsEnd + 4, 1); // the call of a second thread, of one
+        assertThrows(IOException.class, () -> StacksCodec.decode(badIndex));
+        byte[] hugeCalls = good.clone();
+        ByteBuffer.wrap(hugeCalls).putInt(threadsEnd, Integer.MAX_VALUE);
+        assertThrows(IOException.class, () -> StacksCodec.decode(hugeCalls));
         byte[] hugeCount = good.clone();
         ByteBuffer.wrap(hugeCount).putInt(1, Integer.MAX_VALUE);
         assertThrows(IOException.class, () -> StacksCodec.decode(hugeCount));

@@ -9,11 +9,12 @@ import java.util.regex.Pattern;
 
 /**
  * A merged stack tree as {@code cohort stacks} prints it, read back: the header (from the line that
- * starts with "job " to the first blank line) with its ranks that gave no stacks, then the blocks. A
- * line that starts, after its indentation, with a rank set opens a block; the lines that follow, up
- * to the next such line, belong to it.
+ * starts with "job " to the first blank line) with its ranks that gave no stacks, then the "in
+ * collectives:" section if there is one (its lines as printed, up to the next blank line), then the
+ * blocks. A line that starts, after its indentation, with a rank set opens a block; the lines that
+ * follow, up to the next such line, belong to it.
  */
-record StackBlocks(String header, Map<String, String> silent, List<Block> blocks) {
+record StackBlocks(String header, Map<String, String> silent, List<String> collectives, List<Block> blocks) {
     private static final Pattern OPENING = Pattern.compile("^ *(\\[[0-9,\\-]+\\])(?: x\\d+| \\(\\d+ threads\\))? +(.*)$");
 
     record Block(String ranks, List<String> lines) {
@@ -28,7 +29,7 @@ record StackBlocks(String header, Map<String, String> silent, List<Block> blocks
             start++;
         }
         if (start == output.size()) {
-            return new StackBlocks("", Map.of(), List.of());
+            return new StackBlocks("", Map.of(), List.of(), List.of());
         }
         String header = output.get(start);
         Map<String, String> silent = new LinkedHashMap<>();
@@ -37,6 +38,12 @@ record StackBlocks(String header, Map<String, String> silent, List<Block> blocks
             Matcher m = OPENING.matcher(output.get(i));
             if (m.matches()) {
                 silent.put(m.group(1), m.group(2).trim());
+            }
+        }
+        List<String> collectives = new ArrayList<>();
+        if (i + 1 < output.size() && output.get(i + 1).equals("in collectives:")) {
+            for (i += 2; i < output.size() && !output.get(i).isBlank(); i++) {
+                collectives.add(output.get(i));
             }
         }
         List<Block> blocks = new ArrayList<>();
@@ -55,7 +62,7 @@ record StackBlocks(String header, Map<String, String> silent, List<Block> blocks
                 open.lines().add(line.trim());
             }
         }
-        return new StackBlocks(header, silent, blocks);
+        return new StackBlocks(header, silent, collectives, blocks);
     }
 
     /** The one block with exactly these ranks whose lines contain {@code text}, or null. */

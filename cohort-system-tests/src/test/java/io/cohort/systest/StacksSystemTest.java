@@ -114,6 +114,38 @@ class StacksSystemTest {
 
     @Test
     @Timeout(90)
+    void ranksThatCallDifferentCollectivesAreNamedWithTheCallsTheyWaitIn(@TempDir Path runtime) throws Exception {
+        Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
+        // The linear shapes, so that no message of one collective can match the other's receive.
+        try (CohortProcess job = CohortProcess.start(env, "run", "-n", "4", "-cp", CohortProcess.TEST_CLASSES,
+                "--jvm-opt", "-Dcohort.collectives.algorithms=barrier-linear,bcast-linear",
+                "io.cohort.systest.programs.MismatchedCollectives")) {
+            assertTrue(job.awaitOut(l -> l.matches("rank \\d calls .*"), 4), job.toString());
+            StackBlocks tree = stacksUntil(env, t -> t.collectives().size() == 3);
+            List<String> in = tree.collectives();
+            assertTrue(in.get(0).matches("  \\[0-2] barrier #(\\d+) on world"), tree.toString());
+            String number = in.get(0).replaceAll(".*#(\\d+).*", "$1");
+            assertEquals("  [3]   bcast #" + number + " on world: root 0, 4 elements of int[]", in.get(1), tree.toString());
+            assertEquals("ranks disagree about collective #" + number + " on world: [0-2] barrier; [3] bcast from root 0 of"
+                    + " 4 ints (every rank must make the same call)", in.get(2), tree.toString());
+            // In the tree, each waiting thread carries its call above its state.
+            assertNotNull(tree.blocks().stream().filter(b -> b.has("in barrier #" + number + " on world")).findFirst()
+                    .orElse(null), tree.toString());
+            assertNotNull(tree.blocks().stream().filter(b -> b.ranks().equals("[3]")
+                    && b.has("in bcast #" + number + " on world: root 0")).findFirst().orElse(null), tree.toString());
+
+            // SIGUSR1: the same section on the launcher's stderr.
+            int before = job.err().size();
+            new ProcessBuilder("kill", "-USR1", Long.toString(job.process().pid())).start().waitFor();
+            assertTrue(job.awaitErr(l -> l.startsWith("ranks disagree about collective #" + number), 1), job.toString());
+            job.process().toHandle().destroy();
+            assertEquals(143, job.waitFor(), job.toString());
+            assertTrue(before < job.err().size());
+        }
+    }
+
+    @Test
+    @Timeout(90)
     void aWireUpHangShowsTheRankThatNeverJoinedAndTheOthersWaitingForTheTable(@TempDir Path runtime) throws Exception {
         Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
         try (CohortProcess job = CohortProcess.start(env, "run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, SLEEPER,

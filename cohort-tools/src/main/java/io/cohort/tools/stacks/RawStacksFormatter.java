@@ -36,6 +36,9 @@ public final class RawStacksFormatter {
                     b.append(" held by \"").append(t.lockOwner()).append('"');
                 }
                 b.append('\n');
+                if (t.call() != null) {
+                    b.append("    in ").append(t.call().describe()).append('\n');
+                }
                 for (StackTraceElement f : t.frames()) {
                     b.append("    at ").append(f).append('\n');
                 }

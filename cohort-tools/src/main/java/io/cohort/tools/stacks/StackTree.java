@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * <pre>
  *  thread name (normalised, {@link ThreadNames})      one root per name
  *   └ outermost frame  ...  innermost frame           one node per frame: class.method(File.java:line)
- *      └ state                                        RUNNABLE, WAITING on LOCK, BLOCKED on LOCK held by "T"
+ *      └ in bcast #17 on world: root 0, ...            the collective it is in, if any ({@link io.cohort.stacks.CollectiveCall})
+ *         └ state                                     RUNNABLE, WAITING on LOCK, BLOCKED on LOCK held by "T"
  * </pre>
  *
  * Each node carries the ranks whose threads pass through it, and how many threads of each. Frames
@@ -31,10 +32,10 @@ public final class StackTree {
 
     /** What a node stands for. */
     public enum Kind {
-        THREAD, FRAME, STATE
+        THREAD, FRAME, CALL, STATE
     }
 
-    /** One node: a thread name, a frame, or a thread state, with the ranks (and threads) that are there. */
+    /** One node: a thread name, a frame, a collective or a thread state, with the ranks (and threads) that are there. */
     public static final class Node {
         private final Kind kind;
         private final String text;
@@ -156,6 +157,10 @@ public final class StackTree {
                 List<StackTraceElement> frames = t.frames();
                 for (int i = frames.size() - 1; i >= 0; i--) {
                     n = n.child(Kind.FRAME, frames.get(i).toString());
+                    n.add(r.rank(), t.daemon());
+                }
+                if (t.call() != null) {
+                    n = n.child(Kind.CALL, "in " + t.call().describe());
                     n.add(r.rank(), t.daemon());
                 }
                 n = n.child(Kind.STATE, state(t, names));

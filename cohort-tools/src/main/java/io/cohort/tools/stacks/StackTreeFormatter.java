@@ -30,7 +30,8 @@ import java.util.Map;
  *          WAITING on java.util.concurrent.CountDownLatch$Sync
  * </pre>
  *
- * Ranks that did not answer are listed at the top, grouped by reason. A block whose ranks each have
+ * Ranks that did not answer are listed at the top, grouped by reason, then the collectives the
+ * ranks are in ({@link CollectivesInProgress}). A block whose ranks each have
  * several threads there says so ({@code [0-3] x4}, or {@code [0-3] (6 threads)} when the counts differ).
  */
 public final class StackTreeFormatter {
@@ -51,6 +52,7 @@ public final class StackTreeFormatter {
                         .append(" left out (beyond the size limit of one peer's stacks)\n");
             }
         }
+        CollectivesInProgress.format(b, job);
         if (!tree.threads().isEmpty()) {
             b.append('\n');
             siblings(b, tree.threads(), 0);
@@ -125,7 +127,7 @@ public final class StackTreeFormatter {
         return n + (n == 1 ? " thread" : " threads");
     }
 
-    private static String pad(String s, int width) {
+    static String pad(String s, int width) {
         return s.length() >= width ? s : s + " ".repeat(width - s.length());
     }
 }

@@ -1,0 +1,121 @@
+package io.cohort.stacks;
+
+import java.util.Objects;
+
+/**
+ * The collective a thread of a peer was in when its stacks were captured: what the program asked
+ * for, as far as every rank of the communicator must ask alike (MPI's rule), so that the merge can
+ * show ranks that wait in different collectives, or disagree about one.
+ *
+ * @param operation    the call as the API names it ({@code bcast}, {@code allreduce}, {@code ibarrier}, ...)
+ * @param communicator the communicator's context id, the same on every member ({@code 0}: the world)
+ * @param sequence     the collective's number on that communicator, from 0, counted alike on every member
+ * @param root         the root, or -1 for a collective without one
+ * @param count        the elements this rank passed (its send buffer's; a scatter's receive buffer's),
+ *                     or -1 where the call has no such count (a barrier, an object bcast)
+ * @param type         the buffer's type as the program gave it ({@code int[]}, {@code ByteBuffer},
+ *                     {@code String[]}), or empty when there is none
+ * @param op           the reduction's op ({@code SUM}, or a user op's name), or empty
+ */
+public record CollectiveCall(String operation, int communicator, long sequence, int root, long count, String type,
+                             String op) {
+    public CollectiveCall {
+        Objects.requireNonNull(operation, "operation");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(op, "op");
+    }
+
+    /** "world" for context 0, else "communicator C". */
+    public String communicatorName() {
+        return communicator == 0 ? "world" : "communicator " + communicator;
+    }
+
+    /**
+     * Whether two ranks' calls of one collective (same communicator and number) may meet: the same
+     * operation (a nonblocking form counts as its blocking one), root and op, the same kind of
+     * element ({@code byte[]} and {@code ByteBuffer} alike, any object arrays alike) and, except for
+     * the {@code v} forms whose counts may differ by rank, the same count. What one of the two does
+     * not say (a bcast of a byte array of a length only the root knows) is not held against it.
+     */
+    public boolean agreesWith(CollectiveCall other) {
+        if (!blockingName().equals(other.blockingName()) || root != other.root || !op.equals(other.op)) {
+            return false;
+        }
+        if (type.isEmpty() || other.type.isEmpty()) {
+            return true;
+        }
+        if (!elementKind().equals(other.elementKind())) {
+            return false;
+        }
+        return count < 0 || other.count < 0 || !countsMustAgree() || count == other.count;
+    }
+
+    /** What {@link #agreesWith} compares, as a phrase: {@code bcast from root 0 of 4 ints}. */
+    public String signature() {
+        StringBuilder b = new StringBuilder(blockingName());
+        if (root >= 0) {
+            b.append(" from root ").append(root);
+        }
+        if (!op.isEmpty()) {
+            b.append(" with ").append(op);
+        }
+        if (!type.isEmpty()) {
+            b.append(" of ");
+            String kind = elementKind();
+            if (count >= 0 && countsMustAgree()) {
+                b.append(count).append(' ');
+                if (count == 1 && kind.endsWith("s")) {
+                    kind = kind.substring(0, kind.length() - 1);
+                }
+            }
+            b.append(kind);
+        }
+        return b.toString();
+    }
+
+    /** The operation without the {@code i} of a nonblocking form. */
+    public String blockingName() {
+        return switch (operation) {
+            case "ibarrier", "ibcast", "iallreduce" -> operation.substring(1);
+            default -> operation;
+        };
+    }
+
+    private boolean countsMustAgree() {
+        return !operation.endsWith("v") && !operation.equals("bcastObject");
+    }
+
+    /** What the elements are, with the types that carry the same elements made one. */
+    private String elementKind() {
+        if (type.equals("ByteBuffer") || type.equals("byte[]")) {
+            return "bytes";
+        }
+        return switch (type) {
+            case "short[]", "int[]", "long[]", "float[]", "double[]", "char[]", "boolean[]" ->
+                    type.substring(0, type.length() - 2) + "s";
+            default -> type.endsWith("[]") ? "objects" : type;
+        };
+    }
+
+    /** One line: {@code bcast #17 on world: root 0, 4 elements of int[]}. */
+    public String describe() {
+        StringBuilder b = new StringBuilder(operation).append(" #").append(sequence).append(" on ").append(communicatorName());
+        String sep = ": ";
+        if (root >= 0) {
+            b.append(sep).append("root ").append(root);
+            sep = ", ";
+        }
+        if (!op.isEmpty()) {
+            b.append(sep).append(op);
+            sep = ", ";
+        }
+        if (!type.isEmpty()) {
+            b.append(sep);
+            if (count >= 0) {
+                b.append(count).append(count == 1 ? " element of " : " elements of ");
+            }
+            b.append(type);
+        }
+        return b.toString();
+    }
+}

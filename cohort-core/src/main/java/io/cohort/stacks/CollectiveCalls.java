@@ -1,0 +1,169 @@
+package io.cohort.stacks;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * Which collective each thread is in, for the stacks: the collectives {@link Slot#enter enter} and
+ * {@link Slot#exit exit} their thread's slot, and a capture on another thread {@link #snapshot reads}
+ * every slot.
+ *
+ * <p>Cost on the collective's path: a thread-local lookup and plain writes between two ordered
+ * writes of a version (a seqlock: odd while the slot changes). No allocation, no lock, no fence
+ * on x86 beyond the compiler's. Reading retries while a slot changes and gives up on a slot that
+ * keeps changing (a thread that runs collectives back to back is in none for long).
+ *
+ * <p>A thread's slot is registered once, on its first collective, in a weak map: a thread that ends
+ * leaves nothing behind.
+ */
+public final class CollectiveCalls {
+    private static final Map<Thread, Slot> SLOTS = new WeakHashMap<>(); // guarded by itself
+    private static final ThreadLocal<Slot> MINE = new ThreadLocal<>();
+    private static final int READ_TRIES = 64;
+
+    private CollectiveCalls() {
+    }
+
+    /** The calling thread's slot. */
+    public static Slot mine() {
+        Slot s = MINE.get();
+        if (s == null) {
+            s = new Slot(Thread.currentThread());
+            MINE.set(s);
+            synchronized (SLOTS) {
+                SLOTS.put(Thread.currentThread(), s);
+            }
+        }
+        return s;
+    }
+
+    /**
+     * The calling thread's slot: {@code cached} if it is this thread's (a caller that keeps the
+     * slot it was given last skips the thread-local lookup while one thread calls it), else
+     * {@link #mine()}. {@code cached} may be read without synchronisation: its owner is final.
+     */
+    public static Slot mine(Slot cached) {
+        return cached != null && cached.owner == Thread.currentThread() ? cached : mine();
+    }
+
+    /** The collective of every thread that is in one now, by thread id. */
+    public static Map<Long, CollectiveCall> snapshot() {
+        List<Map.Entry<Thread, Slot>> slots;
+        synchronized (SLOTS) {
+            slots = new ArrayList<>(SLOTS.entrySet());
+        }
+        Map<Long, CollectiveCall> calls = new HashMap<>();
+        for (Map.Entry<Thread, Slot> e : slots) {
+            CollectiveCall c = e.getValue().read();
+            if (c != null) {
+                calls.put(e.getKey().getId(), c);
+            }
+        }
+        return calls;
+    }
+
+    /**
+     * One thread's collective. Only its thread writes; any thread reads. Calls nest (a collective
+     * that runs another inside it): the outermost, the program's own call, is the one shown.
+     */
+    public static final class Slot {
+        private static final VarHandle VERSION;
+
+        static {
+            try {
+                VERSION = MethodHandles.lookup().findVarHandle(Slot.class, "version", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final Thread owner;
+        @SuppressWarnings("unused") // through VERSION
+        private int version;
+        private int depth; // the owner's only
+        private String operation; // null: in none
+        private int communicator;
+        private long sequence;
+        private int root;
+        private long count;
+        private Class<?> type;
+        private String op;
+
+        Slot(Thread owner) {
+            this.owner = owner;
+        }
+
+        /**
+         * The owner enters a collective; {@code buffer} (or null) gives the element type,
+         * {@code count} its elements (-1: none that every rank must agree on), {@code op} the
+         * reduction's op name (or null).
+         */
+        public void enter(String operation, int communicator, long sequence, int root, Object buffer, long count, String op) {
+            if (depth++ > 0) {
+                return;
+            }
+            int v = (int) VERSION.getOpaque(this);
+            VERSION.setOpaque(this, v + 1);
+            VarHandle.storeStoreFence();
+            this.operation = operation;
+            this.communicator = communicator;
+            this.sequence = sequence;
+            this.root = root;
+            this.type = buffer == null ? null : buffer.getClass();
+            this.count = count;
+            this.op = op;
+            VERSION.setRelease(this, v + 2);
+        }
+
+        /** The owner leaves the collective it entered (call it in a finally). */
+        public void exit() {
+            if (--depth > 0) {
+                return;
+            }
+            int v = (int) VERSION.getOpaque(this);
+            VERSION.setOpaque(this, v + 1);
+            VarHandle.storeStoreFence();
+            operation = null; // the rest is read only with an operation: left as it is
+            VERSION.setRelease(this, v + 2);
+        }
+
+        /** The collective now, or null if in none (or the slot kept changing while read). */
+        CollectiveCall read() {
+            for (int i = 0; i < READ_TRIES; i++) {
+                int before = (int) VERSION.getAcquire(this);
+                if ((before & 1) != 0) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                String operation = this.operation;
+                int communicator = this.communicator;
+                long sequence = this.sequence;
+                int root = this.root;
+                long count = this.count;
+                Class<?> type = this.type;
+                String op = this.op;
+                VarHandle.loadLoadFence();
+                if ((int) VERSION.getOpaque(this) == before) {
+                    return operation == null ? null
+                            : new CollectiveCall(operation, communicator, sequence, root, type == null ? -1 : count,
+                                    typeName(type), op == null ? "" : op);
+                }
+            }
+            return null;
+        }
+    }
+
+    /** {@code int[]}, {@code String[]}, {@code ByteBuffer} (heap or direct alike). */
+    static String typeName(Class<?> type) {
+        if (type == null) {
+            return "";
+        }
+        return ByteBuffer.class.isAssignableFrom(type) ? "ByteBuffer" : type.getSimpleName();
+    }
+}
