@@ -112,6 +112,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Stop the job after this long, exit 124.")
     int timeoutSeconds;
 
+    @Option(names = "--stacks-on-timeout",
+            description = "When --timeout stops the job, first print the merged stacks of its peers on stderr, as 'cohort stacks' shows them.")
+    boolean stacksOnTimeout;
+
     @Option(names = "--grace-period", paramLabel = "MILLIS", defaultValue = "" + JobSpec.GRACE_MILLIS_DEFAULT,
             description = "Time between TERM and KILL when the job is stopped (default: ${DEFAULT-VALUE}).")
     int graceMillis;
@@ -256,6 +260,10 @@ final class RunCommand implements Callable<Integer> {
     private Integer runController(JobSpec job, Controller controller) throws LaunchException, IOException {
         controller.register(JobRegistry.forCurrentUser(environment));
         StacksSignal.install(new StacksOnSignal(controller));
+        if (stacksOnTimeout) {
+            controller.onTimeoutStacks(Duration.ofMillis(Math.round(StacksCommand.TIMEOUT_SECONDS_DEFAULT * 1000)),
+                    stacks -> controller.printOnStderr(StackTreeFormatter.format(stacks, StackTree.merge(stacks, ThreadFilter.PROGRAM))));
+        }
         watchScript(controller);
         Thread hook = new Thread(() -> {
             // SIGINT/SIGTERM: stop the peers in order; the JVM then exits with 130/143 by itself.
@@ -361,6 +369,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (timeoutSeconds < 0) {
             throw new UsageException("--timeout must be 0 (no limit) or more seconds (got " + timeoutSeconds + ")");
+        }
+        if (stacksOnTimeout && timeoutSeconds == 0) {
+            throw new UsageException("--stacks-on-timeout needs a --timeout");
         }
         if (graceMillis < 0) {
             throw new UsageException("--grace-period must be 0 or more milliseconds (got " + graceMillis + ")");

@@ -266,6 +266,7 @@ class RunCommandTest {
         assertEquals("summary", summary.environment().get("COHORT_PROFILE_MODE"));
         assertUsageError(execute("run", "-n", "2", "--profile", "--profile-mode=events", "--example", "pi"), "summary or full");
         assertUsageError(execute("run", "-n", "2", "--profile-mode=full", "--example", "pi"), "give --profile too");
+        assertUsageError(execute("run", "-n", "2", "--stacks-on-timeout", "--example", "pi"), "--stacks-on-timeout needs a --timeout");
     }
 
     @Test

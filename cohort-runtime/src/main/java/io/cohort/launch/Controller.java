@@ -38,6 +38,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -255,6 +256,19 @@ public final class Controller {
     /** Sets the listener for started peers (the cluster's scheduling); call before {@link #run}. */
     public void onPeerStarted(PeerStartListener listener) {
         this.peerStarted = listener;
+    }
+
+    private volatile Consumer<JobStacks> timeoutStacks;
+    private volatile Duration timeoutStacksWait;
+
+    /**
+     * When the job exceeds {@code --timeout}, collect its stacks first (each peer has {@code wait}
+     * to answer) and give them to {@code printer}, then stop it; {@code printer} runs on a pool
+     * thread, not the event thread. Call before {@link #run}.
+     */
+    public void onTimeoutStacks(Duration wait, Consumer<JobStacks> printer) {
+        this.timeoutStacksWait = wait;
+        this.timeoutStacks = printer;
     }
 
     /**
@@ -578,6 +592,10 @@ public final class Controller {
     private record CollectStacks(long timeoutMillis, CompletableFuture<JobStacks> future) implements Event {
     }
 
+    /** The stacks of a job past its --timeout were printed (or could not be): stop it now. */
+    private record TimeoutStacksShown() implements Event {
+    }
+
     /** A rank's answer: its stacks, or why they could not be read (stacks null). */
     private record StacksAnswer(ControlConnection conn, int requestId, PeerStacks stacks, String malformed)
             implements Event {
@@ -692,6 +710,8 @@ public final class Controller {
             }
         } else if (e instanceof CollectStacks c) {
             startStacks(c);
+        } else if (e instanceof TimeoutStacksShown) {
+            stopJob();
         } else if (e instanceof StacksAnswer a) {
             stacksAnswered(a);
         } else if (e instanceof StacksQueryOpened) {
@@ -1175,9 +1195,27 @@ public final class Controller {
                 stopJob();
             }
         }
-        if (spec.timeoutSeconds() > 0 && !stopping && now - launchNanos > TimeUnit.SECONDS.toNanos(spec.timeoutSeconds())) {
+        if (spec.timeoutSeconds() > 0 && !stopping && !timedOut && now - launchNanos > TimeUnit.SECONDS.toNanos(spec.timeoutSeconds())) {
             timedOut = true;
-            stopJob();
+            Consumer<JobStacks> printer = timeoutStacks;
+            if (printer == null) {
+                stopJob();
+                return;
+            }
+            // Where the peers were when the time ran out: collected and printed before they are stopped.
+            CompletableFuture<JobStacks> f = new CompletableFuture<>();
+            Duration wait = timeoutStacksWait;
+            long millis = Math.max(STACKS_TIMEOUT_MIN.toMillis(), Math.min(STACKS_TIMEOUT_MAX.toMillis(), wait.toMillis()));
+            f.whenCompleteAsync((stacks, failure) -> {
+                try {
+                    if (stacks != null) {
+                        printer.accept(stacks);
+                    }
+                } finally {
+                    events.add(new TimeoutStacksShown());
+                }
+            });
+            startStacks(new CollectStacks(millis, f));
         }
     }
 
@@ -1245,7 +1283,8 @@ public final class Controller {
         }
         if (timedOut) {
             return new JobOutcome(ExitCodes.TIMEOUT, job + " exceeded the time limit of " + spec.timeoutSeconds()
-                    + " s (--timeout) and was stopped", JobOutcome.NO_RANK);
+                    + " s (--timeout) and was stopped" + (timeoutStacks == null
+                    ? "; --stacks-on-timeout shows where its peers were" : ""), JobOutcome.NO_RANK);
         }
         if (ioManagerLost != null) {
             return new JobOutcome(ExitCodes.INTERNAL_ERROR, job + " failed: " + ioManagerLost, JobOutcome.NO_RANK);

@@ -146,6 +146,26 @@ class StacksSystemTest {
 
     @Test
     @Timeout(90)
+    void aJobPastItsTimeoutShowsItsStacksBeforeItIsStopped(@TempDir Path runtime) throws Exception {
+        Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
+        CohortProcess job = CohortProcess.start(env, "run", "-n", "4", "-cp", CohortProcess.TEST_CLASSES,
+                "--timeout", "3", "--stacks-on-timeout", "--grace-period", "500",
+                "--jvm-opt", "-Dcohort.collectives.algorithms=barrier-linear,bcast-linear",
+                "io.cohort.systest.programs.MismatchedCollectives");
+        job.closeStdin();
+        assertEquals(124, job.waitFor(), job.toString());
+        assertEquals(4, job.out().size(), job.toString());
+        StackBlocks tree = StackBlocks.parse(job.err());
+        assertTrue(tree.header().endsWith(": 4 of 4 ranks answered"), job.toString());
+        assertTrue(tree.collectives().stream().anyMatch(l -> l.startsWith("ranks disagree about collective #")), job.toString());
+        assertNotNull(tree.find("[3]", "MismatchedCollectives.main(MismatchedCollectives.java:"), job.toString());
+        List<String> err = job.err();
+        assertTrue(err.get(err.size() - 1).matches("cohort: job [0-9a-f]{8} exceeded the time limit of 3 s \\(--timeout\\) and was"
+                + " stopped"), "the summary comes last, without the hint: " + job);
+    }
+
+    @Test
+    @Timeout(90)
     void aWireUpHangShowsTheRankThatNeverJoinedAndTheOthersWaitingForTheTable(@TempDir Path runtime) throws Exception {
         Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
         try (CohortProcess job = CohortProcess.start(env, "run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, SLEEPER,
