@@ -10,6 +10,8 @@ import io.cohort.idle.Blocker;
 import io.cohort.idle.IdleStrategies;
 import io.cohort.idle.IdleStrategy;
 import io.cohort.profile.ReceiveSpan;
+import io.cohort.stacks.PeerWait;
+import io.cohort.stacks.PeerWaits;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
 import io.cohort.transport.Transport;
@@ -92,7 +94,9 @@ public final class ProgressEngine implements InboundSink {
         this.waiters = new ThreadLocal<>() {
             @Override
             protected Waiter initialValue() {
-                return new Waiter(idleFactory.get());
+                Waiter w = new Waiter(idleFactory.get());
+                PeerWaits.register(Thread.currentThread(), w); // once per thread: for the stacks
+                return w;
             }
         };
         this.idleName = idleFactory.get().name();
@@ -110,7 +114,7 @@ public final class ProgressEngine implements InboundSink {
      * to give up the CPU. Only then does the thread announce itself as the waiter of its requests
      * (a volatile write, that is a fence): spinning waits stay free of fences.
      */
-    private final class Waiter implements Blocker {
+    private final class Waiter implements Blocker, PeerWaits.Source {
         final IdleStrategy strategy;
         Thread thread;
         AbstractRequest request;
@@ -123,6 +127,26 @@ public final class ProgressEngine implements InboundSink {
 
         Waiter(IdleStrategy strategy) {
             this.strategy = strategy;
+        }
+
+        /**
+         * For a capture of the stacks, on another thread: the request this thread waits for, read
+         * without synchronisation from the fields the wait sets anyway (a wait costs nothing more).
+         * A thread of a hung job stays where it is; one that moves on may be seen between two waits.
+         */
+        @Override
+        public PeerWait waiting() {
+            AbstractRequest r = request;
+            if (thread == null || r == null) {
+                return null;
+            }
+            if (r instanceof RecvRequest q) {
+                return new PeerWait(PeerWait.RECEIVE, q.source, q.context, q.tag);
+            }
+            if (r instanceof SendRequest q) {
+                return new PeerWait(PeerWait.SEND, q.dest(), -1, q.tag());
+            }
+            return null;
         }
 
         @Override

@@ -25,6 +25,14 @@ final class SendRequest extends AbstractRequest implements SendCompletion {
         return this;
     }
 
+    int dest() {
+        return dest;
+    }
+
+    int tag() {
+        return tag;
+    }
+
     @Override
     public void sent() {
         complete(null);

@@ -24,7 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  * load and initialise) and needs {@code java.management}; where that module is missing the first
  * capture stands. Neither asks for the synchronizers a thread holds, which would walk the heap.
  *
- * <p>Then the collective each thread is in ({@link CollectiveCalls}), read just after the stacks. A
+ * <p>Then the collective each thread is in ({@link CollectiveCalls}) and the message it waits for
+ * ({@link PeerWaits}), read just after the stacks. A
  * thread of a hung job stays where it is; one that moves on in between may be shown with the
  * collective it has entered or left since, as its state may be.
  *
@@ -49,12 +50,19 @@ public final class StackCapture {
             }
         }
         Map<Long, CollectiveCall> calls = CollectiveCalls.snapshot();
-        if (!calls.isEmpty()) {
+        Map<Long, PeerWait> waits = PeerWaits.snapshot();
+        if (!calls.isEmpty() || !waits.isEmpty()) {
             for (int i = 0; i < threads.size(); i++) {
-                CollectiveCall c = calls.get(threads.get(i).id());
+                ThreadStack t = threads.get(i);
+                CollectiveCall c = calls.get(t.id());
+                PeerWait w = waits.get(t.id());
                 if (c != null) {
-                    threads.set(i, threads.get(i).withCall(c));
+                    t = t.withCall(c);
                 }
+                if (w != null) {
+                    t = t.withWait(w);
+                }
+                threads.set(i, t);
             }
         }
         threads.sort(ORDER);

@@ -27,6 +27,8 @@ import java.util.List;
  *  then, after the last thread (absent in stacks from before collectives were named):
  *          calls int32 | calls × (thread index int32, of the threads above | operation str | communicator int32
  *          | sequence int64 | root int32 | count int64 | type str | op str)
+ *  then (absent in stacks from before waits were named):
+ *          waits int32 | waits × (thread index int32 | operation str | peer int32 | context int32 | tag int32)
  *
  *  rank:   rank int32 | answer u8 (RankStacks.Answer ordinal) | detail str | host str | pid int64
  *          | stacks: int32 length + peer stacks (length 0 when the rank did not answer)
@@ -60,16 +62,20 @@ public final class StacksCodec {
         DataOutputStream out = new DataOutputStream(one);
         ByteArrayOutputStream calls = new ByteArrayOutputStream();
         DataOutputStream callsOut = new DataOutputStream(calls);
+        ByteArrayOutputStream waits = new ByteArrayOutputStream();
+        DataOutputStream waitsOut = new DataOutputStream(waits);
         int kept = 0;
         int omitted = alreadyOmitted;
         int callCount = 0;
+        int waitCount = 0;
         try {
             for (ThreadStack t : threads) {
                 one.reset();
                 writeThread(out, t);
                 out.flush();
-                int callBytes = t.call() == null ? 0 : callBytes(t.call());
-                if ((long) HEADER_BYTES + body.size() + one.size() + 4 + calls.size() + callBytes > maxBytes) {
+                int extraBytes = (t.call() == null ? 0 : callBytes(t.call())) + (t.peerWait() == null ? 0 : waitBytes(t.peerWait()));
+                if ((long) HEADER_BYTES + body.size() + one.size() + 4 + calls.size() + 4 + waits.size() + extraBytes
+                        > maxBytes) {
                     omitted++;
                     continue;
                 }
@@ -79,10 +85,20 @@ public final class StacksCodec {
                     writeCall(callsOut, t.call());
                     callCount++;
                 }
+                if (t.peerWait() != null) {
+                    waitsOut.writeInt(kept);
+                    writeString(waitsOut, t.peerWait().operation());
+                    waitsOut.writeInt(t.peerWait().peer());
+                    waitsOut.writeInt(t.peerWait().context());
+                    waitsOut.writeInt(t.peerWait().tag());
+                    waitCount++;
+                }
                 kept++;
             }
             callsOut.flush();
-            ByteArrayOutputStream all = new ByteArrayOutputStream(HEADER_BYTES + body.size() + 4 + calls.size());
+            waitsOut.flush();
+            ByteArrayOutputStream all = new ByteArrayOutputStream(HEADER_BYTES + body.size() + 4 + calls.size() + 4
+                    + waits.size());
             DataOutputStream h = new DataOutputStream(all);
             h.writeByte(VERSION);
             h.writeInt(kept);
@@ -92,6 +108,9 @@ public final class StacksCodec {
             h.writeInt(callCount);
             h.flush();
             calls.writeTo(all);
+            h.writeInt(waitCount);
+            h.flush();
+            waits.writeTo(all);
             return all.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // in-memory streams do not fail
@@ -127,6 +146,11 @@ public final class StacksCodec {
     /** The bytes one thread's call takes in the calls block, its thread index included. */
     private static int callBytes(CollectiveCall c) {
         return 4 + utf8(c.operation()) + 4 + 8 + 4 + 8 + utf8(c.type()) + utf8(c.op());
+    }
+
+    /** The bytes one thread's wait takes in the waits block, its thread index included. */
+    private static int waitBytes(PeerWait w) {
+        return 4 + utf8(w.operation()) + 4 + 4 + 4;
     }
 
     private static int utf8(String s) {
@@ -179,6 +203,17 @@ public final class StacksCodec {
                     CollectiveCall c = new CollectiveCall(readString(in), in.getInt(), in.getLong(), in.getInt(), in.getLong(),
                             readString(in), readString(in));
                     threads.set(index, threads.get(index).withCall(c));
+                }
+            }
+            if (in.remaining() >= 4) {
+                int waits = count(in, 4 + 4 + 4 + 4 + 4);
+                for (int i = 0; i < waits; i++) {
+                    int index = in.getInt();
+                    if (index < 0 || index >= threads.size()) {
+                        throw new IOException("malformed stacks (a wait of thread " + index + " of " + threads.size() + ")");
+                    }
+                    PeerWait w = new PeerWait(readString(in), in.getInt(), in.getInt(), in.getInt());
+                    threads.set(index, threads.get(index).withWait(w));
                 }
             }
             // Bytes after these are a later version's additions: ignored (ControlMessageType).

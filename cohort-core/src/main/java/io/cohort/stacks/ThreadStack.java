@@ -16,9 +16,10 @@ import java.util.Objects;
  * @param frames    its stack, innermost frame first (as {@code Thread.getStackTrace()}); frames carry
  *                  class, method, file and line only (no module or class loader)
  * @param call      the collective it was in ({@link CollectiveCalls}), or null
+ * @param peerWait  the message it waited for ({@link PeerWaits}), or null
  */
 public record ThreadStack(String name, long id, boolean daemon, Thread.State state, String lockName, String lockOwner,
-                          List<StackTraceElement> frames, CollectiveCall call) {
+                          List<StackTraceElement> frames, CollectiveCall call, PeerWait peerWait) {
     public ThreadStack {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(state, "state");
@@ -28,12 +29,17 @@ public record ThreadStack(String name, long id, boolean daemon, Thread.State sta
     /** A thread in no collective. */
     public ThreadStack(String name, long id, boolean daemon, Thread.State state, String lockName, String lockOwner,
                        List<StackTraceElement> frames) {
-        this(name, id, daemon, state, lockName, lockOwner, frames, null);
+        this(name, id, daemon, state, lockName, lockOwner, frames, null, null);
     }
 
     /** This thread with {@code call} as its collective. */
     public ThreadStack withCall(CollectiveCall call) {
-        return new ThreadStack(name, id, daemon, state, lockName, lockOwner, frames, call);
+        return new ThreadStack(name, id, daemon, state, lockName, lockOwner, frames, call, peerWait);
+    }
+
+    /** This thread waiting for {@code wait}. */
+    public ThreadStack withWait(PeerWait wait) {
+        return new ThreadStack(name, id, daemon, state, lockName, lockOwner, frames, call, wait);
     }
 
     /** A frame as the wire carries it: class, method, file (or null) and line (-2 for a native method). */

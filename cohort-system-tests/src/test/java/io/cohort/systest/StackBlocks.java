@@ -9,12 +9,12 @@ import java.util.regex.Pattern;
 
 /**
  * A merged stack tree as {@code cohort stacks} prints it, read back: the header (from the line that
- * starts with "job " to the first blank line) with its ranks that gave no stacks, then the "in
- * collectives:" section if there is one (its lines as printed, up to the next blank line), then the
- * blocks. A line that starts, after its indentation, with a rank set opens a block; the lines that
- * follow, up to the next such line, belong to it.
+ * starts with "job " to the first blank line) with its ranks that gave no stacks, then the sections
+ * such as "in collectives:" and "waiting for each other:" (each a title line and its lines as
+ * printed, up to the next blank line), then the blocks. A line that starts, after its indentation,
+ * with a rank set opens a block; the lines that follow, up to the next such line, belong to it.
  */
-record StackBlocks(String header, Map<String, String> silent, List<String> collectives, List<Block> blocks) {
+record StackBlocks(String header, Map<String, String> silent, Map<String, List<String>> sections, List<Block> blocks) {
     private static final Pattern OPENING = Pattern.compile("^ *(\\[[0-9,\\-]+\\])(?: x\\d+| \\(\\d+ threads\\))? +(.*)$");
 
     record Block(String ranks, List<String> lines) {
@@ -29,7 +29,7 @@ record StackBlocks(String header, Map<String, String> silent, List<String> colle
             start++;
         }
         if (start == output.size()) {
-            return new StackBlocks("", Map.of(), List.of(), List.of());
+            return new StackBlocks("", Map.of(), Map.of(), List.of());
         }
         String header = output.get(start);
         Map<String, String> silent = new LinkedHashMap<>();
@@ -40,10 +40,12 @@ record StackBlocks(String header, Map<String, String> silent, List<String> colle
                 silent.put(m.group(1), m.group(2).trim());
             }
         }
-        List<String> collectives = new ArrayList<>();
-        if (i + 1 < output.size() && output.get(i + 1).equals("in collectives:")) {
+        Map<String, List<String>> sections = new LinkedHashMap<>();
+        while (i + 1 < output.size() && output.get(i + 1).matches("[a-z][^\\[]*:")) {
+            List<String> lines = new ArrayList<>();
+            sections.put(output.get(i + 1), lines);
             for (i += 2; i < output.size() && !output.get(i).isBlank(); i++) {
-                collectives.add(output.get(i));
+                lines.add(output.get(i));
             }
         }
         List<Block> blocks = new ArrayList<>();
@@ -62,7 +64,17 @@ record StackBlocks(String header, Map<String, String> silent, List<String> colle
                 open.lines().add(line.trim());
             }
         }
-        return new StackBlocks(header, silent, collectives, blocks);
+        return new StackBlocks(header, silent, sections, blocks);
+    }
+
+    /** The lines of the "in collectives:" section (none if there is none). */
+    List<String> collectives() {
+        return sections.getOrDefault("in collectives:", List.of());
+    }
+
+    /** The lines of the "waiting for each other:" section (none if there is none). */
+    List<String> waitCycles() {
+        return sections.getOrDefault("waiting for each other:", List.of());
     }
 
     /** The one block with exactly these ranks whose lines contain {@code text}, or null. */

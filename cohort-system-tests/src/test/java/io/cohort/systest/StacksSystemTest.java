@@ -128,6 +128,9 @@ class StacksSystemTest {
             assertEquals("  [3]   bcast #" + number + " on world: root 0, 4 elements of int[]", in.get(1), tree.toString());
             assertEquals("ranks disagree about collective #" + number + " on world: [0-2] barrier; [3] bcast from root 0 of"
                     + " 4 ints (every rank must make the same call)", in.get(2), tree.toString());
+            // Rank 0 waits in the barrier's fan-in for rank 3, which waits in the bcast for rank 0.
+            assertEquals(List.of("  ranks 0 and 3: rank 0 to receive from rank 3, rank 3 to receive from rank 0"),
+                    tree.waitCycles(), tree.toString());
             // In the tree, each waiting thread carries its call above its state.
             assertNotNull(tree.blocks().stream().filter(b -> b.has("in barrier #" + number + " on world")).findFirst()
                     .orElse(null), tree.toString());

@@ -39,6 +39,9 @@ public final class RawStacksFormatter {
                 if (t.call() != null) {
                     b.append("    in ").append(t.call().describe()).append('\n');
                 }
+                if (t.peerWait() != null) {
+                    b.append("    ").append(t.peerWait().describe(t.call() != null)).append('\n');
+                }
                 for (StackTraceElement f : t.frames()) {
                     b.append("    at ").append(f).append('\n');
                 }

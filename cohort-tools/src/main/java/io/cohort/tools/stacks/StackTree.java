@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  *  thread name (normalised, {@link ThreadNames})      one root per name
  *   └ outermost frame  ...  innermost frame           one node per frame: class.method(File.java:line)
  *      └ in bcast #17 on world: root 0, ...            the collective it is in, if any ({@link io.cohort.stacks.CollectiveCall})
- *         └ state                                     RUNNABLE, WAITING on LOCK, BLOCKED on LOCK held by "T"
+ *         └ waiting to receive from rank 2             the message it waits for, if any ({@link io.cohort.stacks.PeerWait})
+ *            └ state                                  RUNNABLE, WAITING on LOCK, BLOCKED on LOCK held by "T"
  * </pre>
  *
  * Each node carries the ranks whose threads pass through it, and how many threads of each. Frames
@@ -32,10 +33,10 @@ public final class StackTree {
 
     /** What a node stands for. */
     public enum Kind {
-        THREAD, FRAME, CALL, STATE
+        THREAD, FRAME, CALL, WAIT, STATE
     }
 
-    /** One node: a thread name, a frame, a collective or a thread state, with the ranks (and threads) that are there. */
+    /** One node: a thread name, a frame, a collective, a wait or a thread state, with the ranks (and threads) that are there. */
     public static final class Node {
         private final Kind kind;
         private final String text;
@@ -161,6 +162,10 @@ public final class StackTree {
                 }
                 if (t.call() != null) {
                     n = n.child(Kind.CALL, "in " + t.call().describe());
+                    n.add(r.rank(), t.daemon());
+                }
+                if (t.peerWait() != null) {
+                    n = n.child(Kind.WAIT, t.peerWait().describe(t.call() != null));
                     n.add(r.rank(), t.daemon());
                 }
                 n = n.child(Kind.STATE, state(t, names));

@@ -31,7 +31,7 @@ import java.util.Map;
  * </pre>
  *
  * Ranks that did not answer are listed at the top, grouped by reason, then the collectives the
- * ranks are in ({@link CollectivesInProgress}). A block whose ranks each have
+ * ranks are in ({@link CollectivesInProgress}) and the ranks that wait for each other ({@link WaitCycles}). A block whose ranks each have
  * several threads there says so ({@code [0-3] x4}, or {@code [0-3] (6 threads)} when the counts differ).
  */
 public final class StackTreeFormatter {
@@ -53,6 +53,7 @@ public final class StackTreeFormatter {
             }
         }
         CollectivesInProgress.format(b, job);
+        WaitCycles.format(b, job);
         if (!tree.threads().isEmpty()) {
             b.append('\n');
             siblings(b, tree.threads(), 0);
