@@ -54,7 +54,7 @@ public final class CollectiveCallsCost {
         for (int i = 0; i < SLOT_CALLS; i++) {
             CollectiveCalls.Slot slot = CollectiveCalls.mine(last); // as Collectives keeps it
             last = slot;
-            slot.enter("bcast", 0, i, 0, buffer, 4, null);
+            slot.enter("bcast", 0, "", i, 0, buffer, 4, null);
             slot.exit();
             s += i;
         }

@@ -55,6 +55,8 @@ public final class Collectives implements AutoCloseable {
     private CollectivePolicy.Peers peers;
     /** The communicator's id in the profiler's events (its point-to-point context), -1 if none. */
     private final int communicatorId;
+    /** Its members in world ranks, for the stacks; empty for the world. */
+    private final String members;
     /**
      * The stacks slot of the thread that ran the last collective, kept so that a program calling
      * from one thread skips the thread-local lookup; racy by design ({@link CollectiveCalls#mine(CollectiveCalls.Slot)}).
@@ -75,7 +77,17 @@ public final class Collectives implements AutoCloseable {
 
     /** As the three-argument constructor; {@code communicatorId} names the communicator in the profiler's events. */
     public Collectives(CollectiveChannel channel, CollectiveMode mode, Consumer<String> verbose, int communicatorId) {
+        this(channel, mode, verbose, communicatorId, "");
+    }
+
+    /**
+     * As above; {@code members} lists the communicator's world ranks for the stacks
+     * ({@link io.cohort.stacks.CollectiveCall#members}), empty for the world.
+     */
+    public Collectives(CollectiveChannel channel, CollectiveMode mode, Consumer<String> verbose, int communicatorId,
+                       String members) {
         this.communicatorId = communicatorId;
+        this.members = Objects.requireNonNull(members, "members");
         this.channel = Objects.requireNonNull(channel, "channel");
         this.policy = new CollectivePolicy(Objects.requireNonNull(mode, "mode"));
         this.verbose = verbose == null ? s -> { } : verbose;
@@ -138,7 +150,7 @@ public final class Collectives implements AutoCloseable {
         Exchange x = next();
         CollectiveCalls.Slot call = CollectiveCalls.mine(lastSlot);
         lastSlot = call;
-        call.enter(operation, communicatorId, x.sequence, root, buffer, count, op == null ? null : op.name());
+        call.enter(operation, communicatorId, members, x.sequence, root, buffer, count, op == null ? null : op.name());
         running.lock();
         try {
             ran = null;
@@ -171,7 +183,7 @@ public final class Collectives implements AutoCloseable {
         Request r = runner.submit(() -> {
             CollectiveCalls.Slot call = CollectiveCalls.mine(lastSlot);
             lastSlot = call;
-            call.enter(operation, communicatorId, x.sequence, root, buffer, count, opName);
+            call.enter(operation, communicatorId, members, x.sequence, root, buffer, count, opName);
             running.lock();
             try {
                 body.run(x);

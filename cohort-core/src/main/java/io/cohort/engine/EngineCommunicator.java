@@ -120,7 +120,7 @@ public class EngineCommunicator implements Communicator {
             }
         }
         this.collectives = new Collectives(new EngineChannel(engine, context + 2, worldRanks, rank, this::broadcastDomain),
-                collectiveMode(), verboseLog(engine.rank()), context);
+                collectiveMode(), verboseLog(engine.rank()), context, io.cohort.stacks.CollectiveCall.members(worldRanks));
         forceAlgorithms(collectives);
         contexts.made(this);
     }

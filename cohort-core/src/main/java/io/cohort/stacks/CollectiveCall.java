@@ -8,7 +8,10 @@ import java.util.Objects;
  * show ranks that wait in different collectives, or disagree about one.
  *
  * @param operation    the call as the API names it ({@code bcast}, {@code allreduce}, {@code ibarrier}, ...)
- * @param communicator the communicator's context id, the same on every member ({@code 0}: the world)
+ * @param communicator the communicator's context id, the same on every member ({@code 0}: the world);
+ *                     disjoint communicators made by one split share it
+ * @param members      the communicator's members in world ranks ({@link #members(int[])}: {@code [1,3,5]}),
+ *                     which tells such communicators apart; empty for the world
  * @param sequence     the collective's number on that communicator, from 0, counted alike on every member
  * @param root         the root, or -1 for a collective without one
  * @param count        the elements this rank passed (its send buffer's; a scatter's receive buffer's),
@@ -17,17 +20,58 @@ import java.util.Objects;
  *                     {@code String[]}), or empty when there is none
  * @param op           the reduction's op ({@code SUM}, or a user op's name), or empty
  */
-public record CollectiveCall(String operation, int communicator, long sequence, int root, long count, String type,
-                             String op) {
+public record CollectiveCall(String operation, int communicator, String members, long sequence, int root, long count,
+                             String type, String op) {
+    /** The longest members list written out; a longer one ends in "...]" and says how many ranks there are. */
+    static final int MEMBERS_SHOWN = 40;
+
     public CollectiveCall {
         Objects.requireNonNull(operation, "operation");
+        Objects.requireNonNull(members, "members");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(op, "op");
     }
 
-    /** "world" for context 0, else "communicator C". */
+    /** "world", else "communicator C [members]": unique to one communicator of the job. */
     public String communicatorName() {
-        return communicator == 0 ? "world" : "communicator " + communicator;
+        if (communicator == 0 && members.isEmpty()) {
+            return "world";
+        }
+        return "communicator " + communicator + (members.isEmpty() ? "" : " " + members);
+    }
+
+    /**
+     * World ranks as a compact list, {@code [0,2,4-9]}, ascending; runs of three or more become a
+     * range. Past {@link #MEMBERS_SHOWN} characters it ends in {@code ...]} with the count
+     * ({@code [0,2,4,...] (32768 ranks)}); as it starts with the lowest rank, disjoint member sets
+     * never read alike.
+     */
+    public static String members(int[] worldRanks) {
+        int[] r = worldRanks.clone();
+        java.util.Arrays.sort(r);
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < r.length; ) {
+            int j = i;
+            while (j + 1 < r.length && r[j + 1] == r[j] + 1) {
+                j++;
+            }
+            if (b.length() > 1) {
+                b.append(',');
+            }
+            if (j - i >= 2) {
+                b.append(r[i]).append('-').append(r[j]);
+            } else {
+                b.append(r[i]);
+                if (j > i) {
+                    b.append(',').append(r[j]);
+                }
+            }
+            i = j + 1;
+            if (b.length() > MEMBERS_SHOWN && i < r.length) {
+                return b.append(",...] (").append(r.length).append(" ranks)").toString();
+            }
+        }
+        return b.append(']').toString();
     }
 
     /**

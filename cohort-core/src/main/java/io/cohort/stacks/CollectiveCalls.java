@@ -14,7 +14,8 @@ import java.util.WeakHashMap;
  * {@link Slot#exit exit} their thread's slot, and a capture on another thread {@link #snapshot reads}
  * every slot.
  *
- * <p>Cost on the collective's path: a thread-local lookup and plain writes between two ordered
+ * <p>Cost on the collective's path: finding the thread's slot (the caller keeps the last one, see
+ * {@link #mine(Slot)}; a thread-local lookup otherwise) and plain writes between two ordered
  * writes of a version (a seqlock: odd while the slot changes). No allocation, no lock, no fence
  * on x86 beyond the compiler's. Reading retries while a slot changes and gives up on a slot that
  * keeps changing (a thread that runs collectives back to back is in none for long).
@@ -46,10 +47,10 @@ public final class CollectiveCalls {
     /**
      * The calling thread's slot: {@code cached} if it is this thread's (a caller that keeps the
      * slot it was given last skips the thread-local lookup while one thread calls it), else
-     * {@link #mine()}. {@code cached} may be read without synchronisation: its owner is final.
+     * {@link #mine()}. {@code cached} may be read without synchronisation: its owner's id is final.
      */
     public static Slot mine(Slot cached) {
-        return cached != null && cached.owner == Thread.currentThread() ? cached : mine();
+        return cached != null && cached.ownerId == Thread.currentThread().getId() ? cached : mine();
     }
 
     /** The collective of every thread that is in one now, by thread id. */
@@ -83,12 +84,14 @@ public final class CollectiveCalls {
             }
         }
 
-        final Thread owner;
+        /** The id, not the thread: the weak map's value must not hold its key. */
+        final long ownerId;
         @SuppressWarnings("unused") // through VERSION
         private int version;
         private int depth; // the owner's only
         private String operation; // null: in none
         private int communicator;
+        private String members;
         private long sequence;
         private int root;
         private long count;
@@ -96,15 +99,17 @@ public final class CollectiveCalls {
         private String op;
 
         Slot(Thread owner) {
-            this.owner = owner;
+            this.ownerId = owner.getId();
         }
 
         /**
-         * The owner enters a collective; {@code buffer} (or null) gives the element type,
+         * The owner enters a collective of the communicator with context {@code communicator} and
+         * {@code members} ({@link CollectiveCall#members}, empty for the world); {@code buffer} (or null) gives the element type,
          * {@code count} its elements (-1: none that every rank must agree on), {@code op} the
          * reduction's op name (or null).
          */
-        public void enter(String operation, int communicator, long sequence, int root, Object buffer, long count, String op) {
+        public void enter(String operation, int communicator, String members, long sequence, int root, Object buffer, long count,
+                          String op) {
             if (depth++ > 0) {
                 return;
             }
@@ -113,6 +118,7 @@ public final class CollectiveCalls {
             VarHandle.storeStoreFence();
             this.operation = operation;
             this.communicator = communicator;
+            this.members = members;
             this.sequence = sequence;
             this.root = root;
             this.type = buffer == null ? null : buffer.getClass();
@@ -143,6 +149,7 @@ public final class CollectiveCalls {
                 }
                 String operation = this.operation;
                 int communicator = this.communicator;
+                String members = this.members;
                 long sequence = this.sequence;
                 int root = this.root;
                 long count = this.count;
@@ -151,8 +158,8 @@ public final class CollectiveCalls {
                 VarHandle.loadLoadFence();
                 if ((int) VERSION.getOpaque(this) == before) {
                     return operation == null ? null
-                            : new CollectiveCall(operation, communicator, sequence, root, type == null ? -1 : count,
-                                    typeName(type), op == null ? "" : op);
+                            : new CollectiveCall(operation, communicator, members == null ? "" : members, sequence, root,
+                                    type == null ? -1 : count, typeName(type), op == null ? "" : op);
                 }
             }
             return null;

@@ -26,7 +26,7 @@ import java.util.List;
  *          frames innermost first
  *  then, after the last thread (absent in stacks from before collectives were named):
  *          calls int32 | calls × (thread index int32, of the threads above | operation str | communicator int32
- *          | sequence int64 | root int32 | count int64 | type str | op str)
+ *          | members str | sequence int64 | root int32 | count int64 | type str | op str)
  *  then (absent in stacks from before waits were named):
  *          waits int32 | waits × (thread index int32 | operation str | peer int32 | context int32 | tag int32)
  *
@@ -136,6 +136,7 @@ public final class StacksCodec {
     private static void writeCall(DataOutputStream out, CollectiveCall c) throws IOException {
         writeString(out, c.operation());
         out.writeInt(c.communicator());
+        writeString(out, c.members());
         out.writeLong(c.sequence());
         out.writeInt(c.root());
         out.writeLong(c.count());
@@ -145,7 +146,7 @@ public final class StacksCodec {
 
     /** The bytes one thread's call takes in the calls block, its thread index included. */
     private static int callBytes(CollectiveCall c) {
-        return 4 + utf8(c.operation()) + 4 + 8 + 4 + 8 + utf8(c.type()) + utf8(c.op());
+        return 4 + utf8(c.operation()) + 4 + utf8(c.members()) + 8 + 4 + 8 + utf8(c.type()) + utf8(c.op());
     }
 
     /** The bytes one thread's wait takes in the waits block, its thread index included. */
@@ -194,14 +195,14 @@ public final class StacksCodec {
                 threads.add(new ThreadStack(name, id, daemon, STATES[state], lockName, lockOwner, f));
             }
             if (in.remaining() >= 4) {
-                int calls = count(in, 4 + 4 + 4 + 8 + 4 + 8 + 4 + 4);
+                int calls = count(in, 4 + 4 + 4 + 4 + 8 + 4 + 8 + 4 + 4);
                 for (int i = 0; i < calls; i++) {
                     int index = in.getInt();
                     if (index < 0 || index >= threads.size()) {
                         throw new IOException("malformed stacks (a call of thread " + index + " of " + threads.size() + ")");
                     }
-                    CollectiveCall c = new CollectiveCall(readString(in), in.getInt(), in.getLong(), in.getInt(), in.getLong(),
-                            readString(in), readString(in));
+                    CollectiveCall c = new CollectiveCall(readString(in), in.getInt(), readString(in), in.getLong(), in.getInt(),
+                            in.getLong(), readString(in), readString(in));
                     threads.set(index, threads.get(index).withCall(c));
                 }
             }

@@ -88,6 +88,8 @@ class CollectiveErrorsTest {
                             }
                         } catch (RuntimeException e) {
                             errors[world.rank()] = e.getMessage();
+                            assertNull(io.cohort.stacks.CollectiveCalls.snapshot().get(Thread.currentThread().getId()),
+                                    "a collective that failed is left, for the stacks");
                             throw e;
                         }
                     }

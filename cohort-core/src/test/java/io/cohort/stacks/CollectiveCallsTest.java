@@ -26,25 +26,25 @@ class CollectiveCallsTest {
         CollectiveCalls.Slot s = CollectiveCalls.mine();
         long me = Thread.currentThread().getId();
         assertNull(CollectiveCalls.snapshot().get(me));
-        s.enter("allreduce", 4, 9, -1, new double[3], 3, "SUM");
+        s.enter("allreduce", 4, "[0,2]", 9, -1, new double[3], 3, "SUM");
         try {
-            assertEquals(new CollectiveCall("allreduce", 4, 9, -1, 3, "double[]", "SUM"), CollectiveCalls.snapshot().get(me));
-            s.enter("allgather", 4, 10, -1, new byte[1], 1, null);
+            assertEquals(new CollectiveCall("allreduce", 4, "[0,2]", 9, -1, 3, "double[]", "SUM"), CollectiveCalls.snapshot().get(me));
+            s.enter("allgather", 4, "[0,2]", 10, -1, new byte[1], 1, null);
             s.exit();
-            assertEquals("allreduce #9 on communicator 4: SUM, 3 elements of double[]", CollectiveCalls.snapshot().get(me).describe());
+            assertEquals("allreduce #9 on communicator 4 [0,2]: SUM, 3 elements of double[]", CollectiveCalls.snapshot().get(me).describe());
         } finally {
             s.exit();
         }
         assertNull(CollectiveCalls.snapshot().get(me));
-        s.enter("barrier", 0, 0, -1, null, -1, null);
+        s.enter("barrier", 0, "", 0, -1, null, -1, null);
         s.exit();
         assertTrue(CollectiveCalls.mine() == s, "one slot per thread");
     }
 
     @Test
     void aReaderNeverSeesHalfOfOneCallAndHalfOfAnother() throws Exception {
-        CollectiveCall a = new CollectiveCall("bcast", 0, 1, 2, 4, "int[]", "");
-        CollectiveCall b = new CollectiveCall("reduce", 6, 2, 0, 9, "ByteBuffer", "MAX");
+        CollectiveCall a = new CollectiveCall("bcast", 0, "", 1, 2, 4, "int[]", "");
+        CollectiveCall b = new CollectiveCall("reduce", 6, "", 2, 0, 9, "ByteBuffer", "MAX");
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong writes = new AtomicLong();
         Thread writer = new Thread(() -> {
@@ -52,9 +52,9 @@ class CollectiveCallsTest {
             int[] ints = new int[4];
             java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(9);
             while (!stop.get()) {
-                s.enter("bcast", 0, 1, 2, ints, 4, null);
+                s.enter("bcast", 0, "", 1, 2, ints, 4, null);
                 s.exit();
-                s.enter("reduce", 6, 2, 0, direct, 9, "MAX");
+                s.enter("reduce", 6, "", 2, 0, direct, 9, "MAX");
                 s.exit();
                 writes.incrementAndGet();
             }
@@ -72,6 +72,7 @@ class CollectiveCallsTest {
                 }
             }
             assertTrue(writes.get() > 0, "the writer ran");
+            assertTrue(seen > 0, "the reader saw the writer inside a collective");
         } finally {
             stop.set(true);
             writer.join();
@@ -103,11 +104,31 @@ class CollectiveCallsTest {
                 world.bcast(1, new int[] {1, 2, 3, 4});
                 // Rank 0's iallreduce runs on its collectives thread, which waits there for this rank's.
                 ThreadStack coll = awaitCall(t -> t.name().startsWith("cohort-coll-0"), collThread);
-                assertEquals(new CollectiveCall("iallreduce", 0, bcastNumber + 1, -1, 2, "long[]", "SUM"), coll.call());
+                assertEquals(new CollectiveCall("iallreduce", 0, "", bcastNumber + 1, -1, 2, "long[]", "SUM"), coll.call());
                 world.allreduce(new long[] {1, 1}, new long[2], Op.SUM);
             }
         });
         assertFalse(CollectiveCalls.snapshot().containsKey(rank0Thread.get()), "left when the bcast returned");
+    }
+
+    @Test
+    void aSplitCommunicatorIsNamedByItsContextAndItsMembers() {
+        AtomicLong waiter = new AtomicLong(-1);
+        LocalCohort.builder().size(4).timeout(Duration.ofSeconds(25)).run(world -> {
+            try (io.cohort.Communicator half = world.split(world.rank() % 2, world.rank())) {
+                if (world.rank() == 0) {
+                    waiter.set(Thread.currentThread().getId());
+                    half.bcast(1, new int[2]); // root 1 of [0,2] is world rank 2, which waits to see this
+                } else if (world.rank() == 2) {
+                    CollectiveCall c = awaitCall(waiter).call();
+                    assertEquals("[0,2]", c.members());
+                    assertTrue(c.communicator() > 0, "a context of its own: " + c);
+                    assertEquals("bcast #0 on communicator " + c.communicator() + " [0,2]: root 1, 2 elements of int[]",
+                            c.describe());
+                    half.bcast(1, new int[2]);
+                }
+            }
+        });
     }
 
     /** Captures until the thread with id {@code thread} (once known) is in a collective. */
@@ -128,7 +149,7 @@ class CollectiveCallsTest {
     }
 
     private static CollectiveCall call(String operation, int root, long count, String type, String op) {
-        return new CollectiveCall(operation, 0, 5, root, count, type, op);
+        return new CollectiveCall(operation, 0, "", 5, root, count, type, op);
     }
 
     @Test
@@ -156,7 +177,43 @@ class CollectiveCallsTest {
         assertEquals("barrier", call("ibarrier", -1, -1, "", "").signature());
         assertEquals("allreduce with SUM of 1 double", call("allreduce", -1, 1, "double[]", "SUM").signature());
         assertEquals("allgatherv of bytes", call("allgatherv", -1, 3, "ByteBuffer", "").signature());
-        assertEquals("gather #5 on communicator 6: root 2, 1 element of String[]",
-                new CollectiveCall("gather", 6, 5, 2, 1, "String[]", "").describe());
+        assertEquals("gather #5 on communicator 6 [1,3-5]: root 2, 1 element of String[]",
+                new CollectiveCall("gather", 6, "[1,3-5]", 5, 2, 1, "String[]", "").describe());
+    }
+
+    @Test
+    void membersAreWrittenCompactlyAndCutWhereTheyGrowLong() {
+        assertEquals("[0]", CollectiveCall.members(new int[] {0}));
+        assertEquals("[1,3]", CollectiveCall.members(new int[] {3, 1}));
+        assertEquals("[0-2,4,5,7-9]", CollectiveCall.members(new int[] {0, 1, 2, 4, 5, 7, 8, 9}));
+        int[] even = new int[1000];
+        for (int i = 0; i < even.length; i++) {
+            even[i] = 2 * i;
+        }
+        String cut = CollectiveCall.members(even);
+        assertTrue(cut.startsWith("[0,2,4,6,") && cut.endsWith(",...] (1000 ranks)"), cut);
+        assertTrue(cut.length() < 70, cut);
+        assertEquals("communicator 3 [1,3]", new CollectiveCall("barrier", 3, "[1,3]", 0, -1, -1, "", "").communicatorName());
+        assertEquals("world", new CollectiveCall("barrier", 0, "", 0, -1, -1, "", "").communicatorName());
+    }
+
+    @Test
+    void aThreadThatEndedLeavesNoSlotBehind() throws Exception {
+        // The registry is weak in the thread; a slot must not hold its thread, or none is ever dropped.
+        java.lang.ref.WeakReference<Thread> gone;
+        {
+            Thread t = new Thread(() -> {
+                CollectiveCalls.Slot s = CollectiveCalls.mine();
+                s.enter("barrier", 0, "", 0, -1, null, -1, null);
+                s.exit();
+            }, "collective-calls-ended");
+            t.start();
+            t.join();
+            gone = new java.lang.ref.WeakReference<>(t);
+        }
+        for (int i = 0; i < 100 && gone.get() != null; i++) {
+            System.gc(); // each round is the wait; the class's time-out bounds them
+        }
+        assertNull(gone.get(), "the ended thread is still reachable");
     }
 }

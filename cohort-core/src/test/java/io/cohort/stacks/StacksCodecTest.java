@@ -57,13 +57,13 @@ class StacksCodecTest {
         assertEquals(0, b.remaining());
     }
 
-    static final CollectiveCall BCAST = new CollectiveCall("bcast", 0, 17, 1, 4, "int[]", "");
+    static final CollectiveCall BCAST = new CollectiveCall("bcast", 0, "", 17, 1, 4, "int[]", "");
 
     @Test
     void callsTravelAfterTheThreadsWithTheIndexOfTheirThread() throws IOException {
         ThreadStack t = new ThreadStack("m", 7, false, Thread.State.WAITING, null, null, List.of());
         ThreadStack coll = new ThreadStack("cohort-coll-3", 9, true, Thread.State.WAITING, null, null, List.of(),
-                new CollectiveCall("iallreduce", 6, 2, -1, 100, "double[]", "SUM"), null);
+                new CollectiveCall("iallreduce", 6, "[3,5]", 2, -1, 100, "double[]", "SUM"), null);
         PeerStacks p = PeerStacks.of(List.of(t.withCall(BCAST), waiting("other", 8), coll));
         byte[] wire = StacksCodec.encode(p);
         assertEquals(p, StacksCodec.decode(wire));
@@ -74,6 +74,7 @@ class StacksCodecTest {
         assertEquals(0, b.getInt(), "thread index");
         assertEquals("bcast", str(b));
         assertEquals(0, b.getInt(), "communicator");
+        assertEquals("", str(b), "members: the world's");
         assertEquals(17L, b.getLong(), "sequence");
         assertEquals(1, b.getInt(), "root");
         assertEquals(4L, b.getLong(), "count");
@@ -81,7 +82,9 @@ class StacksCodecTest {
         assertEquals("", str(b), "no op");
         assertEquals(2, b.getInt(), "thread index");
         assertEquals("iallreduce", str(b));
-        b.position(b.position() + 4 + 8 + 4 + 8);
+        assertEquals(6, b.getInt(), "communicator");
+        assertEquals("[3,5]", str(b), "members");
+        b.position(b.position() + 8 + 4 + 8);
         assertEquals("double[]", str(b));
         assertEquals("SUM", str(b));
         assertEquals(0, b.getInt(), "waits");
@@ -128,7 +131,8 @@ class StacksCodecTest {
         for (ThreadStack t : p.threads()) {
             if (t.call() != null) {
                 CollectiveCall c = t.call();
-                n += 4 + 4 + c.operation().length() + 4 + 8 + 4 + 8 + 4 + c.type().length() + 4 + c.op().length();
+                n += 4 + 4 + c.operation().length() + 4 + 4 + c.members().length() + 8 + 4 + 8 + 4 + c.type().length() + 4
+                        + c.op().length();
             }
         }
         return n;

@@ -169,6 +169,8 @@ public final class Controller {
     private String launchFailure;
     private String ioManagerLost;
     private boolean timedOut;
+    /** Past --timeout, its stacks are being collected and printed before the job is stopped. */
+    private boolean timeoutStacksPending;
     private boolean interrupted;
     /** Per debugged rank, the port its JDWP agent reported (0: not yet); written by connection threads. */
     private final AtomicIntegerArray debugPorts;
@@ -711,7 +713,10 @@ public final class Controller {
         } else if (e instanceof CollectStacks c) {
             startStacks(c);
         } else if (e instanceof TimeoutStacksShown) {
-            stopJob();
+            if (!stopping && !tracker.allExited()) {
+                timedOut = true;
+                stopJob();
+            }
         } else if (e instanceof StacksAnswer a) {
             stacksAnswered(a);
         } else if (e instanceof StacksQueryOpened) {
@@ -1195,22 +1200,28 @@ public final class Controller {
                 stopJob();
             }
         }
-        if (spec.timeoutSeconds() > 0 && !stopping && !timedOut && now - launchNanos > TimeUnit.SECONDS.toNanos(spec.timeoutSeconds())) {
-            timedOut = true;
+        if (spec.timeoutSeconds() > 0 && !stopping && !timeoutStacksPending
+                && now - launchNanos > TimeUnit.SECONDS.toNanos(spec.timeoutSeconds())) {
             Consumer<JobStacks> printer = timeoutStacks;
             if (printer == null) {
+                timedOut = true;
                 stopJob();
                 return;
             }
-            // Where the peers were when the time ran out: collected and printed before they are stopped.
+            // Where the peers were when the time ran out: collected and printed before they are
+            // stopped. Until then the job is not "timed out": one that ends by itself, or whose
+            // peer fails, in the meantime ends as it would have.
+            timeoutStacksPending = true;
             CompletableFuture<JobStacks> f = new CompletableFuture<>();
             Duration wait = timeoutStacksWait;
             long millis = Math.max(STACKS_TIMEOUT_MIN.toMillis(), Math.min(STACKS_TIMEOUT_MAX.toMillis(), wait.toMillis()));
             f.whenCompleteAsync((stacks, failure) -> {
                 try {
-                    if (stacks != null) {
+                    if (stacks != null && !outputClosing) { // closing: the job ended by itself meanwhile
                         printer.accept(stacks);
                     }
+                } catch (RuntimeException e) {
+                    printLineOnStderr("cohort: the stacks of the job could not be printed: " + e);
                 } finally {
                     events.add(new TimeoutStacksShown());
                 }

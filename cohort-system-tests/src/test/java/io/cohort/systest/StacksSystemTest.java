@@ -152,7 +152,7 @@ class StacksSystemTest {
     void aJobPastItsTimeoutShowsItsStacksBeforeItIsStopped(@TempDir Path runtime) throws Exception {
         Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
         CohortProcess job = CohortProcess.start(env, "run", "-n", "4", "-cp", CohortProcess.TEST_CLASSES,
-                "--timeout", "3", "--stacks-on-timeout", "--grace-period", "500",
+                "--timeout", "15", "--stacks-on-timeout", "--grace-period", "500",
                 "--jvm-opt", "-Dcohort.collectives.algorithms=barrier-linear,bcast-linear",
                 "io.cohort.systest.programs.MismatchedCollectives");
         job.closeStdin();
@@ -163,7 +163,7 @@ class StacksSystemTest {
         assertTrue(tree.collectives().stream().anyMatch(l -> l.startsWith("ranks disagree about collective #")), job.toString());
         assertNotNull(tree.find("[3]", "MismatchedCollectives.main(MismatchedCollectives.java:"), job.toString());
         List<String> err = job.err();
-        assertTrue(err.get(err.size() - 1).matches("cohort: job [0-9a-f]{8} exceeded the time limit of 3 s \\(--timeout\\) and was"
+        assertTrue(err.get(err.size() - 1).matches("cohort: job [0-9a-f]{8} exceeded the time limit of 15 s \\(--timeout\\) and was"
                 + " stopped"), "the summary comes last, without the hint: " + job);
     }
 

@@ -29,7 +29,9 @@ import java.util.TreeMap;
  *
  * Ranks at different numbers of one communicator are only listed: a rank that left a collective
  * early (a bcast's root) may wait in the next one while the others finish, and that is no error.
- * Calls with the same number that cannot meet are one, whenever the stacks are taken.
+ * Calls with the same number on the same communicator that cannot meet are an error in the program,
+ * whenever the stacks are taken. A communicator is its context id and its members: the disjoint
+ * communicators of one split share a context and count their collectives apart.
  */
 public final class CollectivesInProgress {
     private CollectivesInProgress() {
@@ -40,7 +42,10 @@ public final class CollectivesInProgress {
 
     /** Appends the block, after a blank line; nothing if no rank is in a collective. */
     public static void format(StringBuilder b, JobStacks job) {
-        Map<Integer, Map<String, Group>> byCommunicator = new TreeMap<>();
+        // By context, then members: disjoint communicators of one split share a context.
+        Map<String, Map<String, Group>> byCommunicator = new TreeMap<>(Comparator
+                .comparingInt((String k) -> Integer.parseInt(k.substring(0, k.indexOf(' '))))
+                .thenComparing(k -> k));
         BitSet inWorld = new BitSet();
         for (RankStacks r : job.ranks()) {
             for (ThreadStack t : r.stacks().threads()) {
@@ -48,9 +53,9 @@ public final class CollectivesInProgress {
                 if (c == null) {
                     continue;
                 }
-                byCommunicator.computeIfAbsent(c.communicator(), k -> new LinkedHashMap<>())
+                byCommunicator.computeIfAbsent(c.communicator() + " " + c.members(), k -> new LinkedHashMap<>())
                         .computeIfAbsent(c.describe(), k -> new Group(c, new BitSet())).ranks.set(r.rank());
-                if (c.communicator() == 0) {
+                if (c.communicatorName().equals("world")) {
                     inWorld.set(r.rank());
                 }
             }
@@ -66,7 +71,7 @@ public final class CollectivesInProgress {
             for (Group g : sorted) {
                 lines.add(new String[] {RankSets.format(g.ranks), g.call.describe()});
             }
-            if (sorted.get(0).call.communicator() == 0) {
+            if (sorted.get(0).call.communicatorName().equals("world")) {
                 BitSet none = new BitSet();
                 for (RankStacks r : job.ranks()) {
                     if (r.hasAnswered() && !inWorld.get(r.rank())) {

@@ -27,7 +27,7 @@ class CollectivesInProgressTest {
     }
 
     private static CollectiveCall bcast(long number, int root) {
-        return new CollectiveCall("bcast", 0, number, root, 4, "int[]", "");
+        return new CollectiveCall("bcast", 0, "", number, root, 4, "int[]", "");
     }
 
     private static String format(JobStacks job) {
@@ -55,8 +55,8 @@ class CollectivesInProgressTest {
     @Test
     void aSkippedCollectiveShowsAsRanksInDifferentOnes() {
         // Rank 3 skipped barrier #8 and waits in allreduce #8, which the others take for the barrier.
-        CollectiveCall barrier = new CollectiveCall("barrier", 0, 8, -1, -1, "", "");
-        CollectiveCall allreduce = new CollectiveCall("allreduce", 0, 8, -1, 1, "long[]", "SUM");
+        CollectiveCall barrier = new CollectiveCall("barrier", 0, "", 8, -1, -1, "", "");
+        CollectiveCall allreduce = new CollectiveCall("allreduce", 0, "", 8, -1, 1, "long[]", "SUM");
         JobStacks job = StackTreeTest.job(4, r -> List.of(in(r == 3 ? allreduce : barrier)));
         String text = format(job);
         assertTrue(text.contains("  [0-2] barrier #8 on world\n  [3]   allreduce #8 on world: SUM, 1 element of long[]\n"), text);
@@ -72,21 +72,30 @@ class CollectivesInProgressTest {
         assertTrue(text.contains("  [1,2] bcast #3 on world: root 0, 4 elements of int[]\n  [0]   bcast #4 on world"), text);
         assertFalse(text.contains("disagree"), text);
 
-        CollectiveCall bytes = new CollectiveCall("bcast", 0, 3, 0, -1, "", "");
-        CollectiveCall ibcast = new CollectiveCall("ibcast", 0, 3, 0, 4, "int[]", "");
+        CollectiveCall bytes = new CollectiveCall("bcast", 0, "", 3, 0, -1, "", "");
+        CollectiveCall ibcast = new CollectiveCall("ibcast", 0, "", 3, 0, 4, "int[]", "");
         JobStacks alike = StackTreeTest.job(3, r -> List.of(in(r == 0 ? bytes : r == 1 ? ibcast : bcast(3, 0))));
         assertFalse(format(alike).contains("disagree"), format(alike));
     }
 
     @Test
     void communicatorsAreKeptApartAndNothingIsPrintedWithoutCollectives() {
-        CollectiveCall split = new CollectiveCall("allgather", 6, 0, -1, 2, "int[]", "");
+        CollectiveCall split = new CollectiveCall("allgather", 6, "[2,3]", 0, -1, 2, "int[]", "");
         JobStacks job = StackTreeTest.job(4, r -> List.of(r < 2 ? in(bcast(2, 0)) : in(split)));
         String text = format(job);
         assertTrue(text.contains("  [0,1] bcast #2 on world: root 0, 4 elements of int[]\n"
                 + "  [2,3] in no collective on world\n"
-                + "  [2,3] allgather #0 on communicator 6: 2 elements of int[]\n"), text);
+                + "  [2,3] allgather #0 on communicator 6 [2,3]: 2 elements of int[]\n"), text);
         assertFalse(text.contains("disagree"), text);
+
+        // The two halves of one split share context 6 and count from #0 each: no disagreement.
+        JobStacks halves = StackTreeTest.job(4, r -> List.of(in(r % 2 == 0
+                ? new CollectiveCall("barrier", 6, "[0,2]", 0, -1, -1, "", "")
+                : new CollectiveCall("allreduce", 6, "[1,3]", 0, -1, 1, "long[]", "SUM"))));
+        String apart = format(halves);
+        assertTrue(apart.contains("  [0,2] barrier #0 on communicator 6 [0,2]\n"
+                + "  [1,3] allreduce #0 on communicator 6 [1,3]: SUM, 1 element of long[]\n"), apart);
+        assertFalse(apart.contains("disagree"), apart);
 
         assertEquals("", format(StackTreeTest.job(2, StackTreeTest::hang)));
     }
