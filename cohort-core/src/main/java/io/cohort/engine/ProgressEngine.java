@@ -135,7 +135,7 @@ public final class ProgressEngine implements InboundSink {
          * A thread of a hung job stays where it is; one that moves on may be seen between two waits.
          */
         @Override
-        public PeerWait waiting() {
+        public PeerWait read() {
             AbstractRequest r = request;
             if (thread == null || r == null) {
                 return null;

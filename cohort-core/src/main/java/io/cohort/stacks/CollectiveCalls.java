@@ -3,11 +3,7 @@ package io.cohort.stacks;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * Which collective each thread is in, for the stacks: the collectives {@link Slot#enter enter} and
@@ -24,7 +20,7 @@ import java.util.WeakHashMap;
  * leaves nothing behind.
  */
 public final class CollectiveCalls {
-    private static final Map<Thread, Slot> SLOTS = new WeakHashMap<>(); // guarded by itself
+    private static final PerThread<CollectiveCall> SLOTS = new PerThread<>();
     private static final ThreadLocal<Slot> MINE = new ThreadLocal<>();
     private static final int READ_TRIES = 64;
 
@@ -37,9 +33,7 @@ public final class CollectiveCalls {
         if (s == null) {
             s = new Slot(Thread.currentThread());
             MINE.set(s);
-            synchronized (SLOTS) {
-                SLOTS.put(Thread.currentThread(), s);
-            }
+            SLOTS.register(Thread.currentThread(), s);
         }
         return s;
     }
@@ -55,25 +49,14 @@ public final class CollectiveCalls {
 
     /** The collective of every thread that is in one now, by thread id. */
     public static Map<Long, CollectiveCall> snapshot() {
-        List<Map.Entry<Thread, Slot>> slots;
-        synchronized (SLOTS) {
-            slots = new ArrayList<>(SLOTS.entrySet());
-        }
-        Map<Long, CollectiveCall> calls = new HashMap<>();
-        for (Map.Entry<Thread, Slot> e : slots) {
-            CollectiveCall c = e.getValue().read();
-            if (c != null) {
-                calls.put(e.getKey().getId(), c);
-            }
-        }
-        return calls;
+        return SLOTS.snapshot();
     }
 
     /**
      * One thread's collective. Only its thread writes; any thread reads. Calls nest (a collective
      * that runs another inside it): the outermost, the program's own call, is the one shown.
      */
-    public static final class Slot {
+    public static final class Slot implements PerThread.Source<CollectiveCall> {
         private static final VarHandle VERSION;
 
         static {
@@ -140,7 +123,8 @@ public final class CollectiveCalls {
         }
 
         /** The collective now, or null if in none (or the slot kept changing while read). */
-        CollectiveCall read() {
+        @Override
+        public CollectiveCall read() {
             for (int i = 0; i < READ_TRIES; i++) {
                 int before = (int) VERSION.getAcquire(this);
                 if ((before & 1) != 0) {

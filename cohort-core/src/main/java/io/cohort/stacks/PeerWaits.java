@@ -1,10 +1,6 @@
 package io.cohort.stacks;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * Which message each thread waits for, for the stacks. The progress engine registers each thread's
@@ -13,36 +9,24 @@ import java.util.WeakHashMap;
  */
 public final class PeerWaits {
     /** A thread's waiter, asked from the capturing thread; answers from fields its own thread writes. */
-    public interface Source {
+    public interface Source extends PerThread.Source<PeerWait> {
         /** What it waits for now, or null if it is not waiting (or for nothing a rank must send). */
-        PeerWait waiting();
+        @Override
+        PeerWait read();
     }
 
-    private static final Map<Thread, Source> SOURCES = new WeakHashMap<>(); // guarded by itself
+    private static final PerThread<PeerWait> SOURCES = new PerThread<>();
 
     private PeerWaits() {
     }
 
     /** Registers {@code thread}'s waiter (again: the last one counts, as a thread waits in one engine). */
     public static void register(Thread thread, Source source) {
-        synchronized (SOURCES) {
-            SOURCES.put(thread, source);
-        }
+        SOURCES.register(thread, source);
     }
 
     /** What every waiting thread waits for now, by thread id. */
     public static Map<Long, PeerWait> snapshot() {
-        List<Map.Entry<Thread, Source>> sources;
-        synchronized (SOURCES) {
-            sources = new ArrayList<>(SOURCES.entrySet());
-        }
-        Map<Long, PeerWait> waits = new HashMap<>();
-        for (Map.Entry<Thread, Source> e : sources) {
-            PeerWait w = e.getValue().waiting();
-            if (w != null) {
-                waits.put(e.getKey().getId(), w);
-            }
-        }
-        return waits;
+        return SOURCES.snapshot();
     }
 }
