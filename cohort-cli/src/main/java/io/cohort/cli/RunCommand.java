@@ -125,6 +125,11 @@ final class RunCommand implements Callable<Integer> {
                     + "or bcast (over the broadcast domain where one exists). Sets COHORT_COLLECTIVES.")
     String collectives;
 
+    @Option(names = "--check-collectives",
+            description = "Compare every collective call across the ranks before it runs, and fail all of them with one "
+                    + "sentence where they differ (debugging; costs a small gather and bcast per call). Sets COHORT_CHECK_COLLECTIVES.")
+    boolean checkCollectives;
+
     @Option(names = "--idle", paramLabel = "STRATEGY",
             description = "How waiting peers idle: busy-spin, yield, backoff or park (sets COHORT_IDLE).")
     String idle;
@@ -417,6 +422,9 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException("--collectives " + collectives + " is not one of " + JobEnvironment.COLLECTIVE_MODES);
             }
             env.put(JobEnvironment.COLLECTIVES, mode);
+        }
+        if (checkCollectives) {
+            env.put(JobEnvironment.CHECK_COLLECTIVES, "1");
         }
         String chosen = transport != null ? transport : cluster != null ? cluster.partition().transport() : "auto";
         String t = chosen.trim().toLowerCase(java.util.Locale.ROOT);

@@ -230,6 +230,12 @@ class RunCommandTest {
     }
 
     @Test
+    void checkCollectivesReachesThePeers() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "--check-collectives", "-cp", TEST_CLASSES, SELF);
+        assertEquals(Map.of("COHORT_CHECK_COLLECTIVES", "1"), s.environment());
+    }
+
+    @Test
     void profileAloneMeansTheJobsOwnDirectoryAndNeverTakesTheNextWord() {
         JobSpec s = spec(Map.of(), "run", "-n", "2", "--profile", "-cp", TEST_CLASSES, SELF);
         assertEquals(Map.of("COHORT_PROFILE", "cohort-prof-%j", "COHORT_PROFILE_MODE", "summary"), s.environment());

@@ -17,6 +17,10 @@ public enum CollectiveMode {
     BCAST;
 
     public static final String MODE_PROP_NAME = "cohort.collectives";
+    /** {@code true}: every collective call is compared across the ranks before it runs ({@link Collectives#checkSignatures}). */
+    public static final String CHECK_PROP_NAME = "cohort.collectives.check";
+    /** The same from the environment, as {@code cohort run --check-collectives} sets it ({@code 1}). */
+    public static final String CHECK_ENV_NAME = "COHORT_CHECK_COLLECTIVES";
     public static final String MODE_DEFAULT = "auto";
 
     /** Parses {@code auto}, {@code p2p} or {@code bcast} (any case); one sentence naming a bad value. */

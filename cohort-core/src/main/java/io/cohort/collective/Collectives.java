@@ -6,6 +6,7 @@ import io.cohort.Status;
 import io.cohort.engine.Payloads;
 import io.cohort.profile.CollectiveSpan;
 import io.cohort.profile.Profiling;
+import io.cohort.stacks.CollectiveCall;
 import io.cohort.stacks.CollectiveCalls;
 
 import java.nio.ByteBuffer;
@@ -57,6 +58,8 @@ public final class Collectives implements AutoCloseable {
     private final int communicatorId;
     /** Its members in world ranks, for the stacks; empty for the world. */
     private final String members;
+    /** Every call is compared with every rank's before it runs ({@link SignatureCheck}); written before calls that read it. */
+    private volatile boolean checkSignatures = SignatureCheck.enabled();
     /**
      * The stacks slot of the thread that ran the last collective, kept so that a program calling
      * from one thread skips the thread-local lookup; racy by design ({@link CollectiveCalls#mine(CollectiveCalls.Slot)}).
@@ -155,6 +158,9 @@ public final class Collectives implements AutoCloseable {
         try {
             ran = null;
             received = -1;
+            if (checkSignatures) {
+                SignatureCheck.run(x, signature(operation, x, root, buffer, count, op));
+            }
             body.run(x);
             if (event != null) {
                 finish(event, operation, root, bytes);
@@ -186,6 +192,9 @@ public final class Collectives implements AutoCloseable {
             call.enter(operation, communicatorId, members, x.sequence, root, buffer, count, opName);
             running.lock();
             try {
+                if (checkSignatures) {
+                    SignatureCheck.run(x, signature(operation, x, root, buffer, count, op));
+                }
                 body.run(x);
             } finally {
                 running.unlock();
@@ -196,6 +205,21 @@ public final class Collectives implements AutoCloseable {
             event.finish(communicatorId, operation, "", root, bytes, channel.size());
         }
         return r;
+    }
+
+    /** This rank's call of {@code x}'s collective, as the stacks show it and {@link SignatureCheck} compares it. */
+    private CollectiveCall signature(String operation, Exchange x, int root, Object buffer, long count, Op op) {
+        return new CollectiveCall(operation, communicatorId, members, x.sequence, root, buffer == null ? -1 : count,
+                CollectiveCall.typeOf(buffer == null ? null : buffer.getClass()), op == null ? "" : op.name());
+    }
+
+    /**
+     * Turns {@code --check-collectives} on or off for this instance (every peer alike, at the same
+     * point, as with {@link #force}); it starts as the job says ({@link SignatureCheck#enabled}).
+     */
+    public void checkSignatures(boolean on) {
+        runner.drain();
+        checkSignatures = on;
     }
 
     /** Holds the running lock. */

@@ -32,6 +32,14 @@ public record CollectiveCall(String operation, int communicator, String members,
         Objects.requireNonNull(op, "op");
     }
 
+    /** A buffer's type as {@link #type} names it: {@code int[]}, {@code String[]}, {@code ByteBuffer} (heap or direct alike); empty for none. */
+    public static String typeOf(Class<?> type) {
+        if (type == null) {
+            return "";
+        }
+        return java.nio.ByteBuffer.class.isAssignableFrom(type) ? "ByteBuffer" : type.getSimpleName();
+    }
+
     /** "world", else "communicator C [members]": unique to one communicator of the job. */
     public String communicatorName() {
         if (communicator == 0 && members.isEmpty()) {

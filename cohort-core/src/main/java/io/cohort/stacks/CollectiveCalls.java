@@ -2,7 +2,6 @@ package io.cohort.stacks;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
@@ -143,18 +142,10 @@ public final class CollectiveCalls {
                 if ((int) VERSION.getOpaque(this) == before) {
                     return operation == null ? null
                             : new CollectiveCall(operation, communicator, members == null ? "" : members, sequence, root,
-                                    type == null ? -1 : count, typeName(type), op == null ? "" : op);
+                                    type == null ? -1 : count, CollectiveCall.typeOf(type), op == null ? "" : op);
                 }
             }
             return null;
         }
-    }
-
-    /** {@code int[]}, {@code String[]}, {@code ByteBuffer} (heap or direct alike). */
-    static String typeName(Class<?> type) {
-        if (type == null) {
-            return "";
-        }
-        return ByteBuffer.class.isAssignableFrom(type) ? "ByteBuffer" : type.getSimpleName();
     }
 }

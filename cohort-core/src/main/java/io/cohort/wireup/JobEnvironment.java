@@ -50,6 +50,8 @@ public final class JobEnvironment {
      * auto (by size and message length), p2p or bcast. The system property {@value #COLLECTIVES_PROP_NAME} wins.
      */
     public static final String COLLECTIVES = "COHORT_COLLECTIVES";
+    /** {@code 1}: compare every collective call across the ranks before it runs ({@code cohort run --check-collectives}). */
+    public static final String CHECK_COLLECTIVES = io.cohort.collective.CollectiveMode.CHECK_ENV_NAME;
     public static final String COLLECTIVES_PROP_NAME = "cohort.collectives";
     public static final java.util.List<String> COLLECTIVE_MODES = java.util.List.of("auto", "p2p", "bcast");
     /**
