@@ -148,18 +148,26 @@ public final class Collectives implements AutoCloseable {
      * count every rank must agree on (-1 for none), and the reduction's op (or null).
      */
     private void blocking(String operation, int root, long bytes, Object buffer, long count, Op op, Body body) {
+        blocking(operation, operation, root, bytes, buffer, count, op, body);
+    }
+
+    /**
+     * As above; {@code call} names the call for the stacks and {@link SignatureCheck} where the
+     * profiler's {@code operation} does not tell it apart ({@code bcastBytes}, a bcast of its own).
+     */
+    private void blocking(String operation, String call, int root, long bytes, Object buffer, long count, Op op, Body body) {
         CollectiveSpan event = Profiling.startCollective();
         runner.drain();
         Exchange x = next();
-        CollectiveCalls.Slot call = CollectiveCalls.mine(lastSlot);
-        lastSlot = call;
-        call.enter(operation, communicatorId, members, x.sequence, root, buffer, count, op == null ? null : op.name());
+        CollectiveCalls.Slot slot = CollectiveCalls.mine(lastSlot);
+        lastSlot = slot;
+        slot.enter(call, communicatorId, members, x.sequence, root, buffer, count, op == null ? null : op.name());
         running.lock();
         try {
             ran = null;
             received = -1;
             if (checkSignatures) {
-                SignatureCheck.run(x, signature(operation, x, root, buffer, count, op));
+                SignatureCheck.run(x, signature(call, x, root, buffer, count, op));
             }
             body.run(x);
             if (event != null) {
@@ -167,7 +175,7 @@ public final class Collectives implements AutoCloseable {
             }
         } finally {
             running.unlock();
-            call.exit();
+            slot.exit();
         }
     }
 
@@ -333,7 +341,8 @@ public final class Collectives implements AutoCloseable {
     public byte[] bcastBytes(int root, byte[] data) {
         Args.root(root, size());
         byte[][] out = new byte[1][];
-        blocking("bcast", root, rank() == root ? data.length : 0, x -> {
+        // Not a bcast's match: only the root passes the bytes (their length is the root's alone).
+        blocking("bcast", "bcastBytes", root, rank() == root ? data.length : 0, null, -1, null, x -> {
             out[0] = bcastBytes(x, root, rank() == root ? data : null, 0);
             received(out[0].length);
         });

@@ -23,11 +23,13 @@ import java.util.Map;
  * compares them and tells every rank the verdict. Where they cannot meet, every rank throws the
  * same {@link CohortException} naming the ranks and their calls, before any of the collective's
  * messages is sent, instead of the job hanging or a reduction reading wrong values. Off by default:
- * it costs a gather and a bcast of a few dozen bytes per collective.
+ * it costs a linear gather and bcast of a few dozen bytes per collective.
  *
  * <p>Its messages use the two highest phases of the collective's own tags, which no algorithm
- * reaches (they use a few phases per round, and at most ceil(log2 N) rounds), so they never meet an
- * algorithm's messages, this collective's or another's.
+ * reaches (the most, Rabenseifner's allreduce, uses 2 + 2 log2 N: 34 at N = 65 536), so they never
+ * meet an algorithm's messages, this collective's or another's. All ranks of a communicator must
+ * check alike: a rank that does not, or that never calls the collective, leaves the others waiting.
+ * Rank 0 receives and sends N - 1 messages per collective, so the cost grows with N.
  */
 final class SignatureCheck {
     private static final int UP = Exchange.PHASES - 1;
@@ -37,13 +39,28 @@ final class SignatureCheck {
     private SignatureCheck() {
     }
 
-    /** Whether this peer checks: {@link CollectiveMode#CHECK_PROP_NAME}, else {@link CollectiveMode#CHECK_ENV_NAME} ({@code 1} or {@code true}). */
+    /**
+     * Whether this peer checks: {@link CollectiveMode#CHECK_PROP_NAME}, else
+     * {@link CollectiveMode#CHECK_ENV_NAME}; {@code 1} or {@code true} for on, {@code 0},
+     * {@code false} or empty for off, anything else refused in one sentence.
+     */
     static boolean enabled() {
-        String v = System.getProperty(CollectiveMode.CHECK_PROP_NAME);
+        String name = CollectiveMode.CHECK_PROP_NAME;
+        String v = System.getProperty(name);
         if (v == null) {
-            v = System.getenv(CollectiveMode.CHECK_ENV_NAME);
+            name = CollectiveMode.CHECK_ENV_NAME;
+            v = System.getenv(name);
         }
-        return v != null && (v.equals("1") || v.trim().toLowerCase(Locale.ROOT).equals("true"));
+        return parse(name, v);
+    }
+
+    static boolean parse(String name, String value) {
+        String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "1", "true" -> true;
+            case "", "0", "false" -> false;
+            default -> throw new IllegalArgumentException("setting " + name + "=" + value + " is neither true (1) nor false (0)");
+        };
     }
 
     /** Compares {@code mine} with every rank's call of this collective; throws where they cannot meet. */
@@ -62,10 +79,16 @@ final class SignatureCheck {
         }
         CollectiveCall[] all = new CollectiveCall[x.size];
         all[0] = mine;
-        for (int q = 1; q < x.size; q++) {
-            all[q] = decode(x.recv(q, UP), mine, q);
+        String malformed = null;
+        for (int q = 1; q < x.size; q++) { // every rank's, so that none of them is left behind unread
+            byte[] b = x.recv(q, UP);
+            all[q] = decode(b, mine);
+            if (all[q] == null && malformed == null) {
+                malformed = "rank " + q + " sent a malformed collective signature (" + b.length + " bytes) for collective #"
+                        + mine.sequence() + " (--check-collectives)";
+            }
         }
-        String error = verdict(all);
+        String error = malformed != null ? malformed : verdict(all); // every rank is told, the error too
         byte[] v = error == null ? AGREED : error.getBytes(StandardCharsets.UTF_8);
         List<Request> down = new ArrayList<>(x.size - 1);
         for (int q = 1; q < x.size; q++) {
@@ -127,7 +150,8 @@ final class SignatureCheck {
         return bytes.toByteArray();
     }
 
-    private static CollectiveCall decode(byte[] b, CollectiveCall mine, int rank) {
+    /** A rank's call as {@link #encode} wrote it, in {@code mine}'s communicator and number; null if malformed. */
+    static CollectiveCall decode(byte[] b, CollectiveCall mine) {
         ByteBuffer in = ByteBuffer.wrap(b);
         try {
             String operation = utf(in);
@@ -137,7 +161,7 @@ final class SignatureCheck {
             String op = utf(in);
             return new CollectiveCall(operation, mine.communicator(), mine.members(), mine.sequence(), root, count, type, op);
         } catch (BufferUnderflowException | IllegalArgumentException e) {
-            throw new CohortException("rank " + rank + " sent a malformed collective signature (" + b.length + " bytes)");
+            return null;
         }
     }
 

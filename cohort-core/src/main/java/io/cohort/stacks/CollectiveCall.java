@@ -87,7 +87,13 @@ public record CollectiveCall(String operation, int communicator, String members,
      * operation (a nonblocking form counts as its blocking one), root and op, the same kind of
      * element ({@code byte[]} and {@code ByteBuffer} alike, any object arrays alike) and, except for
      * the {@code v} forms whose counts may differ by rank, the same count. What one of the two does
-     * not say (a bcast of a byte array of a length only the root knows) is not held against it.
+     * not say (an object bcast) is not held against it.
+     *
+     * <p>Gathers, scatters, allgathers and all-to-alls move each rank's block as encoded bytes, so
+     * there bytes meet any primitive kind of the same length: MPI's packed data, or a struct of ints,
+     * sent as {@code byte[]} to a root that receives {@code int[]} (the {@code mpi} and {@code mpj}
+     * layers do this). Two different primitive kinds (ints against longs) still disagree, even at the
+     * same length: the values would be read wrongly.
      */
     public boolean agreesWith(CollectiveCall other) {
         if (!blockingName().equals(other.blockingName()) || root != other.root || !op.equals(other.op)) {
@@ -96,10 +102,35 @@ public record CollectiveCall(String operation, int communicator, String members,
         if (type.isEmpty() || other.type.isEmpty()) {
             return true;
         }
-        if (!elementKind().equals(other.elementKind())) {
-            return false;
+        String mine = elementKind();
+        String theirs = other.elementKind();
+        boolean sameCount = count < 0 || other.count < 0 || !countsMustAgree() || count == other.count;
+        if (mine.equals(theirs)) {
+            return sameCount;
         }
-        return count < 0 || other.count < 0 || !countsMustAgree() || count == other.count;
+        if (movesBytes() && (mine.equals("bytes") && width(theirs) > 0 || theirs.equals("bytes") && width(mine) > 0)) {
+            return count < 0 || other.count < 0 || !countsMustAgree() || count * width(mine) == other.count * width(theirs);
+        }
+        return false;
+    }
+
+    /** The collectives whose blocks travel as encoded bytes, whatever the buffers' types. */
+    private boolean movesBytes() {
+        return switch (blockingName()) {
+            case "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv", "alltoall", "alltoallv" -> true;
+            default -> false;
+        };
+    }
+
+    /** Bytes per element of a primitive kind as the wire encodes it; 0 for objects. */
+    private static int width(String kind) {
+        return switch (kind) {
+            case "bytes", "booleans" -> 1;
+            case "shorts", "chars" -> 2;
+            case "ints", "floats" -> 4;
+            case "longs", "doubles" -> 8;
+            default -> 0;
+        };
     }
 
     /** What {@link #agreesWith} compares, as a phrase: {@code bcast from root 0 of 4 ints}. */
@@ -134,7 +165,7 @@ public record CollectiveCall(String operation, int communicator, String members,
     }
 
     private boolean countsMustAgree() {
-        return !operation.endsWith("v") && !operation.equals("bcastObject");
+        return !operation.endsWith("v") && !operation.equals("bcastObject") && !operation.equals("bcastBytes");
     }
 
     /** What the elements are, with the types that carry the same elements made one. */

@@ -37,10 +37,29 @@ class SignatureCheckTest {
         assertEquals("the ranks of communicator 6 [1,3] (ranks of that communicator) disagree about collective #0: [0]"
                 + " allgather of 2 ints; [1] allgather of 1 long; every rank must make the same collective calls in the same"
                 + " order (--check-collectives)", SignatureCheck.verdict(split));
-        assertEquals(call("reduce", 2, 5, "double[]", "MAX"),
-                call("reduce", 2, 5, "double[]", "MAX")); // the record's equality, which the wire form keeps:
-        byte[] wire = SignatureCheck.encode(call("reduce", 2, 5, "double[]", "MAX"));
+    }
+
+    @Test
+    void aSignatureTravelsWithoutItsCommunicatorAndNumberWhichAreTheReceiversOwn() {
+        CollectiveCall sent = new CollectiveCall("reduce", 9, "[4,5]", 3, 2, 5, "double[]", "MAX");
+        CollectiveCall mine = new CollectiveCall("reduce", 6, "[1,3]", 7, 2, 5, "double[]", "MAX");
+        byte[] wire = SignatureCheck.encode(sent);
         assertEquals(2 + 6 + 4 + 8 + 2 + 8 + 2 + 3, wire.length);
+        assertEquals(new CollectiveCall("reduce", 6, "[1,3]", 7, 2, 5, "double[]", "MAX"), SignatureCheck.decode(wire, mine));
+        for (int cut = 0; cut < wire.length; cut++) {
+            assertNull(SignatureCheck.decode(java.util.Arrays.copyOf(wire, cut), mine), "cut at " + cut);
+        }
+    }
+
+    @Test
+    void theSettingIsOnOffOrRefused() {
+        assertEquals(true, SignatureCheck.parse("X", "1"));
+        assertEquals(true, SignatureCheck.parse("X", " TRUE "));
+        assertEquals(false, SignatureCheck.parse("X", null));
+        assertEquals(false, SignatureCheck.parse("X", "0"));
+        assertEquals(false, SignatureCheck.parse("X", "false"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SignatureCheck.parse("COHORT_CHECK_COLLECTIVES", "yes"));
+        assertEquals("setting COHORT_CHECK_COLLECTIVES=yes is neither true (1) nor false (0)", e.getMessage());
     }
 
     /** Every rank's message, or null where its call returned. */
@@ -103,12 +122,34 @@ class SignatureCheckTest {
     @Test
     void differentRootsAndOpsAreCaught() {
         AtomicReferenceArray<String> roots = runChecked(3, CollectiveMode.P2P, (c, rank) -> c.bcast(rank == 2 ? 1 : 0, new long[3]));
-        assertEquals("the ranks of world disagree about collective #0: [0,1] bcast from root 0 of 3 longs; [2] bcast from root 1"
-                + " of 3 longs; every rank must make the same collective calls in the same order (--check-collectives)", roots.get(2));
+        assertEverywhere("the ranks of world disagree about collective #0: [0,1] bcast from root 0 of 3 longs; [2] bcast from root 1"
+                + " of 3 longs; every rank must make the same collective calls in the same order (--check-collectives)", roots);
         AtomicReferenceArray<String> ops = runChecked(2, CollectiveMode.P2P,
                 (c, rank) -> c.allreduce(new double[2], new double[2], rank == 0 ? Op.SUM : Op.MAX));
-        assertEquals("the ranks of world disagree about collective #0: [0] allreduce with SUM of 2 doubles; [1] allreduce with MAX"
-                + " of 2 doubles; every rank must make the same collective calls in the same order (--check-collectives)", ops.get(1));
+        assertEverywhere("the ranks of world disagree about collective #0: [0] allreduce with SUM of 2 doubles; [1] allreduce with MAX"
+                + " of 2 doubles; every rank must make the same collective calls in the same order (--check-collectives)", ops);
+        // The root's bcast of a byte[] and another rank's bcast of the root's bytes are different calls: without the
+        // check the second one gets the first one's header as data.
+        AtomicReferenceArray<String> bytes = runChecked(2, CollectiveMode.P2P, (c, rank) -> {
+            if (rank == 0) {
+                c.bcast(0, new byte[] {1, 2, 3});
+            } else {
+                c.bcastBytes(0, null);
+            }
+        });
+        assertEverywhere("the ranks of world disagree about collective #0: [0] bcast from root 0 of 3 bytes; [1] bcastBytes from root"
+                + " 0; every rank must make the same collective calls in the same order (--check-collectives)", bytes);
+    }
+
+    private static void assertEverywhere(String expected, AtomicReferenceArray<String> errors) {
+        for (int r = 0; r < errors.length(); r++) {
+            assertEquals(expected, errors.get(r), "rank " + r);
+        }
+    }
+
+    /** Two ints, little-endian as the wire carries them. */
+    private static byte[] intsAsBytes(int a, int b) {
+        return java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(a).putInt(b).array();
     }
 
     @ParameterizedTest
@@ -133,6 +174,41 @@ class SignatureCheckTest {
             c.ibcast(0, new int[2]).await();
             c.barrier();
             c.ibarrier().await();
+            // Packed data: the other ranks send their two ints as 8 bytes, the root receives ints (the mpi
+            // and mpj layers' PACKED and struct types do this), in the v form and the plain one.
+            int[] gathered = new int[2 * n];
+            Object block = rank == 0 ? new int[] {10, 11} : intsAsBytes(10 * rank + 10, 10 * rank + 11);
+            c.gatherv(0, block, rank == 0 ? gathered : null, new int[] {2, 2, 2}, new int[] {0, 2, 4});
+            c.gather(0, block, rank == 0 ? gathered : new int[0]);
+            if (rank == 0) {
+                assertArrayEquals(new int[] {10, 11, 20, 21, 30, 31}, gathered);
+            }
+            String[] names = new String[n];
+            c.gather(0, rank == 1 ? new Object[] {"b"} : new String[] {rank == 0 ? "a" : "c"}, names); // objects alike
+            if (rank == 0) {
+                assertArrayEquals(new String[] {"a", "b", "c"}, names);
+            }
+            byte[] raw = rank == 0 ? new byte[] {5, 6} : new byte[2];
+            c.bcast(0, rank == 2 ? java.nio.ByteBuffer.wrap(raw) : raw); // a ByteBuffer meets a byte[]
+            assertArrayEquals(new byte[] {5, 6}, raw);
+            long[] swapped = new long[n];
+            c.alltoall(new long[] {rank, rank, rank}, swapped);
+            assertArrayEquals(new long[] {0, 1, 2}, swapped);
+            long[] max = new long[1];
+            c.reduce(2, new long[] {rank}, max, Op.MAX);
+            int[] part = new int[1];
+            c.reduceScatter(new int[] {1, 1, 1}, part, new int[] {1, 1, 1}, Op.SUM);
+            assertEquals(n, part[0]);
+            long[] prefix = new long[1];
+            c.scan(new long[] {1}, prefix, Op.SUM);
+            assertEquals(rank + 1, prefix[0]);
+            c.exscan(new long[] {1}, prefix, Op.SUM);
+            c.iallreduce(new int[] {1}, sum, Op.SUM).await();
+            assertEquals(n, sum[0]);
+            assertEquals("x", c.bcastObject(0, rank == 0 ? "x" : null));
+            int[] from = new int[1];
+            c.scatterv(1, rank == 1 ? new int[] {4, 5, 6} : null, new int[] {1, 1, 1}, new int[] {0, 1, 2}, from);
+            assertEquals(4 + rank, from[0]);
         });
         for (int r = 0; r < n; r++) {
             assertNull(errors.get(r), "rank " + r);

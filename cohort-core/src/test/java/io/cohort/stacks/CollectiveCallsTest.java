@@ -160,10 +160,18 @@ class CollectiveCallsTest {
         assertFalse(bcast.agreesWith(call("bcast", 0, 5, "int[]", "")), "another count");
         assertFalse(bcast.agreesWith(call("bcast", 0, 4, "long[]", "")), "another element type");
         assertFalse(bcast.agreesWith(call("barrier", -1, -1, "", "")), "another collective");
-        assertTrue(bcast.agreesWith(call("bcast", 0, -1, "", "")), "a byte bcast of a length only the root knows");
+        assertTrue(bcast.agreesWith(call("bcast", 0, -1, "", "")), "a call that names no buffer");
         assertTrue(call("bcast", 0, 8, "byte[]", "").agreesWith(call("bcast", 0, 8, "ByteBuffer", "")), "the same elements");
         assertTrue(call("gather", 0, 1, "String[]", "").agreesWith(call("gather", 0, 1, "Object[]", "")), "objects alike");
         assertTrue(call("gatherv", 0, 1, "int[]", "").agreesWith(call("gatherv", 0, 7, "int[]", "")), "v forms: counts by rank");
+        // Blocks that travel as bytes: packed data meets any primitive kind of the same length, not another kind.
+        assertTrue(call("gatherv", 0, 8, "byte[]", "").agreesWith(call("gatherv", 0, 2, "int[]", "")), "packed against ints");
+        assertTrue(call("gather", 0, 8, "byte[]", "").agreesWith(call("gather", 0, 2, "int[]", "")), "the same 8 bytes");
+        assertFalse(call("gather", 0, 6, "byte[]", "").agreesWith(call("gather", 0, 2, "int[]", "")), "6 bytes against 8");
+        assertFalse(call("allgather", -1, 2, "int[]", "").agreesWith(call("allgather", -1, 1, "long[]", "")), "ints against longs");
+        assertFalse(call("gather", 0, 8, "byte[]", "").agreesWith(call("gather", 0, 1, "String[]", "")), "bytes against objects");
+        assertFalse(call("bcast", 0, 8, "byte[]", "").agreesWith(call("bcast", 0, 2, "int[]", "")), "a bcast's header tells types apart");
+        assertFalse(call("bcast", 0, 3, "byte[]", "").agreesWith(call("bcastBytes", 0, -1, "", "")), "two different calls");
         CollectiveCall sum = call("allreduce", -1, 2, "double[]", "SUM");
         assertFalse(sum.agreesWith(call("allreduce", -1, 2, "double[]", "MAX")), "another op");
         assertTrue(sum.agreesWith(call("iallreduce", -1, 2, "double[]", "SUM")));

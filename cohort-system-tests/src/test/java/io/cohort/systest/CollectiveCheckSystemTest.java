@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code cohort run --check-collectives}: the deadlock of {@code MismatchedCollectives} (the last
- * rank in a bcast, the others in a barrier) becomes one sentence at every rank and a failed job.
+ * rank in a bcast, the others in a barrier) becomes a failed job with one sentence (every rank
+ * throws it; the launcher may stop the others before they print it).
  */
 class CollectiveCheckSystemTest {
     private static final String EXPECTED = "the ranks of world disagree about collective #1: [0-2] barrier; [3] bcast from root 0"
