@@ -102,12 +102,27 @@ final class SignatureCheck {
         }
     }
 
-    /** Null if every pair of calls can meet; else one sentence naming the ranks of each different call. */
+    /**
+     * Null if every pair of calls can meet; else one sentence naming the ranks of each different
+     * call. Calls that read alike are grouped first, so the pairs compared are those of the
+     * different calls (usually none), not of the ranks.
+     */
     static String verdict(CollectiveCall[] byRank) {
+        Map<String, List<Integer>> parts = new LinkedHashMap<>();
+        List<CollectiveCall> distinct = new ArrayList<>();
+        for (int r = 0; r < byRank.length; r++) {
+            List<Integer> ranks = parts.get(byRank[r].signature());
+            if (ranks == null) {
+                ranks = new ArrayList<>();
+                parts.put(byRank[r].signature(), ranks);
+                distinct.add(byRank[r]);
+            }
+            ranks.add(r);
+        }
         boolean clash = false;
-        for (int a = 0; a < byRank.length && !clash; a++) {
-            for (int b = a + 1; b < byRank.length; b++) {
-                if (!byRank[a].agreesWith(byRank[b])) {
+        for (int a = 0; a < distinct.size() && !clash; a++) {
+            for (int b = a + 1; b < distinct.size(); b++) {
+                if (!distinct.get(a).agreesWith(distinct.get(b))) {
                     clash = true;
                     break;
                 }
@@ -115,10 +130,6 @@ final class SignatureCheck {
         }
         if (!clash) {
             return null;
-        }
-        Map<String, List<Integer>> parts = new LinkedHashMap<>();
-        for (int r = 0; r < byRank.length; r++) {
-            parts.computeIfAbsent(byRank[r].signature(), k -> new ArrayList<>()).add(r);
         }
         CollectiveCall first = byRank[0];
         String where = first.communicatorName().equals("world") ? "world" : first.communicatorName() + " (ranks of that communicator)";
