@@ -119,16 +119,7 @@ final class SignatureCheck {
             }
             ranks.add(r);
         }
-        boolean clash = false;
-        for (int a = 0; a < distinct.size() && !clash; a++) {
-            for (int b = a + 1; b < distinct.size(); b++) {
-                if (!distinct.get(a).agreesWith(distinct.get(b))) {
-                    clash = true;
-                    break;
-                }
-            }
-        }
-        if (!clash) {
+        if (CollectiveCall.allMeet(distinct)) {
             return null;
         }
         CollectiveCall first = byRank[0];

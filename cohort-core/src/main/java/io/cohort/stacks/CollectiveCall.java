@@ -57,29 +57,19 @@ public record CollectiveCall(String operation, int communicator, String members,
     public static String members(int[] worldRanks) {
         int[] r = worldRanks.clone();
         java.util.Arrays.sort(r);
-        StringBuilder b = new StringBuilder("[");
-        for (int i = 0; i < r.length; ) {
-            int j = i;
-            while (j + 1 < r.length && r[j + 1] == r[j] + 1) {
-                j++;
-            }
-            if (b.length() > 1) {
-                b.append(',');
-            }
-            if (j - i >= 2) {
-                b.append(r[i]).append('-').append(r[j]);
-            } else {
-                b.append(r[i]);
-                if (j > i) {
-                    b.append(',').append(r[j]);
+        return RankList.format(r, MEMBERS_SHOWN);
+    }
+
+    /** Whether every pair of {@code calls} (of one collective, one per distinct call) may meet ({@link #agreesWith}). */
+    public static boolean allMeet(java.util.List<CollectiveCall> calls) {
+        for (int a = 0; a < calls.size(); a++) {
+            for (int b = a + 1; b < calls.size(); b++) {
+                if (!calls.get(a).agreesWith(calls.get(b))) {
+                    return false;
                 }
             }
-            i = j + 1;
-            if (b.length() > MEMBERS_SHOWN && i < r.length) {
-                return b.append(",...] (").append(r.length).append(" ranks)").toString();
-            }
         }
-        return b.append(']').toString();
+        return true;
     }
 
     /**

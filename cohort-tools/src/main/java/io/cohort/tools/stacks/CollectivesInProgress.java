@@ -109,16 +109,11 @@ public final class CollectivesInProgress {
 
     /** The sentence for one collective number whose calls cannot all meet, or null if they can. */
     static String disagreement(List<Group> sameNumber) {
-        boolean clash = false;
-        for (int a = 0; a < sameNumber.size() && !clash; a++) {
-            for (int c = a + 1; c < sameNumber.size(); c++) {
-                if (!sameNumber.get(a).call.agreesWith(sameNumber.get(c).call)) {
-                    clash = true;
-                    break;
-                }
-            }
+        List<CollectiveCall> calls = new ArrayList<>(sameNumber.size());
+        for (Group g : sameNumber) {
+            calls.add(g.call);
         }
-        if (!clash) {
+        if (CollectiveCall.allMeet(calls)) {
             return null;
         }
         // Ranks whose calls read alike in the sentence are one part of it.
