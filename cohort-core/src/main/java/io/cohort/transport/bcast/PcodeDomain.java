@@ -2,6 +2,7 @@ package io.cohort.transport.bcast;
 
 import io.cohort.GlobalProgramException;
 import io.cohort.BroadcastDomain;
+import io.cohort.idle.LocalPause;
 import io.cohort.profile.StallSpan;
 import io.cohort.profile.Profiling;
 import io.cohort.transport.fault.DatagramPort;
@@ -62,6 +63,8 @@ public final class PcodeDomain implements BroadcastDomain {
     private final DatagramPort[] receivePorts;
     private final ByteBuffer rx = ByteBuffer.allocate(DatagramPort.MAX_DATAGRAM_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private final DomainIdler idler;
+    /** The calling thread's pauses (the job suspended, a long GC): not counted against the call's time-out. */
+    private final LocalPause pauses = new LocalPause(System.nanoTime());
     /** Calls made so far: the position in this peer's program (1 = first call). */
     private long position;
     private volatile boolean closed;
@@ -180,11 +183,12 @@ public final class PcodeDomain implements BroadcastDomain {
         int fragment = ctx.fragmentBytes(size);
         int offset = 0;
         long start = System.nanoTime();
+        pauses.reset(start);
         inCall = true;
         try {
             do {
                 int n = Math.min(fragment, length - offset);
-                awaitRoom(p2p, dest, pos, length, t, start);
+                start = awaitRoom(p2p, dest, pos, length, t, start);
                 synchronized (lock) {
                     sender.sendData(message, offset, n, length, pos, t, p2p, dest);
                 }
@@ -198,14 +202,16 @@ public final class PcodeDomain implements BroadcastDomain {
     /**
      * Waits until one more frame may be sent: room in the sent buffer, and (broadcast) an open flow
      * window. A wait is a stall for the profiler, from the first closed look to the open one.
+     * Returns the call's start, moved later by the pauses of this process meanwhile.
      */
-    private void awaitRoom(boolean p2p, int dest, long pos, int length, long[] t, long start) {
+    private long awaitRoom(boolean p2p, int dest, long pos, int length, long[] t, long start) {
         idler.reset();
         boolean stalled = false;
         StallSpan stall = null;
         try {
             for (;;) {
                 long now = System.nanoTime();
+                start += pauses.look(now);
                 long due;
                 int work;
                 synchronized (lock) {
@@ -215,7 +221,7 @@ public final class PcodeDomain implements BroadcastDomain {
                     boolean open = p2p || flow.mayStamp(globalCounter.value() + 1);
                     if (room && open) {
                         timers.stalled(false, now);
-                        return;
+                        return start;
                     }
                     if (!stalled) {
                         stalled = true;
@@ -288,9 +294,11 @@ public final class PcodeDomain implements BroadcastDomain {
 
     private byte[] awaitMessage(int source, long[] t, boolean p2p, int stream, InputSlot slot, long pos) {
         long start = System.nanoTime();
+        pauses.reset(start);
         idler.reset();
         for (;;) {
             long now = System.nanoTime();
+            start += pauses.look(now);
             long due;
             int work;
             synchronized (lock) {
@@ -465,9 +473,13 @@ public final class PcodeDomain implements BroadcastDomain {
             }
             long lastGoodbye = start;
             lastArrivalNanos = start;
+            pauses.reset(start);
             idler.reset();
             while (failure == null) {
                 long now = System.nanoTime();
+                long paused = pauses.look(now);
+                start += paused; // the linger and the quiet are the domain's time, not ours asleep
+                lastArrivalNanos += paused;
                 long due;
                 int work;
                 synchronized (lock) {

@@ -396,6 +396,16 @@ final class UdpChannel {
     }
 
     /**
+     * This process did not run for {@code pauseNanos} ({@link io.cohort.idle.LocalPause}): the peer's silence over
+     * that time is not held against it, so the inactivity time-out starts again from where it was.
+     * Owner only.
+     */
+    void forgivePause(long pauseNanos, long now) {
+        long moved = lastHeardAt + pauseNanos;
+        lastHeardAt = moved - now > 0 ? now : moved;
+    }
+
+    /**
      * Timers: inactivity, retransmission, loss re-check, delayed ack, keepalive, goodbye linger.
      * Owner only. Returns when it wants to be called again ({@link Long#MAX_VALUE}: never).
      */

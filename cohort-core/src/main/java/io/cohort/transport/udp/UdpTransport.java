@@ -1,6 +1,7 @@
 package io.cohort.transport.udp;
 
 import io.cohort.CohortException;
+import io.cohort.idle.LocalPause;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.SendCompletion;
 import io.cohort.transport.Transport;
@@ -82,6 +83,8 @@ public final class UdpTransport implements Transport {
     private UdpChannel[] touched = new UdpChannel[0];
     private boolean[] isTouched;
     private int touchedCount;
+    /** The owner's pauses: a suspended job must not find its peers silent for the time it slept itself. */
+    private final LocalPause pauses = new LocalPause(System.nanoTime());
     /** Set by whoever closes; read by the owner's poll and block, which must then do nothing. */
     private volatile boolean closed;
 
@@ -178,6 +181,12 @@ public final class UdpTransport implements Transport {
             return 0;
         }
         long now = System.nanoTime();
+        long paused = pauses.look(now);
+        if (paused > 0) {
+            for (UdpChannel c : active) {
+                c.forgivePause(paused, now);
+            }
+        }
         int work = receive(now, RECEIVE_BATCH);
         runTimers(now);
         return work;
@@ -293,6 +302,7 @@ public final class UdpTransport implements Transport {
         // The longest the selector may sleep (the idle period rounded up to its millisecond), published
         // before reading the timers: see armTimer.
         blockedUntil = now + MILLI * ceilMillis(nanos);
+        pauses.waitingUntil(blockedUntil);
         try {
             long timers = UdpChannel.earlier(nextTimerDue.get(), port.nextDueNanos());
             long millis = selectMillis(nanos, timers == NONE ? NONE : timers - now);
