@@ -61,6 +61,7 @@ import java.util.concurrent.Callable;
  * JVM as its controller. SIGINT/SIGTERM reach a shutdown hook that stops the job in order. The job is
  * registered for {@code cohort stacks} ({@link JobRegistry}), and SIGUSR1 ({@link StacksSignal}; the
  * {@code ./cohort} script turns SIGQUIT into it) prints its merged stacks on stderr while it goes on.
+ * SIGTSTP (Ctrl-Z) suspends the job and SIGCONT continues it ({@link JobControl}).
  */
 @Command(name = "run", sortOptions = false,
         description = "Run a program as N cooperating peer processes.",
@@ -265,6 +266,7 @@ final class RunCommand implements Callable<Integer> {
     private Integer runController(JobSpec job, Controller controller) throws LaunchException, IOException {
         controller.register(JobRegistry.forCurrentUser(environment));
         StacksSignal.install(new StacksOnSignal(controller));
+        JobControl.install(controller);
         if (stacksOnTimeout) {
             controller.onTimeoutStacks(Duration.ofMillis(Math.round(StacksCommand.TIMEOUT_SECONDS_DEFAULT * 1000)),
                     stacks -> controller.printOnStderr(StackTreeFormatter.format(stacks, StackTree.merge(stacks, ThreadFilter.PROGRAM))));

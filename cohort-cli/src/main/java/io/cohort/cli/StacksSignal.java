@@ -9,7 +9,7 @@ package io.cohort.cli;
  * HotSpot suspends threads with SIGUSR2 on Linux and macOS (its SR signal, which the flight
  * recorder's sampler uses); a handler for it would replace HotSpot's and be called for every sample.
  * SIGUSR1 is free. The handler is {@code sun.misc.Signal}'s, in module {@code jdk.unsupported}, which
- * every JDK exports without flags; this is its only use in Cohort. Each signal runs the action on a
+ * every JDK exports without flags; {@link JobControl} is its only other use in Cohort. Each signal runs the action on a
  * new thread of its own, so the action may block.
  */
 final class StacksSignal {

@@ -89,6 +89,13 @@ public final class ControlMessageType {
      * peer does not read waits in the launcher's input (back-pressure), not in the io-manager's memory.
      */
     public static final int STDIN_ACK = 25;
+    /**
+     * ctl→iom, empty: job control (Ctrl-Z). SIGSTOP to every peer's process group, and to peers
+     * started later, until {@link #RESUME}. A {@link #STOP} continues them after the TERM.
+     */
+    public static final int SUSPEND = 26;
+    /** ctl→iom, empty: SIGCONT to every peer's process group that {@link #SUSPEND} stopped. */
+    public static final int RESUME = 27;
 
     // ---- stacks query <-> controller -------------------------------------------------------------
 
@@ -124,6 +131,8 @@ public final class ControlMessageType {
             case STDIN_CLOSE: return "STDIN_CLOSE";
             case STOP: return "STOP";
             case STDIN_ACK: return "STDIN_ACK";
+            case SUSPEND: return "SUSPEND";
+            case RESUME: return "RESUME";
             case STACKS_QUERY: return "STACKS_QUERY";
             case STACKS_JOB: return "STACKS_JOB";
             case STACKS_RANK: return "STACKS_RANK";

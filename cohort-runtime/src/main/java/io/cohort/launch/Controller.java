@@ -172,6 +172,11 @@ public final class Controller {
     /** Past --timeout, its stacks are being collected and printed before the job is stopped. */
     private boolean timeoutStacksPending;
     private boolean interrupted;
+    /** Suspended by job control (SIGTSTP): the peers are stopped, the time-outs wait. */
+    private boolean suspended;
+    private long suspendedSinceNanos;
+    /** Time the job spent suspended, which --timeout and the wire-up time-out do not count. */
+    private long suspendedNanos;
     /** Per debugged rank, the port its JDWP agent reported (0: not yet); written by connection threads. */
     private final AtomicIntegerArray debugPorts;
     /** Per debugged rank, the address its agent binds (set at LAUNCH). */
@@ -339,6 +344,28 @@ public final class Controller {
         }
     }
 
+    /**
+     * Job control (SIGTSTP, Ctrl-Z): stops every peer on every host (SIGSTOP to its process group,
+     * by its io-manager) and holds the time-outs. The future completes once the io-managers have
+     * been told, or at once if the job is not running; the launcher may then stop itself.
+     */
+    public CompletableFuture<Void> suspend() {
+        CompletableFuture<Void> told = new CompletableFuture<>();
+        if (done) {
+            told.complete(null);
+        } else {
+            events.add(new Suspend(told));
+        }
+        return told;
+    }
+
+    /** Job control (SIGCONT, fg or bg): continues the peers {@link #suspend} stopped; a no-op otherwise. */
+    public void resume() {
+        if (!done) {
+            events.add(new Resume());
+        }
+    }
+
     /** Waits until {@link #run} has written all output and the summary; true if it has. */
     public boolean awaitFinished(long millis) throws InterruptedException {
         return finished.await(millis, TimeUnit.MILLISECONDS);
@@ -489,7 +516,7 @@ public final class Controller {
             int index = i;
             link.process.onExit().thenAccept(p -> events.add(new IoManagerExited(index, p.exitValue())));
         }
-        launchNanos = System.nanoTime();
+        launchNanos = jobClock();
     }
 
     /** The io-manager's JVM command up to and including its main class (its arguments follow). */
@@ -583,6 +610,12 @@ public final class Controller {
     }
 
     private record Interrupt() implements Event {
+    }
+
+    private record Suspend(CompletableFuture<Void> told) implements Event {
+    }
+
+    private record Resume() implements Event {
     }
 
     /** The job's output could not be written (OutputRouter#failure). */
@@ -700,6 +733,11 @@ public final class Controller {
                 stacksSilenced(rank);
             }
             c.conn().close();
+        } else if (e instanceof Suspend s) {
+            suspendJob();
+            s.told().complete(null);
+        } else if (e instanceof Resume) {
+            resumeJob();
         } else if (e instanceof Interrupt) {
             if (!interrupted) {
                 interrupted = true;
@@ -925,13 +963,16 @@ public final class Controller {
         }
         link.conn.trySend(launch);
         link.launched = true;
+        if (suspended) {
+            link.conn.trySend(ControlFrame.build(ControlMessageType.SUSPEND).frame()); // started, and stopped at once
+        }
         for (int r : link.ranks) {
             if (!spec.stdin().includes(r)) {
                 link.conn.trySend(ControlFrame.build(ControlMessageType.STDIN_CLOSE).putInt(r).frame());
             }
         }
         if (links.stream().allMatch(l -> l.launched)) {
-            launchSentNanos = System.nanoTime();
+            launchSentNanos = jobClock();
             startStdin();
         }
     }
@@ -951,6 +992,9 @@ public final class Controller {
         if (fed.isEmpty()) {
             return;
         }
+        // A terminal is read only in the foreground: a job put in the background runs on without it.
+        java.util.function.BooleanSupplier mayRead = stdin == System.in && Foreground.stdinIsTerminal()
+                ? Foreground::inForeground : () -> true;
         new StdinPump(stdin, fed.stream().mapToInt(Integer::intValue).toArray(), new StdinPump.Sink() {
             @Override
             public void stdin(int rank, byte[] bytes) throws InterruptedException {
@@ -964,7 +1008,7 @@ public final class Controller {
             public void stdinClosed(int rank) {
                 connOfRank[rank].trySend(ControlFrame.build(ControlMessageType.STDIN_CLOSE).putInt(rank).frame());
             }
-        }).start();
+        }, mayRead).start();
     }
 
     /**
@@ -1085,7 +1129,7 @@ public final class Controller {
         peerRanks.put(h.conn(), rank);
         tracker.controlConnected(rank);
         if (hellos++ == 0) {
-            firstHelloNanos = System.nanoTime();
+            firstHelloNanos = jobClock();
         }
         if (hellos == spec.size()) {
             ControlFrame table = PeerRecord.table(records);
@@ -1147,10 +1191,61 @@ public final class Controller {
         }
     }
 
+    /** Job control: every connected io-manager stops its peers; one that connects later, once it launched them. */
+    private void suspendJob() {
+        if (suspended || stopping) {
+            return; // a stopped job's peers are ending (the io-managers continue them for that)
+        }
+        suspended = true;
+        suspendedSinceNanos = System.nanoTime();
+        if (spec.verbose()) {
+            printLineOnStderr("cohort: suspending the job (SIGTSTP); fg, bg or SIGCONT to the launcher continues it");
+        }
+        ControlFrame suspend = ControlFrame.build(ControlMessageType.SUSPEND).frame();
+        for (IoManagerLink link : links) {
+            if (!link.gone && link.launched) {
+                link.conn.trySend(suspend);
+            }
+        }
+    }
+
+    private void resumeJob() {
+        if (!suspended) {
+            return;
+        }
+        endSuspension();
+        if (spec.verbose()) {
+            printLineOnStderr("cohort: continuing the job (SIGCONT)");
+        }
+        ControlFrame resume = ControlFrame.build(ControlMessageType.RESUME).frame();
+        for (IoManagerLink link : links) {
+            if (!link.gone && link.launched) {
+                link.conn.trySend(resume);
+            }
+        }
+    }
+
+    /**
+     * The job's own clock: {@link System#nanoTime} less the time it spent suspended (standing still
+     * while it is). Launch, first hello and the time-outs are measured on it, so that a job suspended
+     * for an hour is not stopped by --timeout or the wire-up time-out the moment it continues.
+     */
+    private long jobClock() {
+        return (suspended ? suspendedSinceNanos : System.nanoTime()) - suspendedNanos;
+    }
+
+    private void endSuspension() {
+        suspended = false;
+        suspendedNanos += System.nanoTime() - suspendedSinceNanos;
+    }
+
     /** First abnormal exit, time-out, interrupt or a lost io-manager: TERM the peers, KILL them after the grace period. */
     private void stopJob() {
         if (stopping) {
             return;
+        }
+        if (suspended) {
+            endSuspension(); // the io-managers continue stopped peers after the TERM, so that they can end
         }
         stopping = true;
         stopNanos = System.nanoTime();
@@ -1171,7 +1266,10 @@ public final class Controller {
 
     private void checkDeadlines() {
         checkStacksDeadlines();
-        long now = System.nanoTime();
+        if (suspended) {
+            return; // no peer can connect, answer or end meanwhile: the time-outs resume with the job
+        }
+        long now = jobClock();
         long wireup = TimeUnit.SECONDS.toNanos(spec.wireupTimeoutSeconds());
         for (IoManagerLink link : links) {
             if (link.conn == null && !link.gone && now - launchNanos > wireup) {

@@ -19,6 +19,9 @@ import java.util.concurrent.TimeUnit;
  * the controller line by line, feeds their stdin, reports each exit once its output is drained, and
  * stops them on STOP or when the controller vanishes. It exits when every peer has been reported.
  *
+ * <p>Job control: SUSPEND stops every peer's process group (SIGSTOP), RESUME continues them
+ * (SIGCONT); STOP continues a suspended job's peers after their TERM.
+ *
  * <pre>
  *  controller ──LAUNCH──► IoManager ──setsid java ... PeerMain──► peer (own process group)
  *             ◄─OUTPUT (one line each), STARTED, EXITED (after stdout+stderr EOF)─┘
@@ -40,6 +43,8 @@ public final class IoManager implements PeerProcess.Listener {
     private final Map<Integer, PeerProcess> peers = new ConcurrentHashMap<>();
     private volatile CountDownLatch remaining;
     private volatile boolean stopping;
+    /** The controller suspended the job (SIGSTOP to the peers) and has not resumed it. */
+    private volatile boolean suspended;
     /** Peers whose EXITED has been sent (counted before sending, so the controller's close after the last one is expected). */
     private final java.util.concurrent.atomic.AtomicInteger reported = new java.util.concurrent.atomic.AtomicInteger();
     private volatile int launched = -1;
@@ -145,6 +150,18 @@ public final class IoManager implements PeerProcess.Listener {
             case ControlMessageType.STOP:
                 stop(f.reader().getInt());
                 break;
+            case ControlMessageType.SUSPEND:
+                if (!stopping && !suspended) {
+                    suspended = true;
+                    PeerProcess.signalAll("STOP", peers.values());
+                }
+                break;
+            case ControlMessageType.RESUME:
+                if (suspended) {
+                    suspended = false;
+                    PeerProcess.signalAll("CONT", peers.values());
+                }
+                break;
             default:
                 log.println("cohort: io-manager ignored an unexpected " + ControlMessageType.name(f.type()) + " frame");
         }
@@ -237,10 +254,17 @@ public final class IoManager implements PeerProcess.Listener {
         controller.trySend(new ExitReport(rank, status, stoppedByManager, files).frame());
     }
 
-    /** TERM every live peer's process group now, KILL what is left after the grace period. */
+    /**
+     * TERM every live peer's process group now, KILL what is left after the grace period. Peers of a
+     * suspended job are continued after the TERM: a stopped process acts on it only once it runs.
+     */
     void stop(int graceMillis) {
         stopping = true;
         peers.values().forEach(PeerProcess::terminate);
+        if (suspended) {
+            suspended = false;
+            PeerProcess.signalAll("CONT", peers.values());
+        }
         Thread killer = new Thread(() -> {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, graceMillis));
             for (PeerProcess p : peers.values()) {

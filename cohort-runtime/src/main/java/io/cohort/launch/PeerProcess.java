@@ -252,6 +252,32 @@ final class PeerProcess {
     }
 
     /**
+     * Job control: sends {@code name} ({@code STOP} or {@code CONT}) to the process groups of the
+     * peers still running, with one kill(1) for all of them. Without kill(1) nothing happens: the JDK
+     * can only end processes.
+     */
+    static void signalAll(String name, java.util.Collection<PeerProcess> peers) {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + name, "--"));
+        for (PeerProcess p : peers) {
+            if (p.process.isAlive()) {
+                command.add("-" + p.process.pid());
+            }
+        }
+        if (command.size() == 3) {
+            return;
+        }
+        try {
+            // A group that ended meanwhile makes kill(1) fail for it alone; the others are signalled.
+            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start().waitFor();
+        } catch (IOException e) {
+            // No kill(1) on this host: the peers run on.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
      * Ends what the peer started in its process group once the peer itself has ended: TERM, then KILL
      * after {@link #LEFTOVER_GRACE_MILLIS}. A child that held the peer's stdout kept its output pumps,
      * so the job, running after the program was done; and one that did not was left behind on the host.

@@ -1,0 +1,239 @@
+package io.cohort.systest;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Job control: SIGTSTP (Ctrl-Z) to the launcher stops every peer and then the launcher; SIGCONT
+ * (fg, bg) continues them; a job stopped this way for longer than its time-outs carries on where it
+ * was, and can still be ended.
+ */
+class JobControlSystemTest {
+    private static final String SLEEPER = "io.cohort.systest.programs.Sleeper";
+    private static final String ROUNDS = "io.cohort.systest.programs.RoundsUntilStdinEnds";
+    private static final Duration STATE_WITHIN = Duration.ofSeconds(15);
+
+    @Test
+    @Timeout(90)
+    void ctrlZStopsEveryPeerThenTheLauncherAndSigcontContinuesThem() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        try (CohortProcess p = CohortProcess.start("run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init", marker)) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 3), p.toString());
+            List<ProcessHandle> peers = peersOf(marker);
+            assertEquals(3, peers.size(), "three peers");
+            ProcessHandle launcher = p.process().toHandle();
+
+            signal("TSTP", launcher);
+            assertTrue(awaitState(peers, STOPPED), "every peer stopped: " + states(peers));
+            assertTrue(awaitState(List.of(launcher), STOPPED), "then the launcher: " + states(List.of(launcher)));
+
+            signal("CONT", launcher);
+            assertTrue(awaitState(peers, RUNNING), "every peer continued: " + states(peers));
+            assertTrue(awaitState(List.of(launcher), RUNNING), "the launcher too: " + states(List.of(launcher)));
+
+            launcher.destroy(); // SIGTERM: the job ends as it always did
+            assertEquals(143, p.waitFor(), p.toString());
+        }
+    }
+
+    @Test
+    @Timeout(90)
+    void theScriptStopsWithItsLauncherSoTheShellSeesTheCommandStopped() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        Process script = new ProcessBuilder(CohortProcess.ROOT.resolve("cohort").toString(), "run", "-n", "2",
+                "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init", marker)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        try {
+            assertTrue(awaitCount(marker, 2), "two peers started");
+            List<ProcessHandle> peers = peersOf(marker);
+            ProcessHandle launcher = script.toHandle().children().findFirst().orElseThrow();
+
+            // A SIGTSTP to the script alone (the terminal's would reach the launcher too): passed on.
+            signal("TSTP", script.toHandle());
+            List<ProcessHandle> all = new ArrayList<>(peers);
+            all.add(launcher);
+            all.add(script.toHandle());
+            assertTrue(awaitState(all, STOPPED), "script, launcher and peers stopped: " + states(all));
+
+            signal("CONT", script.toHandle(), launcher); // what fg sends to the command's process group
+            assertTrue(awaitState(all, RUNNING), "all continued: " + states(all));
+        } finally {
+            script.toHandle().destroy();
+            script.waitFor(30, TimeUnit.SECONDS);
+            script.destroyForcibly();
+        }
+        assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(15)), "peers left");
+    }
+
+    /**
+     * The case that needs the peers' help: UDP's inactivity time-out and the broadcast domain's call
+     * time-out, both 1 s, and a job suspended for 3 s in the middle of its collectives. The first
+     * peer to run again must not convict the others of a silence that was its own.
+     */
+    @Test
+    @Timeout(120)
+    void aJobSuspendedLongerThanItsTimeOutsCarriesOnWhereItWas() throws Exception {
+        try (CohortProcess p = CohortProcess.start(Map.of(), "run", "-n", "3", "--transport", "udp", "--collectives", "bcast",
+                "--jvm-opt", "-Dcohort.udp.inactivityTimeoutMillis=1000", "--jvm-opt", "-Dcohort.udp.rtoMaxMillis=250",
+                "--jvm-opt", "-Dcohort.bcast.callTimeoutMillis=1000",
+                "-cp", CohortProcess.TEST_CLASSES, ROUNDS)) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" round 1"), 3), p.toString());
+            ProcessHandle launcher = p.process().toHandle();
+            List<ProcessHandle> peers = launcher.descendants()
+                    .filter(h -> h.info().commandLine().orElse("").contains(ROUNDS)).toList();
+            assertEquals(3, peers.size(), "three peers");
+
+            signal("TSTP", launcher);
+            assertTrue(awaitState(peers, STOPPED), "every peer stopped: " + states(peers));
+            assertTrue(awaitState(List.of(launcher), STOPPED), "the launcher stopped");
+            // The condition under test is a suspension longer than the time-outs, so time must pass here.
+            TimeUnit.SECONDS.sleep(3);
+            // Ranks 1 and 2 first, as if their host's io-manager had been told sooner, and rank 0 (the
+            // bcast's root, the ring's start) a moment later with the launcher: they wait for it meanwhile.
+            signal("CONT", peers.stream().filter(h -> rankOf(h) != 0).toArray(ProcessHandle[]::new));
+            TimeUnit.MILLISECONDS.sleep(300); // the skew between the hosts, also under test
+            signal("CONT", launcher);
+
+            p.closeStdin(); // rank 0 ends the rounds
+            assertEquals(0, p.waitFor(), p.toString());
+            for (int r = 0; r < 3; r++) {
+                int rank = r;
+                assertTrue(p.out().stream().anyMatch(l -> l.matches("rank " + rank + " did [0-9]+ rounds")), p.toString());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(90)
+    void aSuspendedJobCanStillBeEnded() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        try (CohortProcess p = CohortProcess.start("run", "-n", "2", "--grace-period", "5000",
+                "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init", marker)) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 2), p.toString());
+            List<ProcessHandle> peers = peersOf(marker);
+            ProcessHandle launcher = p.process().toHandle();
+            signal("TSTP", launcher);
+            assertTrue(awaitState(peers, STOPPED), "every peer stopped: " + states(peers));
+            assertTrue(awaitState(List.of(launcher), STOPPED), "the launcher stopped");
+
+            // The shell's 'kill %1' of a stopped job: SIGTERM, then SIGCONT. The peers are still stopped
+            // and act on their TERM only once continued; the io-manager does that, well within the grace.
+            signal("TERM", launcher);
+            signal("CONT", launcher);
+            assertEquals(143, p.waitFor(), p.toString());
+            assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(15)), "peers left");
+            assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: job [0-9a-f]{8} was interrupted.*")), p.toString());
+        }
+    }
+
+    /**
+     * --timeout counts the time the job ran, not the time it stood suspended: a 4 s limit and a
+     * 5 s suspension still stop the job, but at least 9 s after its start.
+     */
+    @Test
+    @Timeout(90)
+    void theTimeLimitDoesNotCountTheSuspension() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        long start = System.nanoTime();
+        try (CohortProcess p = CohortProcess.start("run", "-n", "2", "--timeout", "4",
+                "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init", marker)) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 2), p.toString());
+            ProcessHandle launcher = p.process().toHandle();
+            signal("TSTP", launcher);
+            assertTrue(awaitState(List.of(launcher), STOPPED), "the launcher stopped");
+            TimeUnit.SECONDS.sleep(5); // longer than the whole limit: the condition under test
+            signal("CONT", launcher);
+            assertEquals(124, p.waitFor(), p.toString());
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertTrue(seconds >= 9, "stopped after " + seconds + " s, so the suspension counted: " + p);
+        }
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    private static final Predicate<String> STOPPED = s -> s.equals("T") || s.equals("t");
+    private static final Predicate<String> RUNNING = s -> !s.isEmpty() && !STOPPED.test(s);
+
+    /** A peer's rank, from its environment; -1 if it cannot be read. */
+    private static int rankOf(ProcessHandle h) {
+        try {
+            for (String v : Files.readString(Path.of("/proc", Long.toString(h.pid()), "environ")).split("\0")) {
+                if (v.startsWith("COHORT_RANK=")) {
+                    return Integer.parseInt(v.substring("COHORT_RANK=".length()));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Gone, or not ours.
+        }
+        return -1;
+    }
+
+    private static List<ProcessHandle> peersOf(String marker) {
+        return CohortProcess.processesWith(marker).stream()
+                .filter(h -> h.info().commandLine().orElse("").contains("PeerMain")).toList();
+    }
+
+    private static boolean awaitCount(String marker, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + STATE_WITHIN.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (peersOf(marker).size() >= count) {
+                return true;
+            }
+            TimeUnit.MILLISECONDS.sleep(50); // polling the process table: there is no event for "started"
+        }
+        return false;
+    }
+
+    /** Waits until every process's state (from /proc) passes {@code wanted}. */
+    private static boolean awaitState(List<ProcessHandle> processes, Predicate<String> wanted) throws InterruptedException {
+        long deadline = System.nanoTime() + STATE_WITHIN.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (processes.stream().allMatch(h -> wanted.test(state(h)))) {
+                return true;
+            }
+            TimeUnit.MILLISECONDS.sleep(20); // polling /proc: a stop is no event a test can wait on
+        }
+        return false;
+    }
+
+    /** A process's state letter from /proc/PID/stat (R, S, T, ...); "" if it is gone. */
+    private static String state(ProcessHandle h) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(h.pid()), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static String states(List<ProcessHandle> processes) {
+        StringBuilder b = new StringBuilder();
+        for (ProcessHandle h : processes) {
+            b.append(h.pid()).append('=').append(state(h)).append(' ');
+        }
+        return b.toString().trim();
+    }
+
+    private static void signal(String name, ProcessHandle... processes) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + name));
+        for (ProcessHandle h : processes) {
+            command.add(Long.toString(h.pid()));
+        }
+        assertEquals(0, new ProcessBuilder(command).inheritIO().start().waitFor(), "kill " + command);
+    }
+}
