@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class JobControlSystemTest {
     private static final String SLEEPER = "io.cohort.systest.programs.Sleeper";
-    private static final String ROUNDS = "io.cohort.systest.programs.RoundsUntilStdinEnds";
+    static final String ROUNDS = "io.cohort.systest.programs.RoundsUntilStdinEnds";
     private static final Duration STATE_WITHIN = Duration.ofSeconds(15);
 
     @Test
@@ -166,8 +166,8 @@ class JobControlSystemTest {
 
     // ---- helpers -------------------------------------------------------------------------------
 
-    private static final Predicate<String> STOPPED = s -> s.equals("T") || s.equals("t");
-    private static final Predicate<String> RUNNING = s -> !s.isEmpty() && !STOPPED.test(s);
+    static final Predicate<String> STOPPED = s -> s.equals("T") || s.equals("t");
+    static final Predicate<String> RUNNING = s -> !s.isEmpty() && !STOPPED.test(s);
 
     /** A peer's rank, from its environment; -1 if it cannot be read. */
     private static int rankOf(ProcessHandle h) {
@@ -200,7 +200,7 @@ class JobControlSystemTest {
     }
 
     /** Waits until every process's state (from /proc) passes {@code wanted}. */
-    private static boolean awaitState(List<ProcessHandle> processes, Predicate<String> wanted) throws InterruptedException {
+    static boolean awaitState(List<ProcessHandle> processes, Predicate<String> wanted) throws InterruptedException {
         long deadline = System.nanoTime() + STATE_WITHIN.toNanos();
         while (System.nanoTime() - deadline < 0) {
             if (processes.stream().allMatch(h -> wanted.test(state(h)))) {
@@ -221,7 +221,7 @@ class JobControlSystemTest {
         }
     }
 
-    private static String states(List<ProcessHandle> processes) {
+    static String states(List<ProcessHandle> processes) {
         StringBuilder b = new StringBuilder();
         for (ProcessHandle h : processes) {
             b.append(h.pid()).append('=').append(state(h)).append(' ');
@@ -229,7 +229,7 @@ class JobControlSystemTest {
         return b.toString().trim();
     }
 
-    private static void signal(String name, ProcessHandle... processes) throws IOException, InterruptedException {
+    static void signal(String name, ProcessHandle... processes) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("kill", "-" + name));
         for (ProcessHandle h : processes) {
             command.add(Long.toString(h.pid()));

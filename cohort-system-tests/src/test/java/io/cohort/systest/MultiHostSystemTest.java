@@ -148,6 +148,31 @@ class MultiHostSystemTest {
     }
 
     @Test
+    @Timeout(90)
+    void ctrlZStopsThePeersOfEveryHostAndTheJobCarriesOnWhenContinued() throws Exception {
+        try (CohortProcess p = CohortProcess.start(Map.of(), "run", "-n", "3", "--hosts", box().hostList(3),
+                "--launch-agent", "netns", "-cp", CohortProcess.TEST_CLASSES, JobControlSystemTest.ROUNDS)) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" round 1"), 3), p.toString());
+            ProcessHandle launcher = p.process().toHandle();
+            List<ProcessHandle> peers = launcher.descendants()
+                    .filter(h -> h.info().commandLine().orElse("").contains("PeerMain")).toList();
+            assertEquals(3, peers.size(), "a peer on each host");
+
+            JobControlSystemTest.signal("TSTP", launcher);
+            assertTrue(JobControlSystemTest.awaitState(peers, JobControlSystemTest.STOPPED),
+                    "every host's peer stopped: " + JobControlSystemTest.states(peers));
+            assertTrue(JobControlSystemTest.awaitState(List.of(launcher), JobControlSystemTest.STOPPED), "the launcher too");
+            JobControlSystemTest.signal("CONT", launcher);
+            assertTrue(JobControlSystemTest.awaitState(peers, JobControlSystemTest.RUNNING),
+                    "every host's peer continued: " + JobControlSystemTest.states(peers));
+
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.toString());
+            assertEquals(3, p.out().stream().filter(l -> l.matches("rank [0-2] did [0-9]+ rounds")).count(), p.toString());
+        }
+    }
+
+    @Test
     @Timeout(60)
     void theTimeLimitStopsEveryHostWith124() throws Exception {
         CohortProcess p = run("run", "-n", "3", "--hosts", box().hostList(3), "--launch-agent", "netns",
