@@ -769,6 +769,10 @@ public final class Controller {
         ControlFrame request = ControlFrame.build(ControlMessageType.STACKS_REQUEST).putInt(col.requestId).frame();
         for (int r = 0; r < spec.size(); r++) {
             RankStacks silent = silence(r);
+            if (silent == null && suspended) {
+                silent = RankStacks.silent(r, placement.hostOf(r), pidOf(r), RankStacks.Answer.NO_ANSWER,
+                        "is suspended with the job (Ctrl-Z); fg or SIGCONT to the launcher continues it");
+            }
             if (silent == null && !done && peerConnections[r].trySend(request)) {
                 col.outstanding++;
             } else {

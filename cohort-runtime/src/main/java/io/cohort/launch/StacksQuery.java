@@ -62,13 +62,34 @@ public final class StacksQuery {
      * @throws NoAnswerException if the controller did not answer in time or the answer was malformed
      */
     public static JobStacks ask(JobRegistry.Entry job, Duration timeout) throws IOException {
+        if (isStopped(job.pid())) {
+            throw suspended(job, null); // it cannot answer: say why at once instead of after the time-out
+        }
         try {
             return exchange(job, timeout);
-        } catch (RefusedException | JobEndedException | NoAnswerException e) {
+        } catch (NoAnswerException e) {
+            throw isStopped(job.pid()) ? suspended(job, e) : e;
+        } catch (RefusedException | JobEndedException e) {
             throw e;
         } catch (IOException e) {
             throw new NoAnswerException("the launcher of job " + job.jobId() + " (pid " + job.pid() + ") did not answer: "
                     + e.getMessage(), e);
+        }
+    }
+
+    private static NoAnswerException suspended(JobRegistry.Entry job, Throwable cause) {
+        return new NoAnswerException("job " + job.jobId() + " is suspended: its launcher (pid " + job.pid()
+                + ") is stopped (Ctrl-Z or SIGSTOP); continue it with fg or kill -CONT " + job.pid()
+                + " to see its stacks", cause);
+    }
+
+    /** Whether process {@code pid} of this host is stopped by a signal (state T in /proc); false if gone or unknown. */
+    static boolean isStopped(long pid) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) == 'T';
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

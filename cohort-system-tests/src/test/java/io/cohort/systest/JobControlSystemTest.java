@@ -31,8 +31,10 @@ class JobControlSystemTest {
     @Timeout(90)
     void ctrlZStopsEveryPeerThenTheLauncherAndSigcontContinuesThem() throws Exception {
         String marker = "marker-" + UUID.randomUUID();
-        try (CohortProcess p = CohortProcess.start("run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init", marker)) {
+        try (CohortProcess p = CohortProcess.start("run", "-n", "3", "--verbose", "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init", marker)) {
             assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 3), p.toString());
+            String jobId = p.err().stream().filter(l -> l.matches("cohort: job [0-9a-f]{8}: .*")).findFirst()
+                    .orElseThrow().substring("cohort: job ".length(), "cohort: job ".length() + 8);
             List<ProcessHandle> peers = peersOf(marker);
             assertEquals(3, peers.size(), "three peers");
             ProcessHandle launcher = p.process().toHandle();
@@ -40,6 +42,13 @@ class JobControlSystemTest {
             signal("TSTP", launcher);
             assertTrue(awaitState(peers, STOPPED), "every peer stopped: " + states(peers));
             assertTrue(awaitState(List.of(launcher), STOPPED), "then the launcher: " + states(List.of(launcher)));
+
+            // The stacks of a suspended job: it cannot answer, and the user learns why at once.
+            CohortProcess stacks = CohortProcess.start("stacks", jobId);
+            stacks.closeStdin();
+            assertEquals(69, stacks.waitFor(), stacks.toString());
+            assertTrue(stacks.err().stream().anyMatch(l -> l.matches("cohort: job " + jobId + " is suspended: its launcher \\(pid "
+                    + launcher.pid() + "\\) is stopped .*kill -CONT " + launcher.pid() + " to see its stacks")), stacks.toString());
 
             signal("CONT", launcher);
             assertTrue(awaitState(peers, RUNNING), "every peer continued: " + states(peers));
