@@ -1,6 +1,7 @@
 package io.cohort.wireup;
 
 import io.cohort.CohortException;
+import io.cohort.idle.PausableDeadline;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -67,11 +68,12 @@ public final class WireupClient implements AutoCloseable {
     /** Publishes {@code self} and blocks until the controller sends every peer's record. */
     public PeerRecord[] exchange(PeerRecord self, long timeoutNanos) throws IOException {
         send(self.hello(env.jobId(), env.jobKey()));
-        long deadline = System.nanoTime() + timeoutNanos;
+        // The job may be suspended (Ctrl-Z) while we wait: that time is not counted.
+        PausableDeadline deadline = new PausableDeadline(timeoutNanos);
         for (;;) {
             ControlFrame f = nextFrame();
             if (f == null) {
-                long left = deadline - System.nanoTime();
+                long left = deadline.nextWait();
                 if (left <= 0) {
                     throw new IOException("the launcher did not send the peer table within "
                             + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s; did every peer start?");

@@ -145,6 +145,9 @@ public final class Controller {
     private volatile boolean done;
     /** Guards {@link #ended}: a stacks collection is either queued before the end or answered at once. */
     private final Object endLock = new Object();
+    /** Guards {@link #loopEnded}: a suspension is either queued while the event loop runs or answered at once. */
+    private final Object loopLock = new Object();
+    private boolean loopEnded;
     private boolean ended;
     private volatile JobRegistry registry;
 
@@ -174,6 +177,8 @@ public final class Controller {
     private boolean interrupted;
     /** Suspended by job control (SIGTSTP): the peers are stopped, the time-outs wait. */
     private boolean suspended;
+    /** SUSPEND went to the io-managers, and no RESUME or STOP since. */
+    private boolean peersSuspended;
     private long suspendedSinceNanos;
     /** Time the job spent suspended, which --timeout and the wire-up time-out do not count. */
     private long suspendedNanos;
@@ -351,11 +356,13 @@ public final class Controller {
      */
     public CompletableFuture<Void> suspend() {
         CompletableFuture<Void> told = new CompletableFuture<>();
-        if (done) {
-            told.complete(null);
-        } else {
-            events.add(new Suspend(told));
+        synchronized (loopLock) {
+            if (!loopEnded) {
+                events.add(new Suspend(told)); // answered by the event thread, or as its loop ends
+                return told;
+            }
         }
+        told.complete(null);
         return told;
     }
 
@@ -402,6 +409,7 @@ public final class Controller {
             acceptor.start();
             startIoManagers();
             JobOutcome outcome = loop();
+            endLoop();
             // A job that ends by itself waits for its reader, as any program writing to a pipe does. One
             // the user or --timeout stopped gives up the output a stalled reader does not take.
             long stall = interrupted || timedOut ? OUTPUT_STALL_NANOS : Long.MAX_VALUE;
@@ -426,6 +434,7 @@ public final class Controller {
             return outcome;
         } finally {
             done = true;
+            endLoop(); // also when the loop failed
             JobRegistry r = registry;
             if (r != null) {
                 r.remove(jobId);
@@ -872,6 +881,22 @@ public final class Controller {
     }
 
     /**
+     * The event loop has returned (the job ended; its output may still drain for long): suspensions
+     * asked for from now on, and those queued behind the end, are answered at once, so the launcher
+     * stops at once on Ctrl-Z instead of after {@code JobControl}'s wait.
+     */
+    private void endLoop() {
+        synchronized (loopLock) {
+            loopEnded = true;
+        }
+        for (Event e : events) {
+            if (e instanceof Suspend s) {
+                s.told().complete(null);
+            }
+        }
+    }
+
+    /**
      * At the end of {@link #run}: collections still waiting, and those queued behind the end, are
      * answered with what is known; later ones are answered at once by {@link #collectStacks}.
      */
@@ -1197,11 +1222,17 @@ public final class Controller {
 
     /** Job control: every connected io-manager stops its peers; one that connects later, once it launched them. */
     private void suspendJob() {
-        if (suspended || stopping) {
-            return; // a stopped job's peers are ending (the io-managers continue them for that)
+        if (suspended) {
+            return;
         }
+        // The launcher stops itself next, so the clock stands still in any case; a job being stopped
+        // keeps its peers running, since they are ending (the io-managers continue stopped ones).
         suspended = true;
         suspendedSinceNanos = System.nanoTime();
+        if (stopping) {
+            return;
+        }
+        peersSuspended = true;
         if (spec.verbose()) {
             printLineOnStderr("cohort: suspending the job (SIGTSTP); fg, bg or SIGCONT to the launcher continues it");
         }
@@ -1218,6 +1249,10 @@ public final class Controller {
             return;
         }
         endSuspension();
+        if (!peersSuspended) {
+            return;
+        }
+        peersSuspended = false;
         if (spec.verbose()) {
             printLineOnStderr("cohort: continuing the job (SIGCONT)");
         }
@@ -1248,11 +1283,10 @@ public final class Controller {
         if (stopping) {
             return;
         }
-        if (suspended) {
-            endSuspension(); // the io-managers continue stopped peers after the TERM, so that they can end
-        }
+        // The io-managers continue stopped peers after their TERM, so that they can end.
+        peersSuspended = false;
         stopping = true;
-        stopNanos = System.nanoTime();
+        stopNanos = jobClock();
         tracker.stopping();
         router.release(); // the reading of exit reports must not wait for a reader of the output
         ControlFrame stop = ControlFrame.build(ControlMessageType.STOP).putInt(spec.graceMillis()).frame();
@@ -1335,7 +1369,8 @@ public final class Controller {
     private boolean finishedJob() {
         long now = System.nanoTime();
         if (!tracker.allExited()) {
-            if (stopping && now - stopNanos > TimeUnit.MILLISECONDS.toNanos(spec.graceMillis()) + STOP_SLACK_NANOS) {
+            if (stopping && !suspended
+                    && jobClock() - stopNanos > TimeUnit.MILLISECONDS.toNanos(spec.graceMillis()) + STOP_SLACK_NANOS) {
                 for (IoManagerLink link : links) {
                     if (!link.gone && !allReported(link)) {
                         if (ioManagerLost == null) {

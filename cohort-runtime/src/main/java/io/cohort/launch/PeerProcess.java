@@ -260,7 +260,8 @@ final class PeerProcess {
         List<String> command = new ArrayList<>(List.of("kill", "-" + name, "--"));
         for (PeerProcess p : peers) {
             if (p.process.isAlive()) {
-                command.add("-" + p.process.pid());
+                // Its group, once setsid(1) has made it; a peer started a moment ago may not have one yet.
+                command.add(leadsItsGroup(p.process.pid()) ? "-" + p.process.pid() : Long.toString(p.process.pid()));
             }
         }
         if (command.size() == 3) {
@@ -274,6 +275,17 @@ final class PeerProcess {
             // No kill(1) on this host: the peers run on.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether process {@code pid} is the leader of its process group (field 5 of /proc/PID/stat); true where /proc cannot tell. */
+    static boolean leadsItsGroup(long pid) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[2]) == pid;
+        } catch (IOException | RuntimeException e) {
+            return true;
         }
     }
 

@@ -127,6 +127,51 @@ class JobControlSystemTest {
         }
     }
 
+    /**
+     * Wire-up: rank 0 waits for the peer table, the others have not joined, and the job is suspended
+     * for longer than the wire-up time-out. Continued, it must still start: neither the launcher
+     * nor rank 0 counts the suspension.
+     */
+    @Test
+    @Timeout(120)
+    void aJobSuspendedInWireUpLongerThanItsTimeOutStillStarts() throws Exception {
+        try (CohortProcess p = CohortProcess.start("run", "-n", "2", "--verbose", "--stdin", "all", "--wireup-timeout", "5",
+                "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.JoinsLate")) {
+            assertTrue(p.awaitErr(l -> l.matches("cohort: job [0-9a-f]{8}: .*"), 1), p.toString());
+            String jobId = p.err().stream().filter(l -> l.matches("cohort: job [0-9a-f]{8}: .*")).findFirst()
+                    .orElseThrow().substring("cohort: job ".length(), "cohort: job ".length() + 8);
+            assertTrue(awaitInWireup(jobId), "rank 0 never showed up waiting for the peer table");
+            ProcessHandle launcher = p.process().toHandle();
+            List<ProcessHandle> peers = launcher.descendants()
+                    .filter(h -> h.info().commandLine().orElse("").contains("PeerMain")).toList();
+            assertEquals(2, peers.size(), "two peers");
+
+            signal("TSTP", launcher);
+            assertTrue(awaitState(peers, STOPPED), "every peer stopped: " + states(peers));
+            assertTrue(awaitState(List.of(launcher), STOPPED), "the launcher stopped");
+            TimeUnit.SECONDS.sleep(7); // longer than the wire-up time-out: the condition under test
+            signal("CONT", launcher);
+
+            p.stdin().write("join\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.toString());
+            assertTrue(p.out().containsAll(List.of("rank 0 joined", "rank 1 joined")), p.toString());
+        }
+    }
+
+    /** Asks the job for its stacks until rank 0 is seen waiting for the peer table (each try is an answer, not a sleep). */
+    private static boolean awaitInWireup(String jobId) throws Exception {
+        for (int i = 0; i < 40; i++) {
+            CohortProcess stacks = CohortProcess.start("stacks", jobId);
+            stacks.closeStdin();
+            stacks.waitFor();
+            if (stacks.out().stream().anyMatch(l -> l.contains("WireupClient.exchange"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Test
     @Timeout(90)
     void aSuspendedJobCanStillBeEnded() throws Exception {
@@ -151,25 +196,26 @@ class JobControlSystemTest {
     }
 
     /**
-     * --timeout counts the time the job ran, not the time it stood suspended: a 4 s limit and a
-     * 5 s suspension still stop the job, but at least 9 s after its start.
+     * --timeout counts the time the job ran, not the time it stood suspended: a 6 s limit and a
+     * 7 s suspension still stop the job, but at least 13 s after its start. (6 s leaves a loaded
+     * machine time to start the job before the suspension.)
      */
     @Test
     @Timeout(90)
     void theTimeLimitDoesNotCountTheSuspension() throws Exception {
         String marker = "marker-" + UUID.randomUUID();
         long start = System.nanoTime();
-        try (CohortProcess p = CohortProcess.start("run", "-n", "2", "--timeout", "4",
+        try (CohortProcess p = CohortProcess.start("run", "-n", "2", "--timeout", "6",
                 "-cp", CohortProcess.TEST_CLASSES, SLEEPER, "init", marker)) {
             assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 2), p.toString());
             ProcessHandle launcher = p.process().toHandle();
             signal("TSTP", launcher);
             assertTrue(awaitState(List.of(launcher), STOPPED), "the launcher stopped");
-            TimeUnit.SECONDS.sleep(5); // longer than the whole limit: the condition under test
+            TimeUnit.SECONDS.sleep(7); // longer than the whole limit: the condition under test
             signal("CONT", launcher);
             assertEquals(124, p.waitFor(), p.toString());
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-            assertTrue(seconds >= 9, "stopped after " + seconds + " s, so the suspension counted: " + p);
+            assertTrue(seconds >= 13, "stopped after " + seconds + " s, so the suspension counted: " + p);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.cohort.transport.shm;
 
 import io.cohort.CohortException;
+import io.cohort.idle.PausableDeadline;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.SendCompletion;
 import io.cohort.transport.Transport;
@@ -92,7 +93,7 @@ public final class ShmTransport implements Transport {
     }
 
     public void connect(String[] peerNames, InboundSink sink, long timeoutNanos) throws IOException {
-        long deadline = System.nanoTime() + timeoutNanos;
+        PausableDeadline deadline = new PausableDeadline(timeoutNanos); // a suspended job's time is not counted
         MappedByteBuffer[] in = new MappedByteBuffer[connections.length];
         ShmRing[] consumers = new ShmRing[connections.length];
         try {
@@ -131,8 +132,8 @@ public final class ShmTransport implements Transport {
         }
     }
 
-    private static void waitOrFail(long deadline, String what) throws IOException {
-        if (System.nanoTime() - deadline >= 0) {
+    private static void waitOrFail(PausableDeadline deadline, String what) throws IOException {
+        if (deadline.remaining() <= 0) {
             throw new IOException(what + " in time; is it alive?");
         }
         LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));

@@ -1,5 +1,7 @@
 package io.cohort.transport.tcp;
 
+import io.cohort.idle.PausableDeadline;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -62,7 +64,7 @@ final class TcpMeshConnector {
                 expected++;
             }
         }
-        long deadline = System.nanoTime() + timeoutNanos;
+        PausableDeadline deadline = new PausableDeadline(timeoutNanos); // a suspended job's time is not counted
         try (Selector selector = Selector.open()) {
           try {
             server.configureBlocking(false);
@@ -73,7 +75,7 @@ final class TcpMeshConnector {
                 }
             }
             while (count < expected) {
-                long remaining = deadline - System.nanoTime();
+                long remaining = deadline.nextWait();
                 if (remaining <= 0) {
                     throw new IOException("timed out after " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos)
                             + " s connecting to ranks " + missing(established, wanted) + "; are they alive and reachable?");
@@ -102,7 +104,7 @@ final class TcpMeshConnector {
                         } catch (IOException refused) {
                             key.cancel();
                             p.channel.close();
-                            if (System.nanoTime() - deadline < 0) {
+                            if (deadline.remaining() > 0) {
                                 startConnect(selector, endpoints[p.expected], p.expected); // listener not up yet: retry
                             }
                         }
