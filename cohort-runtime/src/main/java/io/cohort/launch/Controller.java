@@ -778,7 +778,7 @@ public final class Controller {
         ControlFrame request = ControlFrame.build(ControlMessageType.STACKS_REQUEST).putInt(col.requestId).frame();
         for (int r = 0; r < spec.size(); r++) {
             RankStacks silent = silence(r);
-            if (silent == null && suspended) {
+            if (silent == null && peersSuspended) {
                 silent = RankStacks.silent(r, placement.hostOf(r), pidOf(r), RankStacks.Answer.NO_ANSWER,
                         "is suspended with the job (Ctrl-Z); fg or SIGCONT to the launcher continues it");
             }
@@ -992,7 +992,7 @@ public final class Controller {
         }
         link.conn.trySend(launch);
         link.launched = true;
-        if (suspended) {
+        if (peersSuspended) {
             link.conn.trySend(ControlFrame.build(ControlMessageType.SUSPEND).frame()); // started, and stopped at once
         }
         for (int r : link.ranks) {
@@ -1236,12 +1236,7 @@ public final class Controller {
         if (spec.verbose()) {
             printLineOnStderr("cohort: suspending the job (SIGTSTP); fg, bg or SIGCONT to the launcher continues it");
         }
-        ControlFrame suspend = ControlFrame.build(ControlMessageType.SUSPEND).frame();
-        for (IoManagerLink link : links) {
-            if (!link.gone && link.launched) {
-                link.conn.trySend(suspend);
-            }
-        }
+        tellLaunched(ControlMessageType.SUSPEND);
     }
 
     private void resumeJob() {
@@ -1256,10 +1251,15 @@ public final class Controller {
         if (spec.verbose()) {
             printLineOnStderr("cohort: continuing the job (SIGCONT)");
         }
-        ControlFrame resume = ControlFrame.build(ControlMessageType.RESUME).frame();
+        tellLaunched(ControlMessageType.RESUME);
+    }
+
+    /** An empty frame of {@code type} to every io-manager that has its LAUNCH and is not written off. */
+    private void tellLaunched(int type) {
+        ControlFrame frame = ControlFrame.build(type).frame();
         for (IoManagerLink link : links) {
             if (!link.gone && link.launched) {
-                link.conn.trySend(resume);
+                link.conn.trySend(frame);
             }
         }
     }
