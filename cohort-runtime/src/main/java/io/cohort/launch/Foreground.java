@@ -27,18 +27,22 @@ final class Foreground {
 
     /** Whether this process's group is its terminal's foreground group; true if it has no terminal or /proc cannot tell. */
     static boolean inForeground() {
+        String[] f = ProcStat.of("self");
         try {
-            return inForeground(Files.readString(Path.of("/proc/self/stat")));
-        } catch (IOException | RuntimeException e) {
+            return f == null || inForeground(f);
+        } catch (RuntimeException e) {
             return true;
         }
     }
 
     /** From a /proc/PID/stat line: pgrp is field 5 and tpgid (the terminal's foreground group, -1 if none) field 8. */
     static boolean inForeground(String stat) {
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        long pgrp = Long.parseLong(f[2]);
-        long tpgid = Long.parseLong(f[5]);
+        return inForeground(ProcStat.fields(stat));
+    }
+
+    private static boolean inForeground(String[] f) {
+        long pgrp = Long.parseLong(f[ProcStat.PGRP]);
+        long tpgid = Long.parseLong(f[ProcStat.TPGID]);
         return tpgid <= 0 || tpgid == pgrp;
     }
 }

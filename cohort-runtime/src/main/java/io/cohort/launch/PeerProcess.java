@@ -280,11 +280,10 @@ final class PeerProcess {
 
     /** Whether process {@code pid} is the leader of its process group (field 5 of /proc/PID/stat); true where /proc cannot tell. */
     static boolean leadsItsGroup(long pid) {
+        String[] f = ProcStat.of(Long.toString(pid));
         try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[2]) == pid;
-        } catch (IOException | RuntimeException e) {
+            return f == null || Long.parseLong(f[ProcStat.PGRP]) == pid;
+        } catch (RuntimeException e) {
             return true;
         }
     }

@@ -85,12 +85,8 @@ public final class StacksQuery {
 
     /** Whether process {@code pid} of this host is stopped by a signal (state T in /proc); false if gone or unknown. */
     static boolean isStopped(long pid) {
-        try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
-            return stat.charAt(stat.lastIndexOf(')') + 2) == 'T';
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        String[] f = ProcStat.of(Long.toString(pid));
+        return f != null && f[ProcStat.STATE].equals("T");
     }
 
     private static JobStacks exchange(JobRegistry.Entry job, Duration timeout) throws IOException {
