@@ -19,6 +19,7 @@ import io.cohort.profile.Profiling;
 import io.cohort.profile.ReceiveSpan;
 import io.cohort.profile.SendSpan;
 import io.cohort.transport.bcast.DomainFactory;
+import io.cohort.transport.bcast.PcodeDomain;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -1057,7 +1058,10 @@ public class EngineCommunicator implements Communicator {
             binding.abort();
             throw new CohortException("cannot open the broadcast domain: " + remoteFailure);
         }
-        BroadcastDomain d = binding.complete(addresses);
+        PcodeDomain d = binding.complete(addresses);
+        if (worldRanks != null) {
+            d.worldRanks(worldRanks); // the stacks name the ranks a call waits for as the job does
+        }
         domainPolling.startPolling(d);
         domain = d;
         return d;

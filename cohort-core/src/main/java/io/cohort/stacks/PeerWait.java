@@ -4,10 +4,11 @@ import java.util.Objects;
 
 /**
  * The message a thread of a peer waited for when its stacks were captured, so that the merge can
- * show which rank waits for which: a receive from a rank (or from any), or a send that a receiver
- * has yet to take.
+ * show which rank waits for which: a receive from a rank (or from any), a send that a receiver
+ * has yet to take, or in the broadcast domain a request for a rank's multicast, or a multicast that
+ * waits for a rank to confirm earlier frames (room in the sent buffer, or the flow window).
  *
- * @param operation {@link #RECEIVE} or {@link #SEND}
+ * @param operation {@link #RECEIVE}, {@link #SEND}, {@link #REQUEST} or {@link #MULTICAST}
  * @param peer      the other rank, in the world's numbering; {@link #ANY} for a receive from any source
  * @param context   the receive's context (0: the world's own messages), or -1 where not known (a send)
  * @param tag       the tag the receive waits for or the send carries; -1 for any tag
@@ -15,6 +16,10 @@ import java.util.Objects;
 public record PeerWait(String operation, int peer, int context, int tag) {
     public static final String RECEIVE = "receive";
     public static final String SEND = "send";
+    /** A broadcast domain's {@code request}: waiting for the peer's multicast. */
+    public static final String REQUEST = "request";
+    /** A broadcast domain's {@code multicast}: waiting for the peer to confirm earlier frames. */
+    public static final String MULTICAST = "multicast";
     /** A receive from any source. */
     public static final int ANY = -1;
 
@@ -27,6 +32,12 @@ public record PeerWait(String operation, int peer, int context, int tag) {
      * own and says nothing, so it is left out.
      */
     public String describe(boolean inCollective) {
+        if (operation.equals(REQUEST)) {
+            return "waiting for a multicast from rank " + peer + " (broadcast domain)";
+        }
+        if (operation.equals(MULTICAST)) {
+            return "waiting for rank " + peer + " to confirm earlier multicasts (broadcast domain)";
+        }
         StringBuilder b = new StringBuilder("waiting ");
         if (operation.equals(SEND)) {
             b.append("for rank ").append(peer).append(" to take its send");

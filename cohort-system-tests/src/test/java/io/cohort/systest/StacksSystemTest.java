@@ -149,6 +149,26 @@ class StacksSystemTest {
 
     @Test
     @Timeout(90)
+    void ranksWaitingOnACommunicatorsBroadcastDomainAreNamedInTheWorldsNumbering(@TempDir Path runtime) throws Exception {
+        Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
+        try (CohortProcess job = CohortProcess.start(env, "run", "-n", "4", "--transport", "udp", "--collectives", "bcast",
+                "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.MismatchedDomainBcasts")) {
+            assertTrue(job.awaitOut(l -> l.matches("rank \\d calls bcast"), 3), job.toString());
+            StackBlocks tree = stacksUntil(env, t -> t.waitCycles().size() == 1);
+            // World rank 3 is the communicator's rank 0 and waits for its rank 2, world rank 1.
+            assertEquals(List.of("  ranks 1 and 3: rank 1 to get a multicast from rank 3, rank 3 to get a multicast from rank 1"),
+                    tree.waitCycles(), tree.toString());
+            assertNotNull(tree.blocks().stream().filter(b -> b.ranks().equals("[3]")
+                    && b.has("waiting for a multicast from rank 1 (broadcast domain)")).findFirst().orElse(null), tree.toString());
+            assertNotNull(tree.blocks().stream().filter(b -> b.ranks().equals("[1,2]")
+                    && b.has("waiting for a multicast from rank 3 (broadcast domain)")).findFirst().orElse(null), tree.toString());
+            job.process().toHandle().destroy();
+            assertEquals(143, job.waitFor(), job.toString());
+        }
+    }
+
+    @Test
+    @Timeout(90)
     void aJobPastItsTimeoutShowsItsStacksBeforeItIsStopped(@TempDir Path runtime) throws Exception {
         Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
         CohortProcess job = CohortProcess.start(env, "run", "-n", "4", "-cp", CohortProcess.TEST_CLASSES,

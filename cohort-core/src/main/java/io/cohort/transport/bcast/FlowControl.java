@@ -40,6 +40,16 @@ final class FlowControl {
         return min;
     }
 
+    /** The lowest peer whose counter holds the window shut, or -1: for the stacks. */
+    int firstLaggard(long nextCounter) {
+        for (int i = 0; i < gcv.length; i++) {
+            if (nextCounter - gcv[i] > window) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** The peers whose counter holds the window shut, for an error message. */
     String laggards(long nextCounter) {
         StringBuilder b = new StringBuilder("[");

@@ -3,6 +3,8 @@ package io.cohort.transport.bcast;
 import io.cohort.GlobalProgramException;
 import io.cohort.BroadcastDomain;
 import io.cohort.idle.LocalPause;
+import io.cohort.stacks.PeerWait;
+import io.cohort.stacks.PeerWaits;
 import io.cohort.profile.StallSpan;
 import io.cohort.profile.Profiling;
 import io.cohort.transport.fault.DatagramPort;
@@ -78,6 +80,8 @@ public final class PcodeDomain implements BroadcastDomain {
     /** Last DATA or STATUS from a peer: a lingering peer leaves once the domain has been quiet. */
     long lastArrivalNanos;
     private volatile String failure;
+    /** For the stacks: this domain's ranks in the world's numbering (null: the same numbering). */
+    private volatile int[] worldRanks;
 
     /**
      * A domain of {@code size} peers in which this one is {@code rank}. {@code key} is the job's
@@ -119,6 +123,23 @@ public final class PcodeDomain implements BroadcastDomain {
         this.pacing = new NackPacing(ctx, 2 * size);
         this.timers = new PcodeTimers(this);
         this.idler = new DomainIdler(receivePorts, ctx.spins, ctx.yields);
+    }
+
+    /**
+     * Tells the domain the world's rank of each of its peers (a communicator's domain numbers them
+     * in the communicator), so that the stacks name the ranks a call waits for as the job does.
+     */
+    public void worldRanks(int[] ranks) {
+        if (ranks.length != size) {
+            throw new IllegalArgumentException("the domain has " + size + " peers but " + ranks.length + " world ranks");
+        }
+        this.worldRanks = ranks.clone();
+    }
+
+    /** What the calling thread waits for, for the stacks: {@code peer} in the world's numbering. */
+    private PeerWait waitFor(String operation, int peer) {
+        int[] w = worldRanks;
+        return new PeerWait(operation, w == null ? peer : w[peer], -1, -1);
     }
 
     /**
@@ -208,6 +229,8 @@ public final class PcodeDomain implements BroadcastDomain {
         idler.reset();
         boolean stalled = false;
         StallSpan stall = null;
+        PeerWaits.Slot waiting = null;
+        int laggard = -1;
         try {
             for (;;) {
                 long now = System.nanoTime();
@@ -233,6 +256,13 @@ public final class PcodeDomain implements BroadcastDomain {
                         throw fail(stallMessage(p2p, dest, pos, length, t, room, now - start));
                     }
                     due = Math.min(start + ctx.callTimeoutNanos, nextDue(now));
+                    int holder = p2p ? dest : !room ? status.firstLaggingBehind(sent.oldest())
+                            : flow.firstLaggard(globalCounter.value() + 1);
+                    if (holder >= 0 && holder != laggard) {
+                        laggard = holder;
+                        waiting = waiting == null ? PeerWaits.slot() : waiting;
+                        waiting.set(waitFor(PeerWait.MULTICAST, holder));
+                    }
                 }
                 if (work > 0) {
                     idler.reset();
@@ -243,6 +273,9 @@ public final class PcodeDomain implements BroadcastDomain {
         } finally {
             if (stall != null) {
                 stall.finish();
+            }
+            if (waiting != null) {
+                waiting.clear();
             }
         }
     }
@@ -296,44 +329,55 @@ public final class PcodeDomain implements BroadcastDomain {
         long start = System.nanoTime();
         pauses.reset(start);
         idler.reset();
-        for (;;) {
-            long now = System.nanoTime();
-            start += pauses.look(now);
-            long due;
-            int work;
-            synchronized (lock) {
-                checkUsable();
-                work = pollLocked(now);
-                if (!slot.isFree() && !TargetSet.same(slot.targets(), t)) {
-                    throw fail("rank " + self + ", call #" + pos + ": request(source " + source + ", targets "
-                            + TargetSet.describe(t) + ") met rank " + source + "'s multicast #" + slot.position()
-                            + " to targets " + TargetSet.describe(slot.targets())
-                            + "; the global program is incorrect: each target must request a multicast with its target set");
+        PeerWaits.Slot waiting = null;
+        try {
+            for (;;) {
+                long now = System.nanoTime();
+                start += pauses.look(now);
+                long due;
+                int work;
+                synchronized (lock) {
+                    checkUsable();
+                    work = pollLocked(now);
+                    if (!slot.isFree() && !TargetSet.same(slot.targets(), t)) {
+                        throw fail("rank " + self + ", call #" + pos + ": request(source " + source + ", targets "
+                                + TargetSet.describe(t) + ") met rank " + source + "'s multicast #" + slot.position()
+                                + " to targets " + TargetSet.describe(slot.targets())
+                                + "; the global program is incorrect: each target must request a multicast with its target set");
+                    }
+                    if (slot.isReady()) {
+                        timers.requestSatisfied();
+                        byte[] m = slot.take();
+                        counters.increment(MESSAGES_DELIVERED);
+                        receiver.drainEarly(stream, now); // the slot is free: a waiting frame may move in
+                        return m;
+                    }
+                    timers.requestPending(stream, now);
+                    if (!p2p && status.isClosed(source) && slot.isFree() && !receiver.hasGap(stream)
+                            && highestSeen[stream] <= pcv.get(source)) {
+                        throw fail("rank " + self + ", call #" + pos + ": request(source " + source + ", targets "
+                                + TargetSet.describe(t) + ") cannot be satisfied: rank " + source + " has ended its program after "
+                                + pcv.get(source) + " broadcast frames, all handled here. The global program is incorrect: rank "
+                                + source + " must call multicast(m, " + TargetSet.describe(t) + ") at this point");
+                    }
+                    if (now - start - ctx.callTimeoutNanos >= 0) {
+                        throw fail(requestTimeoutMessage(source, t, pos, p2p, now - start));
+                    }
+                    due = Math.min(start + ctx.callTimeoutNanos, nextDue(now));
                 }
-                if (slot.isReady()) {
-                    timers.requestSatisfied();
-                    byte[] m = slot.take();
-                    counters.increment(MESSAGES_DELIVERED);
-                    receiver.drainEarly(stream, now); // the slot is free: a waiting frame may move in
-                    return m;
+                if (work > 0) {
+                    idler.reset();
+                } else {
+                    if (waiting == null) {
+                        waiting = PeerWaits.slot();
+                        waiting.set(waitFor(PeerWait.REQUEST, source));
+                    }
+                    idler.idle(due);
                 }
-                timers.requestPending(stream, now);
-                if (!p2p && status.isClosed(source) && slot.isFree() && !receiver.hasGap(stream)
-                        && highestSeen[stream] <= pcv.get(source)) {
-                    throw fail("rank " + self + ", call #" + pos + ": request(source " + source + ", targets "
-                            + TargetSet.describe(t) + ") cannot be satisfied: rank " + source + " has ended its program after "
-                            + pcv.get(source) + " broadcast frames, all handled here. The global program is incorrect: rank "
-                            + source + " must call multicast(m, " + TargetSet.describe(t) + ") at this point");
-                }
-                if (now - start - ctx.callTimeoutNanos >= 0) {
-                    throw fail(requestTimeoutMessage(source, t, pos, p2p, now - start));
-                }
-                due = Math.min(start + ctx.callTimeoutNanos, nextDue(now));
             }
-            if (work > 0) {
-                idler.reset();
-            } else {
-                idler.idle(due);
+        } finally {
+            if (waiting != null) {
+                waiting.clear();
             }
         }
     }

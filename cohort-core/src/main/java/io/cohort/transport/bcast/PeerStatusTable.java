@@ -63,6 +63,16 @@ final class PeerStatusTable {
         return p2pHandled[peer];
     }
 
+    /** The lowest peer that has not confirmed our broadcast frame {@code personalCount}, or -1: for the stacks. */
+    int firstLaggingBehind(long personalCount) {
+        for (int i = 0; i < broadcastHandled.length; i++) {
+            if (i != self && broadcastHandled[i] < personalCount) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Peers that have not confirmed our broadcast frame {@code personalCount}, for an error message. */
     String laggingBehind(long personalCount) {
         StringBuilder b = new StringBuilder("[");

@@ -75,13 +75,21 @@ public final class WaitCycles {
         for (int i = 0; i < cycle.size() && i < STEPS_SHOWN; i++) {
             Edge e = cycle.get(i);
             b.append(i > 0 ? ", " : "").append("rank ").append(e.from).append(' ')
-                    .append(e.peerWait.operation().equals(PeerWait.SEND) ? "to have its send taken by rank " : "to receive from rank ")
-                    .append(e.to);
+                    .append(step(e.peerWait.operation())).append(e.to);
         }
         if (cycle.size() > STEPS_SHOWN) {
             b.append(", and ").append(cycle.size() - STEPS_SHOWN).append(" more back to rank ").append(cycle.get(0).from);
         }
         return b.toString();
+    }
+
+    private static String step(String operation) {
+        return switch (operation) {
+            case PeerWait.SEND -> "to have its send taken by rank ";
+            case PeerWait.REQUEST -> "to get a multicast from rank ";
+            case PeerWait.MULTICAST -> "to have its multicasts confirmed by rank ";
+            default -> "to receive from rank ";
+        };
     }
 
     /**
