@@ -204,7 +204,7 @@ final class MatchingEngine implements InboundSink {
             lock.unlock();
         }
         for (RecvRequest r : toFail) {
-            r.fail(closedFailure(source));
+            r.fail(engine.closedFailure(source));
         }
     }
 
@@ -252,7 +252,7 @@ final class MatchingEngine implements InboundSink {
         if (found != null) {
             deliver(found, r);
         } else if (failure == null) {
-            r.fail(closedFailure(failedPeer));
+            r.fail(engine.closedFailure(failedPeer));
         } else {
             r.fail(new PeerFailedException(failedPeer, failure));
         }

@@ -2,6 +2,7 @@ package io.cohort.engine;
 
 import io.cohort.CohortException;
 import io.cohort.Message;
+import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.Status;
@@ -67,6 +68,8 @@ public final class ProgressEngine implements InboundSink {
      */
     private volatile boolean sleepInsteadOfPoll;
     private volatile PeerFailureListener failureListener;
+    /** Peers whose close a failed receive or probe has been told to the listener for. */
+    private final Set<Integer> awaitedClosed = ConcurrentHashMap.newKeySet();
     /** Contexts whose arrivals bypass matching (see {@link #onContext}); null while there are none. */
     private volatile ContextHandlers contextHandlers;
     private volatile boolean closed;
@@ -83,6 +86,13 @@ public final class ProgressEngine implements InboundSink {
     @FunctionalInterface
     public interface PeerFailureListener {
         void peerFailed(int peer, String reason);
+
+        /**
+         * Told the first time a receive or probe fails because {@code peer} had closed its world, so
+         * that the launcher does not take this peer's failure that follows for a cause of its own.
+         */
+        default void awaitedClosed(int peer) {
+        }
     }
 
     public ProgressEngine(int rank, int size, Supplier<IdleStrategy> idleFactory) {
@@ -368,6 +378,15 @@ public final class ProgressEngine implements InboundSink {
         matching.peerClosed(source);
     }
 
+    /** The failure of a receive or probe that waits for {@code source}, which has closed its world. */
+    PeerClosedException closedFailure(int source) {
+        PeerFailureListener l = failureListener;
+        if (l != null && !closed && awaitedClosed.add(source)) {
+            l.awaitedClosed(source);
+        }
+        return MatchingEngine.closedFailure(source);
+    }
+
     /** Delivers a message as if it had arrived from {@code source} (self-sends, local transport). */
     public void deliver(int source, int context, int tag, ByteBuffer payload) {
         InboundTarget t = begin(source, context, tag, payload.remaining());
@@ -572,7 +591,7 @@ public final class ProgressEngine implements InboundSink {
         if (s.isEmpty()) {
             throwIfHopeless(source);
             if (goneBefore) {
-                throw MatchingEngine.closedFailure(source);
+                throw closedFailure(source);
             }
         }
         return s;

@@ -8,7 +8,8 @@ package io.cohort.wireup;
  * <pre>
  *  controller ◄──── IOM_HELLO, STARTED, START_FAILED, OUTPUT, EXITED, STDIN_ACK ── io-manager
  *             ────► LAUNCH, STDIN, STDIN_CLOSE, STOP ──────────────────►
- *  controller ◄──── PEER_HELLO, PEER_FAILURE, PEER_FINALIZED, STACKS ───── peer
+ *  controller ◄──── PEER_HELLO, PEER_FAILURE, PEER_AWAITED_CLOSED,
+ *                   PEER_FINALIZED, STACKS ──────────────────────────────── peer
  *             ────► PEER_TABLE, PEER_GONE, ABORT, REJECTED, STACKS_REQUEST ►
  *  controller ◄──── STACKS_QUERY (first frame of its connection) ───────── cohort stacks, same user
  *             ────► STACKS_JOB, size × STACKS_RANK, or REJECTED ─────────►
@@ -53,6 +54,12 @@ public final class ControlMessageType {
      * at most {@link io.cohort.stacks.PeerStacks#MAX_BYTES}).
      */
     public static final int STACKS = 9;
+    /**
+     * peer→ctl: closedRank int. The sender waited for a message from that peer after it had closed its
+     * world, and its receive or probe failed: should the sender fail now while that peer failed too,
+     * it failed because of it (a program that fails inside try-with-resources closes its world first).
+     */
+    public static final int PEER_AWAITED_CLOSED = 10;
 
     // ---- io-manager <-> controller ---------------------------------------------------------------
 
@@ -121,6 +128,7 @@ public final class ControlMessageType {
             case PEER_GONE: return "PEER_GONE";
             case STACKS_REQUEST: return "STACKS_REQUEST";
             case STACKS: return "STACKS";
+            case PEER_AWAITED_CLOSED: return "PEER_AWAITED_CLOSED";
             case IOM_HELLO: return "IOM_HELLO";
             case LAUNCH: return "LAUNCH";
             case STARTED: return "STARTED";

@@ -117,6 +117,11 @@ public final class PeerRuntime {
                 public void peerFailed(int peer, String reason) {
                     c.reportFailure(peer, reason);
                 }
+
+                @Override
+                public void awaitedClosed(int peer) {
+                    c.reportAwaitedClosed(peer);
+                }
             });
             c.onPeerGone(new WireupClient.PeerGoneListener() {
                 @Override

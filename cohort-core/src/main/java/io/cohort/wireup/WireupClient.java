@@ -113,6 +113,13 @@ public final class WireupClient implements AutoCloseable {
         }
     }
 
+    /** A receive of this peer failed because {@code peer} had closed its world; told once per peer. */
+    public void reportAwaitedClosed(int peer) {
+        if (!finished) {
+            trySend(ControlFrame.build(ControlMessageType.PEER_AWAITED_CLOSED).putInt(peer).frame());
+        }
+    }
+
     public void finalized() {
         trySend(ControlFrame.build(ControlMessageType.PEER_FINALIZED).frame());
         finished = true;

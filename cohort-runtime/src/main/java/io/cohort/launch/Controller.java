@@ -114,6 +114,8 @@ public final class Controller {
     static final int FIRST_FRAME_MILLIS = 30_000;
     /** After STOP, how much longer than the grace period to wait for exits before giving up on an io-manager. */
     static final long STOP_SLACK_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** How long an abnormal exit's stop waits for the peer's last control frames after its exit. */
+    static final long REPORTS_WAIT_MILLIS = 500;
     /** The shortest and longest time the peers may be given to answer a stacks query. */
     public static final Duration STACKS_TIMEOUT_MIN = Duration.ofMillis(50);
     public static final Duration STACKS_TIMEOUT_MAX = Duration.ofSeconds(60);
@@ -168,6 +170,8 @@ public final class Controller {
     private long launchSentNanos;
     private boolean stopping;
     private long stopNanos;
+    /** Abnormal exits not yet acted on, by rank: the job clock of each exit ({@link #settlePendingStop}). */
+    private final Map<Integer, Long> stopPending = new java.util.TreeMap<>();
     private long allExitedNanos;
     private String launchFailure;
     private String ioManagerLost;
@@ -612,6 +616,10 @@ public final class Controller {
     private record PeerHello(ControlConnection conn, PeerRecord.Hello hello) implements Event {
     }
 
+    /** A receive or probe of the peer failed because {@code closedPeer} had closed its world. */
+    private record PeerAwaitedClosed(ControlConnection conn, int closedPeer) implements Event {
+    }
+
     private record PeerFailure(ControlConnection conn, int lostPeer, String reason) implements Event {
     }
 
@@ -717,9 +725,10 @@ public final class Controller {
             if (owns(x.from(), r.rank()) && !tracker.hasExited(r.rank())) {
                 announceGone(r.rank(), r.status());
                 tracker.crashFiles(r.rank(), r.crashFiles());
-                if (tracker.exited(r.rank(), r.status(), r.stoppedByManager())) {
-                    stopJob();
+                if (tracker.exited(r.rank(), r.status(), r.stoppedByManager()) && !stopping) {
+                    stopPending.putIfAbsent(r.rank(), jobClock());
                 }
+                settlePendingStop();
                 stacksSilenced(r.rank());
             }
         } else if (e instanceof DebuggerWaiting d) {
@@ -734,12 +743,19 @@ public final class Controller {
             if (rank != null) {
                 tracker.peerFailure(rank, f.lostPeer(), f.reason());
             }
+        } else if (e instanceof PeerAwaitedClosed a) {
+            Integer rank = peerRanks.get(a.conn());
+            if (rank != null) {
+                tracker.awaitedClosed(rank, a.closedPeer());
+                settlePendingStop();
+            }
         } else if (e instanceof PeerClosed c) {
             Integer rank = peerRanks.get(c.conn());
             if (rank != null) {
                 tracker.controlClosed(rank);
                 peerLeft[rank] = true;
                 stacksSilenced(rank);
+                settlePendingStop();
             }
             c.conn().close();
         } else if (e instanceof Suspend s) {
@@ -1278,6 +1294,32 @@ public final class Controller {
         suspendedNanos += System.nanoTime() - suspendedSinceNanos;
     }
 
+    /**
+     * Stops the job for an abnormal exit once what decides its root cause is in: the peer's last
+     * reports (its control connection ended, or {@value #REPORTS_WAIT_MILLIS} ms passed), and, if it
+     * failed waiting for a peer that had closed its world, that peer's own exit (or the grace period):
+     * a program that fails inside try-with-resources closes its world before it exits, and stopping
+     * it then would hide which rank failed first.
+     */
+    private void settlePendingStop() {
+        if (stopping) {
+            stopPending.clear();
+            return;
+        }
+        long now = jobClock();
+        for (Map.Entry<Integer, Long> e : stopPending.entrySet()) {
+            int rank = e.getKey();
+            long waited = now - e.getValue();
+            boolean reportsIn = tracker.settled(rank) || waited >= TimeUnit.MILLISECONDS.toNanos(REPORTS_WAIT_MILLIS);
+            boolean causeRuns = tracker.awaitsRunningPeer(rank) && waited < TimeUnit.MILLISECONDS.toNanos(spec.graceMillis());
+            if (reportsIn && !causeRuns) {
+                stopPending.clear();
+                stopJob();
+                return;
+            }
+        }
+    }
+
     /** First abnormal exit, time-out, interrupt or a lost io-manager: TERM the peers, KILL them after the grace period. */
     private void stopJob() {
         if (stopping) {
@@ -1307,6 +1349,7 @@ public final class Controller {
         if (suspended) {
             return; // no peer can connect, answer or end meanwhile: the time-outs resume with the job
         }
+        settlePendingStop();
         long now = jobClock();
         long wireup = TimeUnit.SECONDS.toNanos(spec.wireupTimeoutSeconds());
         for (IoManagerLink link : links) {
@@ -1604,6 +1647,8 @@ public final class Controller {
                 if (f.type() == ControlMessageType.PEER_FAILURE) {
                     ControlFrame.BodyReader r = f.reader();
                     events.add(new PeerFailure(conn, r.getInt(), r.getString()));
+                } else if (f.type() == ControlMessageType.PEER_AWAITED_CLOSED) {
+                    events.add(new PeerAwaitedClosed(conn, f.reader().getInt()));
                 } else if (f.type() == ControlMessageType.STACKS) {
                     stacksFrame(conn, f);
                 }

@@ -7,7 +7,11 @@ import java.util.List;
  * Decides a job's exit status from what the io-managers and the peers report: PSE's "first abnormal
  * value", except that a peer that failed because another one vanished never counts as the cause.
  *
- * <p>A peer is <em>collateral</em> if it sent PEER_FAILURE before it exited, or if the launcher was
+ * <p>A peer is <em>collateral</em> if it sent PEER_FAILURE before it exited, or PEER_AWAITED_CLOSED
+ * naming a peer whose own exit was abnormal (a program that fails inside try-with-resources closes
+ * its world before it exits, so the others' receives fail on a clean goodbye; with a peer that
+ * closed and exited 0, skipping a call the others made, the one left waiting is the failure to
+ * show), or if the launcher was
  * stopping it and it died of SIGTERM or SIGKILL (status 143 or 137), unless another peer reported
  * losing it before the stop: then it died first, and the stop only reached it late (a SIGKILL on
  * another host, whose io-manager's EXITED arrives after a collateral peer's). PEER_FAILURE travels on the
@@ -37,6 +41,8 @@ public final class ExitTracker {
     private final boolean[] controlClosed;
     private final String[] failureReason;
     private final int[] failedPeer;
+    /** Peers that closed their world while this one still waited for them, one bit per rank; null: none. */
+    private final java.util.BitSet[] awaitedClosed;
     /** Another peer reported losing this one before the launcher began stopping the job. */
     private final boolean[] lostBeforeStop;
     /** The abnormal exit that the stop followed, or -1: its PEER_FAILURE predates the stop. */
@@ -56,6 +62,7 @@ public final class ExitTracker {
         this.controlClosed = new boolean[n];
         this.failureReason = new String[n];
         this.failedPeer = new int[n];
+        this.awaitedClosed = new java.util.BitSet[n];
         this.lostBeforeStop = new boolean[n];
         this.crashFiles = new ArrayList<>(java.util.Collections.nCopies(n, List.of()));
     }
@@ -132,6 +139,27 @@ public final class ExitTracker {
         }
     }
 
+    /** A receive or probe of {@code rank} failed because {@code closedPeer} had closed its world. */
+    public void awaitedClosed(int rank, int closedPeer) {
+        if (closedPeer >= 0 && closedPeer < hosts.length && closedPeer != rank) {
+            if (awaitedClosed[rank] == null) {
+                awaitedClosed[rank] = new java.util.BitSet();
+            }
+            awaitedClosed[rank].set(closedPeer);
+        }
+    }
+
+    /** Whether a peer whose closed world {@code rank} waited for is still running: its failure may follow. */
+    public boolean awaitsRunningPeer(int rank) {
+        java.util.BitSet closed = awaitedClosed[rank];
+        for (int p = closed == null ? -1 : closed.nextSetBit(0); p >= 0; p = closed.nextSetBit(p + 1)) {
+            if (status[p] == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public boolean hasExited(int rank) {
         return status[rank] != null;
     }
@@ -162,6 +190,12 @@ public final class ExitTracker {
     public boolean collateral(int rank) {
         if (failureReason[rank] != null) {
             return true;
+        }
+        java.util.BitSet closed = awaitedClosed[rank];
+        for (int p = closed == null ? -1 : closed.nextSetBit(0); p >= 0; p = closed.nextSetBit(p + 1)) {
+            if (status[p] != null && status[p] != 0) {
+                return true; // it failed waiting for a peer that failed
+            }
         }
         Integer s = status[rank];
         return s != null && stoppedWhenExited[rank] && !lostBeforeStop[rank]
@@ -226,6 +260,9 @@ public final class ExitTracker {
                 if (!why.isEmpty()) {
                     line.append(": ").append(why);
                 }
+            } else if (awaitedClosed[root] != null) {
+                line.append("it waited for rank ").append(awaitedClosed[root].nextSetBit(0))
+                        .append(", which had closed its world");
             } else {
                 line.append("it was stopped by the launcher");
             }

@@ -53,6 +53,45 @@ class ExitTrackerTest {
     }
 
     @Test
+    void aPeerThatFailedWaitingForAFailedPeersClosedWorldIsCollateralWhicheverExitCameFirst() {
+        // Rank 1 threw inside try-with-resources: its world closed first, so ranks 0 and 2 saw a clean
+        // goodbye, their receives failed, and they exited 1 too, possibly before rank 1 did.
+        for (int first : new int[] {0, 1, 2}) {
+            ExitTracker t = tracker(3);
+            for (int r = 0; r < 3; r++) {
+                t.controlConnected(r);
+            }
+            t.awaitedClosed(0, 1);
+            t.awaitedClosed(2, 1);
+            t.exited(first, 1, false);
+            for (int r = 0; r < 3; r++) {
+                t.exited(r, 1, false);
+                t.controlClosed(r);
+            }
+            JobOutcome o = t.outcome();
+            assertEquals(1, o.rootCauseRank(), "exit of rank " + first + " first");
+            assertEquals("cohort: job cafe0001 failed: rank 1 on node1 exited with status 1 (root cause); 2 other peers were stopped",
+                    o.summary());
+        }
+    }
+
+    @Test
+    void aPeerLeftWaitingByOneThatClosedAndExitedNormallyIsTheRootCause() {
+        // Rank 1 skipped a call the others made and ended cleanly: rank 0's failure is the one to show.
+        ExitTracker t = tracker(2);
+        t.controlConnected(0);
+        t.controlConnected(1);
+        t.awaitedClosed(0, 1);
+        t.exited(1, 0, false);
+        t.exited(0, 1, false);
+        t.controlClosed(0);
+        t.controlClosed(1);
+        JobOutcome o = t.outcome();
+        assertEquals(0, o.rootCauseRank());
+        assertEquals("cohort: job cafe0001 failed: rank 0 on node1 exited with status 1 (root cause)", o.summary());
+    }
+
+    @Test
     void aKillSeenByAnotherPeerBeforeTheStopIsTheRootCauseThoughItsExitArrivesAfter() {
         for (boolean reportFirst : new boolean[] {true, false}) {
             ExitTracker t = tracker(3);

@@ -32,6 +32,20 @@ class ExitStatusSystemTest {
     }
 
     @Test
+    @Timeout(60)
+    void aPeerThatFailsInsideTryWithResourcesIsTheRootCauseThoughTheOthersExitFirst() throws Exception {
+        // Its world closes before its exception leaves main, so the others' receives fail on a clean
+        // goodbye; its clean-up of 1 s lets them exit first, as they often do anyway.
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, FAILING, "1", "throw", "1000");
+        assertEquals(1, p.exitCode(), p.toString());
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).matches("cohort: job [0-9a-f]{8} failed: rank 1 on \\S+ exited with status 1 \\(root cause\\); "
+                + "2 other peers were stopped"), s.get(0));
+        assertEquals(2, p.err().stream().filter(l -> l.matches("cohort: rank [02]: rank 1 closed its world .*")).count(), p.toString());
+    }
+
+    @Test
     @Timeout(150)
     void peersThatAllFailOnTheirOwnAreNamedNotCountedAsStopped() throws Exception {
         // A peer that the launcher's stop (after the first exit) reaches before its own exit(4) is

@@ -9,6 +9,11 @@ import java.io.IOException;
  * {@code FailingPeer <rank> exit <status> | kill9}: that rank exits with the status (or SIGKILLs
  * itself) once the job is wired up; every other peer blocks receiving from it and so fails as
  * collateral damage. With {@code all} for the rank, every peer exits with the status on its own.
+ *
+ * <p>{@code FailingPeer <rank> throw <millis>}: the program runs in try-with-resources and that rank
+ * throws, so its world closes (a clean goodbye) before the exception leaves {@code main}; its
+ * {@code finally} then takes {@code millis} (a slow clean-up), so the others, whose receives fail on
+ * the goodbye, exit before it does.
  */
 public final class FailingPeer {
     private FailingPeer() {
@@ -17,6 +22,10 @@ public final class FailingPeer {
     public static void main(String[] args) throws IOException, InterruptedException {
         boolean all = args[0].equals("all");
         int victim = all ? -1 : Integer.parseInt(args[0]);
+        if (args[1].equals("throw")) {
+            throwInsideTryWithResources(victim, Long.parseLong(args[2]));
+            return;
+        }
         Communicator world = Cohort.init();
         world.barrier();
         if (all) {
@@ -30,5 +39,21 @@ public final class FailingPeer {
         }
         world.recv(victim, 0);
         System.out.println("rank " + world.rank() + " unexpectedly received a message");
+    }
+
+    private static void throwInsideTryWithResources(int victim, long cleanupMillis) throws InterruptedException {
+        boolean me = false;
+        try (Communicator world = Cohort.init()) {
+            world.barrier();
+            me = world.rank() == victim;
+            if (me) {
+                throw new IllegalStateException("rank " + victim + " fails inside try-with-resources");
+            }
+            world.recv(victim, 0);
+        } finally {
+            if (me) {
+                Thread.sleep(cleanupMillis);
+            }
+        }
     }
 }
