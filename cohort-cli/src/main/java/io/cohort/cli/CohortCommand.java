@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
         description = "Run parallel Java programs as cooperating peer processes.",
         subcommands = {RunCommand.class, StacksCommand.class, ExamplesCommand.class, DbCommand.class, StatusCommand.class, AdminCommand.class, DaemonCommand.class,
                 ProfCommand.class,
-                CommandLine.HelpCommand.class})
+                HelpCommand.class})
 final class CohortCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

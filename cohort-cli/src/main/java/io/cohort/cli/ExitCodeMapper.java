@@ -23,9 +23,29 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
     public int handleParseException(CommandLine.ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         String command = cmd.getCommandSpec().qualifiedName();
-        report(cmd.getErr(), sentence(ex.getMessage()).replaceAll("\\.$", "") + "; run '" + command + " --help' for usage",
+        report(cmd.getErr(), sentence(plain(ex, cmd)).replaceAll("\\.$", "") + "; run '" + command + " --help' for usage",
                 ex, verbose(cmd));
         return ExitCodes.USAGE;
+    }
+
+    /**
+     * Picocli's message, in our words where its own are a parser's: a word that is no command
+     * ("Unmatched argument at index 0: 'bogus'"), and numbers out of a Java type's range ("is not an int").
+     */
+    static String plain(CommandLine.ParameterException ex, CommandLine cmd) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
+                && !u.getUnmatched().get(0).startsWith("-")) {
+            String word = u.getUnmatched().get(0);
+            if (!cmd.getSubcommands().isEmpty()) {
+                return "'" + cmd.getCommandSpec().qualifiedName() + "' has no command '" + word + "' (its commands: "
+                        + String.join(", ", cmd.getSubcommands().keySet()) + ")";
+            }
+            return "unexpected argument '" + word + "'";
+        }
+        return ex.getMessage()
+                .replace("' is not an int", "' is not a whole number from -2147483648 to 2147483647")
+                .replace("' is not a long", "' is not a whole number")
+                .replace("' is not a double", "' is not a number");
     }
 
     @Override

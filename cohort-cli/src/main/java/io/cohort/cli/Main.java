@@ -117,6 +117,19 @@ public final class Main {
         cl.setParameterExceptionHandler(mapper);
         // Everything after the main class is the program's, even words that look like our options.
         cl.getSubcommands().get("run").setStopAtPositional(true);
+        addHelpOptions(cl);
         return cl;
+    }
+
+    /** Gives every command of the tree {@code -h} / {@code --help}, as {@code run}, {@code stacks} and {@code prof} declare it. */
+    private static void addHelpOptions(CommandLine c) {
+        CommandLine.Model.CommandSpec spec = c.getCommandSpec();
+        if (spec.options().stream().noneMatch(CommandLine.Model.OptionSpec::usageHelp) && !spec.helpCommand()) {
+            spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+                    .description("Show this help.").build());
+        }
+        for (CommandLine sub : c.getSubcommands().values()) {
+            addHelpOptions(sub);
+        }
     }
 }

@@ -174,6 +174,47 @@ class RunCommandTest {
     }
 
     @Test
+    void everyCommandOfTheTreeShowsItsUsageWithHelpAndThroughTheHelpCommand() {
+        for (String[] path : new String[][] {{"db"}, {"db", "print"}, {"db", "set"}, {"admin"}, {"admin", "drain"},
+                {"admin", "keygen"}, {"status"}, {"daemon"}, {"examples"}, {"run"}, {"stacks"}, {"prof"}}) {
+            String name = "cohort " + String.join(" ", path);
+            for (String flag : new String[] {"--help", "-h"}) {
+                String[] args = java.util.Arrays.copyOf(path, path.length + 1);
+                args[path.length] = flag;
+                Result r = execute(args);
+                assertEquals(0, r.code(), name + " " + flag + ": " + r.err());
+                assertTrue(r.out().startsWith("Usage: " + name + " "), name + " " + flag + ": [" + r.out() + "] " + r.err());
+            }
+            String[] help = new String[path.length + 1];
+            help[0] = "help";
+            System.arraycopy(path, 0, help, 1, path.length);
+            Result h = execute(help);
+            assertEquals(0, h.code(), name + ": " + h.err());
+            assertTrue(h.out().startsWith("Usage: " + name + " "), "cohort help " + String.join(" ", path) + ": " + h.out());
+        }
+        Result deep = execute("help", "db", "bogus");
+        assertEquals(2, deep.code());
+        assertOneLine(deep.err(), "'cohort db' has no command 'bogus'; run 'cohort db --help' for usage");
+    }
+
+    @Test
+    void wordsThatAreNoCommandAndNumbersOutOfRangeAreNamedInPlainWords() {
+        Result top = execute("bogus");
+        assertEquals(2, top.code());
+        assertOneLine(top.err(), "cohort: 'cohort' has no command 'bogus' (its commands: run, stacks, examples, db, status,"
+                + " admin, daemon, prof, help); run 'cohort --help' for usage");
+        Result admin = execute("admin", "bogus", "--cluster-db", "c.db");
+        assertEquals(2, admin.code());
+        assertOneLine(admin.err(), "'cohort admin' has no command 'bogus' (its commands: drain, resume, slots, keygen)");
+        Result extra = execute("db", "print", "extra");
+        assertEquals(2, extra.code());
+        assertOneLine(extra.err(), "cohort: unexpected argument 'extra'; run 'cohort db print --help' for usage");
+        Result big = execute("run", "-n", "99999999999", "--example", "pi");
+        assertEquals(2, big.code());
+        assertOneLine(big.err(), "'99999999999' is not a whole number from -2147483648 to 2147483647");
+    }
+
+    @Test
     void aMainClassWithoutMainIsRefusedBeforeLaunch() {
         // UsageException has a superclass, which might hand main down: left to the peers' JVMs.
         assertEquals(UsageException.class.getName(),
