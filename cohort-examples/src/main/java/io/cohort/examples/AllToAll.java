@@ -51,8 +51,8 @@ public final class AllToAll {
                     totalBad += world.recv(peer, Integer.MAX_VALUE).asLongs()[0];
                 }
                 long messages = (long) rounds * size * (size - 1);
-                System.out.println("alltoall: " + size + " peers exchanged " + messages + " messages in " + rounds
-                        + " rounds, " + (totalBad == 0 ? "all correct" : totalBad + " WRONG"));
+                System.out.println("alltoall: " + Words.count(size, "peer") + " exchanged " + Words.count(messages, "message")
+                        + " in " + Words.count(rounds, "round") + ", " + (totalBad == 0 ? "all correct" : totalBad + " WRONG"));
                 if (totalBad != 0) {
                     System.exit(1);
                 }

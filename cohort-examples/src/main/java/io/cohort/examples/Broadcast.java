@@ -50,7 +50,9 @@ public final class Broadcast {
             }
             long bad = 0;
             for (int round = 0; round < rounds; round++) {
-                domain.multicast(text(rank, round).getBytes(StandardCharsets.UTF_8), targets[rank]);
+                if (size > 1) { // a job of one has no one to multicast to
+                    domain.multicast(text(rank, round).getBytes(StandardCharsets.UTF_8), targets[rank]);
+                }
                 for (int source = 0; source < size; source++) {
                     if (source != rank) {
                         String got = new String(domain.request(source, targets[source]), StandardCharsets.UTF_8);
@@ -70,8 +72,8 @@ public final class Broadcast {
                     Arrays.setAll(total, i -> total[i] + theirs[i]);
                 }
                 long messages = (long) rounds * size;
-                System.out.println("broadcast: " + size + " peers multicast " + messages + " messages in " + rounds
-                        + " rounds, " + (total[0] == 0 ? "all correct" : total[0] + " WRONG") + "; " + total[1]
+                System.out.println("broadcast: " + Words.count(size, "peer") + " multicast " + Words.count(messages, "message")
+                        + " in " + Words.count(rounds, "round") + ", " + (total[0] == 0 ? "all correct" : total[0] + " WRONG") + "; " + total[1]
                         + " NACKs, " + total[2] + " retransmissions, " + total[3] + " foreign datagrams dropped");
                 if (total[0] != 0) {
                     System.exit(1);

@@ -66,7 +66,7 @@ public final class DeckDemo {
                     refused = "refused: " + e.getMessage();
                 }
                 long expected = n * (n + 1) * (2 * n + 1) / 6;
-                System.out.println("deck: " + size + " peers joined group 'deck-demo', sum of squares 1.." + n + " = "
+                System.out.println("deck: " + Words.count(size, "peer") + " joined group 'deck-demo', sum of squares 1.." + n + " = "
                         + total + (total == expected ? " (correct)" : " (WRONG, expected " + expected + ")"));
                 System.out.println("deck: a post to a destroyed mailbox was " + refused);
                 if (total != expected) {

@@ -26,8 +26,8 @@ public final class Pi {
                 for (int peer = 1; peer < world.size(); peer++) {
                     pi += world.recv(peer, 0).asDoubles()[0];
                 }
-                System.out.printf("pi = %.15f (error %.2e) computed by %d peers%n", pi, Math.abs(pi - Math.PI),
-                        world.size());
+                System.out.printf("pi = %.15f (error %.2e) computed by %s%n", pi, Math.abs(pi - Math.PI),
+                        Words.count(world.size(), "peer"));
             } else {
                 world.send(0, 0, new double[] {partial});
             }

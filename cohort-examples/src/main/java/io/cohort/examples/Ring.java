@@ -30,7 +30,7 @@ public final class Ring {
             }
             if (rank == 0) {
                 long expected = (long) laps * size;
-                System.out.println("ring: token went " + laps + " times around " + size + " peers, final value "
+                System.out.println("ring: token went " + Words.count(laps, "time") + " around " + Words.count(size, "peer") + ", final value "
                         + token + (token == expected ? " (correct)" : " (WRONG, expected " + expected + ")"));
                 if (token != expected) {
                     System.exit(1);

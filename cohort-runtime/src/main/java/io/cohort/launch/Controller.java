@@ -504,7 +504,7 @@ public final class Controller {
 
     private void startIoManagers() throws LaunchException {
         if (spec.verbose()) {
-            printLineOnStderr("cohort: job " + jobId + ": " + spec.size() + " peers on " + placement + ", controller at "
+            printLineOnStderr("cohort: job " + jobId + ": " + spec.size() + (spec.size() == 1 ? " peer on " : " peers on ") + placement + ", controller at "
                     + String.join(", ", new java.util.LinkedHashSet<>(links.stream()
                             .map(l -> rendezvous.addressFor(l.host, port)).toList())));
         }

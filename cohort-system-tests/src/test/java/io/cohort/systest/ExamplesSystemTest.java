@@ -23,6 +23,21 @@ class ExamplesSystemTest {
     }
 
     @Test
+    @Timeout(120)
+    void everyExampleRunsAsAJobOfOne() throws Exception {
+        CohortProcess list = CohortProcess.run("examples");
+        assertEquals(0, list.exitCode(), list.toString());
+        List<String> names = list.out().stream().map(l -> l.split(" ")[0]).toList();
+        assertTrue(names.containsAll(List.of("hello", "pi", "ring", "alltoall", "broadcast", "deck")), names.toString());
+        for (String name : names) {
+            CohortProcess p = CohortProcess.run("run", "-n", "1", "--example", name);
+            assertEquals(0, p.exitCode(), name + ": " + p);
+            assertEquals(List.of(), p.err(), name + " prints nothing on stderr: " + p);
+            assertTrue(p.out().stream().noneMatch(l -> l.contains(" 1 peers")), name + ": " + p);
+        }
+    }
+
+    @Test
     @Timeout(60)
     void helloPrintsFourDistinctRanks() throws Exception {
         CohortProcess p = CohortProcess.run("run", "-n", "4", "--example", "hello");
