@@ -22,6 +22,8 @@ import io.cohort.launch.JobSpec;
 import io.cohort.launch.LaunchAgent;
 import io.cohort.launch.LaunchAgents;
 import io.cohort.launch.LaunchException;
+import io.cohort.launch.LocalLaunchAgent;
+import io.cohort.launch.NetnsLaunchAgent;
 import io.cohort.launch.Placement;
 import io.cohort.launch.StdinTarget;
 import io.cohort.profile.PeerProfile;
@@ -46,6 +48,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -244,7 +247,10 @@ final class RunCommand implements Callable<Integer> {
             });
         }
         JobSpec job = jobSpec(environment, Path.of("").toAbsolutePath());
-        Controller controller = new Controller(job, hostPlan(), System.in,
+        HostPlan plan = hostPlan();
+        // Peers started by the local or netns agent write into this machine's file system.
+        filesAreHere = plan.agent() instanceof LocalLaunchAgent || plan.agent() instanceof NetnsLaunchAgent;
+        Controller controller = new Controller(job, plan, System.in,
                 new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err), System.err);
         ClusterSession session = null;
         if (cluster != null) {
@@ -284,6 +290,7 @@ final class RunCommand implements Callable<Integer> {
         }, "cohort-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         JobOutcome outcome;
+        long startMillis = System.currentTimeMillis();
         try {
             outcome = controller.run();
         } finally {
@@ -296,7 +303,10 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         if (profile != null) {
-            System.err.println(profileLine(job.size(), PeerProfile.directory(profile.trim(), controller.jobId())));
+            String dir = PeerProfile.directory(profile.trim(), controller.jobId());
+            System.err.println(filesAreHere
+                    ? profileLine(job, job.workingDirectory().resolve(dir), dir, startMillis)
+                    : profileLine(job.size(), dir));
         }
         return outcome.exitCode();
     }
@@ -347,10 +357,45 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** Whether the peers' files land in this machine's file system (set by {@link #call}). */
+    private boolean filesAreHere;
+
     /** The launcher's last word after a profiled job: where the files are and how to read them. */
     static String profileLine(int peers, String directory) {
         return "cohort: profile of " + peers + (peers == 1 ? " peer" : " peers") + " in " + directory
                 + "; read it with: cohort prof " + directory;
+    }
+
+    /**
+     * As {@link #profileLine(int, String)}, for peers whose files this machine sees: only the ranks
+     * whose file was written during the job count, so that a directory no peer could write in (each
+     * peer said so when it started) is not announced as a profile.
+     */
+    static String profileLine(JobSpec job, Path dir, String shown, long sinceMillis) {
+        PeerProfile.Mode mode = PeerProfile.Mode.of(job.environment().getOrDefault(JobEnvironment.PROFILE_MODE,
+                PeerProfile.Mode.SUMMARY.label()));
+        List<Integer> missing = new ArrayList<>();
+        for (int r = 0; r < job.size(); r++) {
+            Path f = dir.resolve(PeerProfile.fileName(job.mainClass(), r, mode == null ? PeerProfile.Mode.SUMMARY : mode));
+            try {
+                // a second's slack: some file systems keep whole seconds
+                if (Files.getLastModifiedTime(f).toMillis() >= sinceMillis - 1000) {
+                    continue;
+                }
+            } catch (IOException e) {
+                // no file: missing
+            }
+            missing.add(r);
+        }
+        if (missing.isEmpty()) {
+            return profileLine(job.size(), shown);
+        }
+        if (missing.size() == job.size()) {
+            return "cohort: no profile was written to " + shown + ": no peer could record one there (each said why when it started)";
+        }
+        int written = job.size() - missing.size();
+        return "cohort: profile of " + written + " of " + job.size() + " peers in " + shown + " (" + (missing.size() == 1
+                ? "rank " : "ranks ") + io.cohort.launch.ExitTracker.rankList(missing) + " wrote none); read it with: cohort prof " + shown;
     }
 
     /**

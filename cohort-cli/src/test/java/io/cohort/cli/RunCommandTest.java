@@ -332,6 +332,23 @@ class RunCommandTest {
     }
 
     @Test
+    void theLastLineCountsOnlyTheRanksWhoseProfileWasWrittenDuringTheJob(@TempDir Path dir) throws IOException {
+        JobSpec job = spec(Map.of(), "run", "-n", "4", "--profile=" + dir, "--example", "ring");
+        long start = System.currentTimeMillis();
+        Files.writeString(dir.resolve("Ring.prof.0.tsv"), "x");
+        Files.writeString(dir.resolve("Ring.prof.2.tsv"), "x");
+        Path old = Files.writeString(dir.resolve("Ring.prof.3.tsv"), "x"); // left by an earlier run
+        Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(start - 60_000));
+        assertEquals("cohort: profile of 2 of 4 peers in p (ranks 1, 3 wrote none); read it with: cohort prof p",
+                RunCommand.profileLine(job, dir, "p", start));
+        Files.writeString(dir.resolve("Ring.prof.1.tsv"), "x");
+        Files.writeString(old, "y");
+        assertEquals(RunCommand.profileLine(4, "p"), RunCommand.profileLine(job, dir, "p", start));
+        assertEquals("cohort: no profile was written to q: no peer could record one there (each said why when it started)",
+                RunCommand.profileLine(job, dir.resolve("nothing-here"), "q", start));
+    }
+
+    @Test
     void unknownTransportIsAUsageError() {
         assertUsageError(execute("run", "-n", "2", "--transport", "ipx", "--example", "pi"), "--transport ipx");
     }

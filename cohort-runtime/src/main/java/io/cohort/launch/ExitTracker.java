@@ -314,7 +314,7 @@ public final class ExitTracker {
     }
 
     /** "1, 3, 4": at most {@value #LISTED_RANKS} ranks, then how many more. */
-    static String rankList(List<Integer> ranks) {
+    public static String rankList(List<Integer> ranks) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < ranks.size() && i < LISTED_RANKS; i++) {
             b.append(i == 0 ? "" : ", ").append(ranks.get(i));

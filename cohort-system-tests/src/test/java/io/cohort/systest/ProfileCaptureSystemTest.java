@@ -100,6 +100,18 @@ class ProfileCaptureSystemTest {
         }
     }
 
+    @Test
+    @Timeout(60)
+    void aDirectoryNoPeerCanWriteInIsNotAnnouncedAsAProfile() throws Exception {
+        String dir = "/proc/cohort-cannot-be-made"; // not even root can make a directory in /proc
+        CohortProcess p = CohortProcess.run("run", "-n", "2", "--profile=" + dir, "--example", "hello");
+        assertEquals(0, p.exitCode(), "the program ran: " + p);
+        assertEquals(2, p.err().stream().filter(l -> l.matches("cohort: rank [01] cannot record a profile in " + dir
+                + ": .*; it runs without one")).count(), p.toString());
+        assertEquals("cohort: no profile was written to " + dir + ": no peer could record one there (each said why when it started)",
+                p.err().get(p.err().size() - 1), p.toString());
+    }
+
     /**
      * Rank 1 calls System.exit(3); rank 0 then fails with an uncaught PeerFailedException (or is
      * stopped by the launcher): both still write their summaries, into the default cohort-prof-JOBID.
