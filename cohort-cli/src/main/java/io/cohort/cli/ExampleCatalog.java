@@ -27,11 +27,14 @@ final class ExampleCatalog {
 
         /**
          * Null if {@code args} suit this example, else one sentence saying what it takes. An example
-         * without an argument spec takes anything.
+         * without an argument spec takes none.
          */
         String check(java.util.List<String> args) {
-            if (argument == null || args.isEmpty()) {
+            if (args.isEmpty()) {
                 return null;
+            }
+            if (argument == null) {
+                return "--example " + name + " takes no arguments; got '" + String.join(" ", args) + "'";
             }
             String takes = "--example " + name + " takes one argument, " + argument.name() + ", a whole number from "
                     + argument.min() + " to " + argument.max();

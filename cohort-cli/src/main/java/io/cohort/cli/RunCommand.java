@@ -399,6 +399,23 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
+     * A word before any program form: picocli took it for the main class, and everything after it
+     * for the program's. Says what it was probably meant to be.
+     */
+    private String strayWord(String word) {
+        String start = "'" + word + "' is not an option of cohort run, and no program was given before it";
+        if (profile != null && profile.equals(PeerProfile.DEFAULT_DIRECTORY)) {
+            return start + ": if it names the profile's directory, attach it (--profile=" + word + "; --profile alone"
+                    + " means cohort-prof-<jobid>); a main class needs -cp CLASSPATH before it";
+        }
+        if (word.endsWith(".jar")) {
+            return start + ": run a jar with -jar " + word;
+        }
+        return start + ": a main class needs -cp CLASSPATH before it (-cp . " + word + " for a class in this directory),"
+                + " or use -jar JAR or --example NAME";
+    }
+
+    /**
      * Peers per job. The launch frame of one io-manager and the peer table every peer receives
      * carry a record per peer, and both must fit a control frame (16 MiB): 100 000 peers did not.
      */
@@ -413,6 +430,9 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("-n " + np + " is more than a job may have (" + MAX_PEERS + " peers)");
         }
         int forms = (jar != null ? 1 : 0) + (classpath != null ? 1 : 0) + (example != null ? 1 : 0);
+        if (forms == 0 && !positional.isEmpty()) {
+            throw new UsageException(strayWord(positional.get(0)));
+        }
         if (forms == 0) {
             throw new UsageException("no program given; use -jar JAR, -cp CLASSPATH MAIN_CLASS or --example NAME");
         }

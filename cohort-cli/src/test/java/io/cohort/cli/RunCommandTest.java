@@ -349,6 +349,18 @@ class RunCommandTest {
     }
 
     @Test
+    void aWordBeforeTheProgramIsNamedWithWhatItWasProbablyMeantToBe() {
+        assertUsageError(execute("run", "-n", "2", "--profile", "prof3", "--example", "hello"),
+                "'prof3' is not an option of cohort run, and no program was given before it: if it names the profile's"
+                        + " directory, attach it (--profile=prof3; --profile alone means cohort-prof-<jobid>)");
+        assertUsageError(execute("run", "-n", "2", "Env"), "'Env' is not an option of cohort run, and no program was given"
+                + " before it: a main class needs -cp CLASSPATH before it (-cp . Env for a class in this directory)");
+        assertUsageError(execute("run", "-n", "2", "app.jar"), "run a jar with -jar app.jar");
+        assertUsageError(execute("run", "-n", "2"), "no program given; use -jar JAR");
+        assertUsageError(execute("run", "-n", "2", "--example", "hello", "extra"), "--example hello takes no arguments; got 'extra'");
+    }
+
+    @Test
     void unknownTransportIsAUsageError() {
         assertUsageError(execute("run", "-n", "2", "--transport", "ipx", "--example", "pi"), "--transport ipx");
     }
