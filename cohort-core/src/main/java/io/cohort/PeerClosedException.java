@@ -5,7 +5,9 @@ package io.cohort;
  * (or closed the world) without sending it, so it never will. The programs do not match, for
  * example one rank skipped a collective call the others made, or returned from {@code main} early.
  * Raised as soon as the peer's goodbye arrives, instead of waiting forever; the message names the
- * peer. Unlike {@link PeerFailedException} this is the root cause of a failed job, not collateral.
+ * peer. Unlike {@link PeerFailedException} this is the root cause of a failed job, unless the peer
+ * that closed failed too (a program that fails inside try-with-resources closes its world first):
+ * then that peer is.
  */
 public class PeerClosedException extends CohortException {
     private static final long serialVersionUID = 1L;

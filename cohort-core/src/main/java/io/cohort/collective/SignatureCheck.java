@@ -1,6 +1,6 @@
 package io.cohort.collective;
 
-import io.cohort.CohortException;
+import io.cohort.CollectiveMismatchException;
 import io.cohort.Request;
 import io.cohort.stacks.CollectiveCall;
 
@@ -21,7 +21,7 @@ import java.util.Map;
  * {@code cohort run --check-collectives}: before a collective runs, every rank's call (operation,
  * root, op, element type and count: {@link CollectiveCall#agreesWith}) goes to rank 0, which
  * compares them and tells every rank the verdict. Where they cannot meet, every rank throws the
- * same {@link CohortException} naming the ranks and their calls, before any of the collective's
+ * same {@link CollectiveMismatchException} naming the ranks and their calls, before any of the collective's
  * messages is sent, instead of the job hanging or a reduction reading wrong values. Off by default:
  * it costs a linear gather and bcast of a few dozen bytes per collective.
  *
@@ -73,7 +73,7 @@ final class SignatureCheck {
             byte[] verdict = x.recv(0, DOWN);
             up.await();
             if (verdict.length > 0) {
-                throw new CohortException(new String(verdict, StandardCharsets.UTF_8));
+                throw new CollectiveMismatchException(new String(verdict, StandardCharsets.UTF_8));
             }
             return;
         }
@@ -98,7 +98,7 @@ final class SignatureCheck {
             r.await();
         }
         if (error != null) {
-            throw new CohortException(error);
+            throw new CollectiveMismatchException(error);
         }
     }
 

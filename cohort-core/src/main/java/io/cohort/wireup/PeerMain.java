@@ -1,6 +1,8 @@
 package io.cohort.wireup;
 
 import io.cohort.Cohort;
+import io.cohort.CollectiveMismatchException;
+import io.cohort.GlobalProgramException;
 import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
 import io.cohort.profile.PeerProfile;
@@ -50,8 +52,9 @@ public final class PeerMain {
             if (t instanceof StartupFailedException && !verbose) {
                 // A set-up fault, not the program's: the message says it all (rank, job, reason).
                 System.err.println("cohort: " + t.getMessage());
-            } else if (t instanceof PeerClosedException && !verbose) {
-                // The programs do not match: the sentence names the peer, the frame the call.
+            } else if ((t instanceof PeerClosedException || t instanceof CollectiveMismatchException
+                    || t instanceof GlobalProgramException) && !verbose) {
+                // The programs do not match: the sentence names the peers, the frame the call.
                 System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + ": " + t.getMessage()
                         + userFrame(t));
             } else if (t instanceof NoClassDefFoundError n && n.getCause() instanceof ClassNotFoundException) {

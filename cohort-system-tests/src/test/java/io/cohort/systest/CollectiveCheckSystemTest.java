@@ -21,8 +21,11 @@ class CollectiveCheckSystemTest {
         CohortProcess p = CohortProcess.run("run", "-n", "4", "--check-collectives", "--timeout", "60",
                 "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.MismatchedCollectives");
         assertEquals(1, p.exitCode(), p.toString());
-        long ranksSaying = p.err().stream().filter(l -> l.endsWith(EXPECTED)).count();
+        long ranksSaying = p.err().stream().filter(l -> l.matches("cohort: rank \\d: " + java.util.regex.Pattern.quote(EXPECTED)
+                + " \\(at io\\.cohort\\.systest\\.programs\\.MismatchedCollectives\\.main\\(MismatchedCollectives\\.java:\\d+\\)\\)")).count();
         assertTrue(ranksSaying >= 1, "the sentence: " + p);
+        assertTrue(p.err().stream().noneMatch(l -> l.startsWith("\tat ") || l.startsWith("Exception in thread")),
+                "one line per rank, no stack trace: " + p);
         String summary = p.err().get(p.err().size() - 1);
         assertTrue(summary.startsWith("cohort: job ") && summary.contains("exited with status 1 (root cause)"), p.toString());
     }
