@@ -76,7 +76,10 @@ final class ProgramResolver {
             throw new UsageException("-cp needs at least one directory or jar");
         }
         if (!isClassName(mainClass)) {
-            throw new UsageException("'" + mainClass + "' is not a Java class name; give the main class after -cp CLASSPATH");
+            String dotted = mainClass.endsWith(".class") ? mainClass.substring(0, mainClass.length() - 6) : mainClass;
+            dotted = dotted.replace('/', '.');
+            throw new UsageException("'" + mainClass + "' is not a Java class name; give the main class after -cp CLASSPATH"
+                    + (!dotted.equals(mainClass) && isClassName(dotted) ? " (did you mean " + dotted + "?)" : ""));
         }
         List<Path> search = new ArrayList<>();
         for (String e : entries) {
@@ -93,7 +96,11 @@ final class ProgramResolver {
         }
         if (classFile == null) {
             throw new ProgramNotFoundException("class " + mainClass + " was not found on the classpath " + classpath
-                    + "; check the class name (with its package) and the -cp entries");
+                    + (looked.unreadable.isEmpty() ? "; check the class name (with its package) and the -cp entries"
+                            + (mainClass.endsWith(".class") ? " (the name is without .class: "
+                                    + mainClass.substring(0, mainClass.length() - 6) + ")" : "")
+                            : "; " + looked.unreadable.stream().map(Path::toString).collect(java.util.stream.Collectors.joining(", "))
+                                    + (looked.unreadable.size() == 1 ? " is" : " are") + " not readable by this user (permission denied)"));
         }
         checkMain(mainClass, classFile);
         return new Program(entries, mainClass);
@@ -139,6 +146,8 @@ final class ProgramResolver {
     private static final class Search {
         final Set<Path> seen = new HashSet<>();
         boolean unsure;
+        /** Entries that exist but that this user may not read: a class in them is not found by the peers either. */
+        final List<Path> unreadable = new ArrayList<>();
     }
 
     /**
@@ -193,7 +202,10 @@ final class ProgramResolver {
                         }
                     }
                 } catch (IOException | RuntimeException e) {
-                    // Not a jar: java ignores it too.
+                    if (!Files.isReadable(p)) {
+                        search.unreadable.add(p);
+                    }
+                    // Else not a jar: java ignores it too.
                 }
             }
         }

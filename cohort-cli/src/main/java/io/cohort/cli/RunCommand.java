@@ -519,6 +519,10 @@ final class RunCommand implements Callable<Integer> {
         if (output != null && output.isBlank()) {
             throw new UsageException("--output needs a file name pattern such as out/rank-%r.txt");
         }
+        if (output != null && !output.replace("%%", "").replaceAll("%[rj]", "").chars().noneMatch(c -> c == '%')) {
+            throw new UsageException("--output '" + output + "' has a % that is neither %r (the rank), %j (the job id)"
+                    + " nor %% (a percent sign)");
+        }
         if (profileMode != null && PeerProfile.Mode.of(profileMode) == null) {
             throw new UsageException("--profile-mode must be summary or full (got '" + profileMode + "')");
         }

@@ -358,6 +358,9 @@ class RunCommandTest {
         assertUsageError(execute("run", "-n", "2", "app.jar"), "run a jar with -jar app.jar");
         assertUsageError(execute("run", "-n", "2"), "no program given; use -jar JAR");
         assertUsageError(execute("run", "-n", "2", "--example", "hello", "extra"), "--example hello takes no arguments; got 'extra'");
+        assertUsageError(execute("run", "-n", "2", "--output", "o%q%r", "--example", "hello"),
+                "--output 'o%q%r' has a % that is neither %r (the rank), %j (the job id) nor %% (a percent sign)");
+        assertUsageError(execute("run", "-n", "2", "-cp", ".", "pkg/Main"), "(did you mean pkg.Main?)");
     }
 
     @Test
