@@ -74,6 +74,9 @@ public final class PeerMain {
                 System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + " stopped: " + t.getMessage()
                         + userFrame(t));
             } else {
+                if (!verbose) {
+                    withoutLauncherFrames(t);
+                }
                 System.err.print("Exception in thread \"main\" ");
                 t.printStackTrace();
             }
@@ -131,6 +134,34 @@ public final class PeerMain {
     }
 
     /** " (at Main.java:42)": where the program was when the failure reached it. */
+    /**
+     * Cuts the frames below the program's main method (the reflective call and {@link ProgramEntry},
+     * {@code PeerMain}) from {@code t} and its causes, so that the trace ends where a trace of
+     * {@code java Main} does.
+     */
+    static void withoutLauncherFrames(Throwable t) {
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable x = t; x != null && seen.add(x); x = x.getCause()) {
+            StackTraceElement[] s = x.getStackTrace();
+            int entry = -1;
+            for (int i = 0; i < s.length; i++) {
+                if (s[i].getClassName().equals(ProgramEntry.class.getName())) {
+                    entry = i;
+                    break;
+                }
+            }
+            if (entry < 0) {
+                continue; // a trace that does not run through the entry (another thread's cause)
+            }
+            int cut = entry;
+            while (cut > 0 && (s[cut - 1].getClassName().startsWith("jdk.internal.reflect.")
+                    || s[cut - 1].getClassName().startsWith("java.lang.reflect."))) {
+                cut--;
+            }
+            x.setStackTrace(java.util.Arrays.copyOf(s, cut));
+        }
+    }
+
     private static String userFrame(Throwable t) {
         for (StackTraceElement f : t.getStackTrace()) {
             if (!library(f.getClassName())) {

@@ -8,6 +8,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Timeout(10)
 class PeerMainTest {
     @Test
+    void anUncaughtExceptionsTraceEndsAtTheProgramsMainAsUnderPlainJava() {
+        StackTraceElement[] launched = {
+                new StackTraceElement("app.Solver", "step", "Solver.java", 40),
+                new StackTraceElement("app.Solver", "main", "Solver.java", 12),
+                new StackTraceElement("jdk.internal.reflect.NativeMethodAccessorImpl", "invoke0", null, -2),
+                new StackTraceElement("jdk.internal.reflect.DelegatingMethodAccessorImpl", "invoke", null, 43),
+                new StackTraceElement("java.lang.reflect.Method", "invoke", null, 569),
+                new StackTraceElement(ProgramEntry.class.getName(), "run", "ProgramEntry.java", 97),
+                new StackTraceElement(PeerMain.class.getName(), "main", "PeerMain.java", 45)};
+        RuntimeException cause = new RuntimeException("cause");
+        cause.setStackTrace(launched.clone());
+        IllegalStateException t = new IllegalStateException("top", cause);
+        t.setStackTrace(launched.clone());
+        StackTraceElement[] other = {new StackTraceElement("app.Worker", "run", "Worker.java", 7)};
+        RuntimeException elsewhere = new RuntimeException("another thread's");
+        elsewhere.setStackTrace(other);
+        cause.initCause(elsewhere);
+        PeerMain.withoutLauncherFrames(t);
+        assertEquals(java.util.List.of(launched[0], launched[1]), java.util.List.of(t.getStackTrace()));
+        assertEquals(java.util.List.of(launched[0], launched[1]), java.util.List.of(cause.getStackTrace()));
+        assertEquals(java.util.List.of(other), java.util.List.of(elsewhere.getStackTrace()), "left as it is");
+    }
+
+    @Test
     void aMissingDependencyIsNamedNotTheMainClass() {
         assertEquals("class app.Solver needs class org.HdrHistogram.Histogram, which is not on the peer's classpath;"
                         + " add the jar or directory that holds it to -cp (with -jar: to the Class-Path of the jar's"
