@@ -42,8 +42,10 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
             }
             return "unexpected argument '" + word + "'";
         }
+        // A run of digits too long for the type is a number out of range; anything else is no number.
         return ex.getMessage()
-                .replace("' is not an int", "' is not a whole number from -2147483648 to 2147483647")
+                .replaceAll("'(-?\\d+)' is not an? (int|long)", "'$1' is too large a number")
+                .replace("' is not an int", "' is not a whole number")
                 .replace("' is not a long", "' is not a whole number")
                 .replace("' is not a double", "' is not a number");
     }

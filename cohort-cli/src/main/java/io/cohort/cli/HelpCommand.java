@@ -29,7 +29,8 @@ final class HelpCommand implements Callable<Integer> {
             if (sub == null) {
                 // Raised on the level that lacks the word, so that the message points at its --help.
                 throw new CommandLine.ParameterException(at, "'" + at.getCommandSpec().qualifiedName()
-                        + "' has no command '" + word + "'");
+                        + "' has no command '" + word + "'" + (at.getSubcommands().isEmpty() ? ""
+                                : " (its commands: " + String.join(", ", at.getSubcommands().keySet()) + ")"));
             }
             at = sub;
         }

@@ -124,7 +124,7 @@ public final class Main {
     /** Gives every command of the tree {@code -h} / {@code --help}, as {@code run}, {@code stacks} and {@code prof} declare it. */
     private static void addHelpOptions(CommandLine c) {
         CommandLine.Model.CommandSpec spec = c.getCommandSpec();
-        if (spec.options().stream().noneMatch(CommandLine.Model.OptionSpec::usageHelp) && !spec.helpCommand()) {
+        if (spec.options().stream().noneMatch(CommandLine.Model.OptionSpec::usageHelp)) {
             spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
                     .description("Show this help.").build());
         }

@@ -391,7 +391,8 @@ final class RunCommand implements Callable<Integer> {
             return profileLine(job.size(), shown);
         }
         if (missing.size() == job.size()) {
-            return "cohort: no profile was written to " + shown + ": no peer could record one there (each said why when it started)";
+            return "cohort: no profile was written to " + shown + " (a peer that cannot write there says why when it starts;"
+                    + " one killed outright writes none)";
         }
         int written = job.size() - missing.size();
         return "cohort: profile of " + written + " of " + job.size() + " peers in " + shown + " (" + (missing.size() == 1

@@ -170,7 +170,7 @@ class RunCommandTest {
         assertOneLine(r.err(), dir + " is a directory, not a jar file");
         Result help = execute("help", "bogus");
         assertEquals(2, help.code(), help.err());
-        assertOneLine(help.err(), "'bogus'; run");
+        assertOneLine(help.err(), "'cohort' has no command 'bogus' (its commands: run, stacks,");
     }
 
     @Test
@@ -194,7 +194,11 @@ class RunCommandTest {
         }
         Result deep = execute("help", "db", "bogus");
         assertEquals(2, deep.code());
-        assertOneLine(deep.err(), "'cohort db' has no command 'bogus'; run 'cohort db --help' for usage");
+        assertOneLine(deep.err(), "'cohort db' has no command 'bogus' (its commands: init, print, validate, set, unset, remove,"
+                + " edit); run 'cohort db --help' for usage");
+        Result helpOfHelp = execute("help", "-h");
+        assertEquals(0, helpOfHelp.code(), helpOfHelp.err());
+        assertTrue(helpOfHelp.out().startsWith("Usage: cohort help "), helpOfHelp.out());
     }
 
     @Test
@@ -211,7 +215,10 @@ class RunCommandTest {
         assertOneLine(extra.err(), "cohort: unexpected argument 'extra'; run 'cohort db print --help' for usage");
         Result big = execute("run", "-n", "99999999999", "--example", "pi");
         assertEquals(2, big.code());
-        assertOneLine(big.err(), "'99999999999' is not a whole number from -2147483648 to 2147483647");
+        assertOneLine(big.err(), "Invalid value for option '--np': '99999999999' is too large a number");
+        Result word = execute("run", "-n", "abc", "--example", "pi");
+        assertEquals(2, word.code());
+        assertOneLine(word.err(), "Invalid value for option '--np': 'abc' is not a whole number; run 'cohort run --help'");
     }
 
     @Test
@@ -344,7 +351,8 @@ class RunCommandTest {
         Files.writeString(dir.resolve("Ring.prof.1.tsv"), "x");
         Files.writeString(old, "y");
         assertEquals(RunCommand.profileLine(4, "p"), RunCommand.profileLine(job, dir, "p", start));
-        assertEquals("cohort: no profile was written to q: no peer could record one there (each said why when it started)",
+        assertEquals("cohort: no profile was written to q (a peer that cannot write there says why when it starts; one killed"
+                        + " outright writes none)",
                 RunCommand.profileLine(job, dir.resolve("nothing-here"), "q", start));
     }
 

@@ -1062,6 +1062,7 @@ public class EngineCommunicator implements Communicator {
         if (worldRanks != null) {
             d.worldRanks(worldRanks); // the stacks name the ranks a call waits for as the job does
         }
+        d.onAwaitedClosed(p -> engine.noteAwaitedClosed(toEngine(p)));
         domainPolling.startPolling(d);
         domain = d;
         return d;
@@ -1089,6 +1090,7 @@ public class EngineCommunicator implements Communicator {
             j.finish(); // the program's time with the world ends when it asks to close
         }
         if (world == this) {
+            engine.programClosing();
             for (EngineCommunicator c : contexts.open()) {
                 c.close();
             }

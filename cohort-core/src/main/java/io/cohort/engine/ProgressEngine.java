@@ -73,6 +73,8 @@ public final class ProgressEngine implements InboundSink {
     /** Contexts whose arrivals bypass matching (see {@link #onContext}); null while there are none. */
     private volatile ContextHandlers contextHandlers;
     private volatile boolean closed;
+    /** Set by {@link #programClosing}. */
+    private volatile boolean programDone;
     /** Yields of the goodbye wait before it blocks. */
     static final int CLOSE_YIELDS = 10;
     /** Longest block of the goodbye wait: the last goodbye is seen within this. */
@@ -368,9 +370,18 @@ public final class ProgressEngine implements InboundSink {
         boolean first = matching.failure(source) == null;
         matching.peerFailed(source, reason);
         PeerFailureListener l = failureListener;
-        if (first && l != null && !closed) {
+        if (first && l != null && !closed && !programDone) {
             l.peerFailed(source, reason);
         }
+    }
+
+    /**
+     * The program has begun to close its world: from now on it fails because of no other peer, so
+     * losses are no longer told to the launcher (which would take this peer's own failure, in a
+     * clean-up after the close, for collateral damage).
+     */
+    public void programClosing() {
+        programDone = true;
     }
 
     @Override
@@ -380,11 +391,16 @@ public final class ProgressEngine implements InboundSink {
 
     /** The failure of a receive or probe that waits for {@code source}, which has closed its world. */
     PeerClosedException closedFailure(int source) {
+        noteAwaitedClosed(source);
+        return MatchingEngine.closedFailure(source);
+    }
+
+    /** A wait of this peer failed because {@code source} (world rank) had closed its world: told once per peer. */
+    void noteAwaitedClosed(int source) {
         PeerFailureListener l = failureListener;
-        if (l != null && !closed && awaitedClosed.add(source)) {
+        if (l != null && !closed && !programDone && awaitedClosed.add(source)) {
             l.awaitedClosed(source);
         }
-        return MatchingEngine.closedFailure(source);
     }
 
     /** Delivers a message as if it had arrived from {@code source} (self-sends, local transport). */

@@ -133,15 +133,25 @@ public final class PeerMain {
         return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
-    /** " (at Main.java:42)": where the program was when the failure reached it. */
     /**
      * Cuts the frames below the program's main method (the reflective call and {@link ProgramEntry},
-     * {@code PeerMain}) from {@code t} and its causes, so that the trace ends where a trace of
+     * {@code PeerMain}) from {@code t}, its causes and suppressed exceptions, so that the trace ends where a trace of
      * {@code java Main} does.
      */
     static void withoutLauncherFrames(Throwable t) {
         java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (Throwable x = t; x != null && seen.add(x); x = x.getCause()) {
+        java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(java.util.List.of(t));
+        while (!todo.isEmpty()) {
+            Throwable x = todo.pop();
+            if (!seen.add(x)) {
+                continue;
+            }
+            if (x.getCause() != null) {
+                todo.push(x.getCause());
+            }
+            for (Throwable suppressed : x.getSuppressed()) { // a close() that failed inside try-with-resources
+                todo.push(suppressed);
+            }
             StackTraceElement[] s = x.getStackTrace();
             int entry = -1;
             for (int i = 0; i < s.length; i++) {
@@ -162,6 +172,7 @@ public final class PeerMain {
         }
     }
 
+    /** " (at Main.java:42)": where the program was when the failure reached it. */
     private static String userFrame(Throwable t) {
         for (StackTraceElement f : t.getStackTrace()) {
             if (!library(f.getClassName())) {

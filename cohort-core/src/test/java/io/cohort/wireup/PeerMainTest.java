@@ -25,7 +25,11 @@ class PeerMainTest {
         RuntimeException elsewhere = new RuntimeException("another thread's");
         elsewhere.setStackTrace(other);
         cause.initCause(elsewhere);
+        RuntimeException closing = new RuntimeException("close() failed");
+        closing.setStackTrace(launched.clone());
+        t.addSuppressed(closing);
         PeerMain.withoutLauncherFrames(t);
+        assertEquals(java.util.List.of(launched[0], launched[1]), java.util.List.of(closing.getStackTrace()));
         assertEquals(java.util.List.of(launched[0], launched[1]), java.util.List.of(t.getStackTrace()));
         assertEquals(java.util.List.of(launched[0], launched[1]), java.util.List.of(cause.getStackTrace()));
         assertEquals(java.util.List.of(other), java.util.List.of(elsewhere.getStackTrace()), "left as it is");

@@ -71,7 +71,7 @@ public final class Broadcast {
                     long[] theirs = world.recv(peer, 1).asLongs();
                     Arrays.setAll(total, i -> total[i] + theirs[i]);
                 }
-                long messages = (long) rounds * size;
+                long messages = size > 1 ? (long) rounds * size : 0; // a job of one multicasts nothing
                 System.out.println("broadcast: " + Words.count(size, "peer") + " multicast " + Words.count(messages, "message")
                         + " in " + Words.count(rounds, "round") + ", " + (total[0] == 0 ? "all correct" : total[0] + " WRONG") + "; " + total[1]
                         + " NACKs, " + total[2] + " retransmissions, " + total[3] + " foreign datagrams dropped");

@@ -777,7 +777,7 @@ public final class Controller {
             startStacks(c);
         } else if (e instanceof TimeoutStacksShown) {
             if (!stopping && !tracker.allExited()) {
-                timedOut = true;
+                timedOut = stopPending.isEmpty(); // a failure already under way is what ends the job
                 stopJob();
             }
         } else if (e instanceof StacksAnswer a) {
@@ -1306,17 +1306,29 @@ public final class Controller {
             stopPending.clear();
             return;
         }
+        if (stopPending.isEmpty()) {
+            return;
+        }
+        // A failure of its own (one that waited for no closed peer) stops the job once its reports are
+        // in. Failures that followed a closed peer stop it once none of them waits any longer, so that
+        // in a chain (rank 2 waited for rank 1, rank 3 for rank 2) the first closed peer's exit decides.
         long now = jobClock();
+        boolean allReady = true;
         for (Map.Entry<Integer, Long> e : stopPending.entrySet()) {
             int rank = e.getKey();
             long waited = now - e.getValue();
             boolean reportsIn = tracker.settled(rank) || waited >= TimeUnit.MILLISECONDS.toNanos(REPORTS_WAIT_MILLIS);
+            boolean followed = tracker.awaitedClosedPeer(rank);
             boolean causeRuns = tracker.awaitsRunningPeer(rank) && waited < TimeUnit.MILLISECONDS.toNanos(spec.graceMillis());
-            if (reportsIn && !causeRuns) {
-                stopPending.clear();
-                stopJob();
-                return;
+            if (reportsIn && !followed) {
+                allReady = true;
+                break;
             }
+            allReady &= reportsIn && !causeRuns;
+        }
+        if (allReady) {
+            stopPending.clear();
+            stopJob();
         }
     }
 
@@ -1382,8 +1394,8 @@ public final class Controller {
         if (spec.timeoutSeconds() > 0 && !stopping && !timeoutStacksPending
                 && now - launchNanos > TimeUnit.SECONDS.toNanos(spec.timeoutSeconds())) {
             Consumer<JobStacks> printer = timeoutStacks;
-            if (printer == null) {
-                timedOut = true;
+            if (printer == null || !stopPending.isEmpty()) {
+                timedOut = stopPending.isEmpty(); // a failure already under way is what ends the job
                 stopJob();
                 return;
             }

@@ -149,6 +149,11 @@ public final class ExitTracker {
         }
     }
 
+    /** Whether {@code rank} reported waiting for a peer that had closed its world. */
+    public boolean awaitedClosedPeer(int rank) {
+        return awaitedClosed[rank] != null;
+    }
+
     /** Whether a peer whose closed world {@code rank} waited for is still running: its failure may follow. */
     public boolean awaitsRunningPeer(int rank) {
         java.util.BitSet closed = awaitedClosed[rank];
@@ -191,15 +196,31 @@ public final class ExitTracker {
         if (failureReason[rank] != null) {
             return true;
         }
-        java.util.BitSet closed = awaitedClosed[rank];
-        for (int p = closed == null ? -1 : closed.nextSetBit(0); p >= 0; p = closed.nextSetBit(p + 1)) {
-            if (status[p] != null && status[p] != 0) {
-                return true; // it failed waiting for a peer that failed
-            }
+        if (closedPeerThatFailed(rank) >= 0) {
+            return true; // it failed waiting for a peer that failed
         }
+        return stoppedByLauncher(rank);
+    }
+
+    /** It died of the launcher's stop (TERM, or KILL after the grace period), not on its own before it. */
+    private boolean stoppedByLauncher(int rank) {
         Integer s = status[rank];
         return s != null && stoppedWhenExited[rank] && !lostBeforeStop[rank]
                 && (s == STATUS_SIGTERM || s == STATUS_SIGKILL);
+    }
+
+    /**
+     * The lowest peer whose closed world {@code rank} waited for and that failed on its own (an
+     * abnormal exit the launcher's stop did not cause), or -1.
+     */
+    private int closedPeerThatFailed(int rank) {
+        java.util.BitSet closed = awaitedClosed[rank];
+        for (int p = closed == null ? -1 : closed.nextSetBit(0); p >= 0; p = closed.nextSetBit(p + 1)) {
+            if (status[p] != null && status[p] != 0 && !stoppedByLauncher(p)) {
+                return p;
+            }
+        }
+        return -1;
     }
 
     /** Ranks that have not exited (yet). */
@@ -261,7 +282,8 @@ public final class ExitTracker {
                     line.append(": ").append(why);
                 }
             } else if (awaitedClosed[root] != null) {
-                line.append("it waited for rank ").append(awaitedClosed[root].nextSetBit(0))
+                int p = closedPeerThatFailed(root);
+                line.append("it waited for rank ").append(p >= 0 ? p : awaitedClosed[root].nextSetBit(0))
                         .append(", which had closed its world");
             } else {
                 line.append("it was stopped by the launcher");

@@ -76,6 +76,41 @@ class ExitTrackerTest {
     }
 
     @Test
+    void aPeerLeftWaitingByOneThatClosedAndWasThenStoppedByTheLauncherIsTheRootCause() {
+        // Rank 1 skipped a call and went on past the grace period; the launcher's stop ended it.
+        ExitTracker t = tracker(2);
+        t.controlConnected(0);
+        t.controlConnected(1);
+        t.awaitedClosed(0, 1);
+        t.exited(0, 1, false);
+        t.stopping();
+        t.exited(1, 143, true);
+        t.controlClosed(0);
+        t.controlClosed(1);
+        JobOutcome o = t.outcome();
+        assertEquals(0, o.rootCauseRank());
+        assertEquals("cohort: job cafe0001 failed: rank 0 on node1 exited with status 1 (root cause); 1 other peer was stopped",
+                o.summary());
+    }
+
+    @Test
+    void inAChainOfClosedWorldsTheFirstToFailIsTheRootCause() {
+        ExitTracker t = tracker(4);
+        for (int r = 0; r < 4; r++) {
+            t.controlConnected(r);
+        }
+        t.awaitedClosed(0, 1);
+        t.awaitedClosed(2, 1);
+        t.awaitedClosed(3, 2);
+        for (int r : new int[] {3, 2, 0, 1}) {
+            t.exited(r, 1, false);
+            t.controlClosed(r);
+        }
+        JobOutcome o = t.outcome();
+        assertEquals(1, o.rootCauseRank());
+    }
+
+    @Test
     void aPeerLeftWaitingByOneThatClosedAndExitedNormallyIsTheRootCause() {
         // Rank 1 skipped a call the others made and ended cleanly: rank 0's failure is the one to show.
         ExitTracker t = tracker(2);

@@ -46,6 +46,35 @@ class ExitStatusSystemTest {
     }
 
     @Test
+    @Timeout(60)
+    void aPeerThatFailsInsideTryWithResourcesIsTheRootCauseAlsoWhenTheOthersWaitOnTheBroadcastDomain() throws Exception {
+        // Their requests fail with the domain's GlobalProgramException ("has ended its program"), and the
+        // failing rank, still closing its domain, must not report the others' exits as its own cause.
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "--transport", "udp", "--collectives", "bcast",
+                "-cp", CohortProcess.TEST_CLASSES, FAILING, "1", "throw", "1000", "bcast");
+        assertEquals(1, p.exitCode(), p.toString());
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).matches("cohort: job [0-9a-f]{8} failed: rank 1 on \\S+ exited with status 1 \\(root cause\\); "
+                + "2 other peers were stopped"), s.get(0));
+        assertEquals(2, p.err().stream().filter(l -> l.matches("cohort: rank [02]: rank [02], call #\\d+: request\\(source 1, .*"
+                + "rank 1 has ended its program.*")).count(), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void inAChainOfClosedWorldsTheFirstFailureIsTheRootCause() throws Exception {
+        // Rank 2 fails waiting for rank 1, rank 3 for rank 2: rank 3's failure, whose cause has exited,
+        // must not stop the job while rank 1, the first, is still in its clean-up.
+        CohortProcess p = CohortProcess.run("run", "-n", "4", "-cp", CohortProcess.TEST_CLASSES, FAILING, "1", "throw", "1000", "chain");
+        assertEquals(1, p.exitCode(), p.toString());
+        List<String> s = summaries(p);
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).matches("cohort: job [0-9a-f]{8} failed: rank 1 on \\S+ exited with status 1 \\(root cause\\); "
+                + "3 other peers were stopped"), s.get(0));
+    }
+
+    @Test
     @Timeout(150)
     void peersThatAllFailOnTheirOwnAreNamedNotCountedAsStopped() throws Exception {
         // A peer that the launcher's stop (after the first exit) reaches before its own exit(4) is

@@ -82,6 +82,8 @@ public final class PcodeDomain implements BroadcastDomain {
     private volatile String failure;
     /** For the stacks: this domain's ranks in the world's numbering (null: the same numbering). */
     private volatile int[] worldRanks;
+    /** Told the domain rank of a peer whose ended program a request waited for, before the request fails. */
+    private volatile java.util.function.IntConsumer awaitedClosed;
 
     /**
      * A domain of {@code size} peers in which this one is {@code rank}. {@code key} is the job's
@@ -134,6 +136,14 @@ public final class PcodeDomain implements BroadcastDomain {
             throw new IllegalArgumentException("the domain has " + size + " peers but " + ranks.length + " world ranks");
         }
         this.worldRanks = ranks.clone();
+    }
+
+    /**
+     * Tells {@code listener} the domain rank of a peer that ended its program while a request of this
+     * peer waited for its multicast (the request then fails): the launcher's root cause follows it.
+     */
+    public void onAwaitedClosed(java.util.function.IntConsumer listener) {
+        this.awaitedClosed = listener;
     }
 
     /** What the calling thread waits for, for the stacks: {@code peer} in the world's numbering. */
@@ -355,6 +365,10 @@ public final class PcodeDomain implements BroadcastDomain {
                     timers.requestPending(stream, now);
                     if (!p2p && status.isClosed(source) && slot.isFree() && !receiver.hasGap(stream)
                             && highestSeen[stream] <= pcv.get(source)) {
+                        java.util.function.IntConsumer told = awaitedClosed;
+                        if (told != null) {
+                            told.accept(source);
+                        }
                         throw fail("rank " + self + ", call #" + pos + ": request(source " + source + ", targets "
                                 + TargetSet.describe(t) + ") cannot be satisfied: rank " + source + " has ended its program after "
                                 + pcv.get(source) + " broadcast frames, all handled here. The global program is incorrect: rank "

@@ -13,7 +13,10 @@ import java.io.IOException;
  * <p>{@code FailingPeer <rank> throw <millis>}: the program runs in try-with-resources and that rank
  * throws, so its world closes (a clean goodbye) before the exception leaves {@code main}; its
  * {@code finally} then takes {@code millis} (a slow clean-up), so the others, whose receives fail on
- * the goodbye, exit before it does.
+ * the goodbye, exit before it does. With {@code chain} after the millis, each rank above the
+ * failing one waits for the rank before it instead, so the failures follow each other down the chain;
+ * with {@code bcast}, the others wait in a bcast from the failing rank (after one from rank 0), which
+ * under {@code --collectives bcast} is a request on the broadcast domain.
  */
 public final class FailingPeer {
     private FailingPeer() {
@@ -23,7 +26,7 @@ public final class FailingPeer {
         boolean all = args[0].equals("all");
         int victim = all ? -1 : Integer.parseInt(args[0]);
         if (args[1].equals("throw")) {
-            throwInsideTryWithResources(victim, Long.parseLong(args[2]));
+            throwInsideTryWithResources(victim, Long.parseLong(args[2]), args.length > 3 ? args[3] : "");
             return;
         }
         Communicator world = Cohort.init();
@@ -41,15 +44,22 @@ public final class FailingPeer {
         System.out.println("rank " + world.rank() + " unexpectedly received a message");
     }
 
-    private static void throwInsideTryWithResources(int victim, long cleanupMillis) throws InterruptedException {
+    private static void throwInsideTryWithResources(int victim, long cleanupMillis, String how) throws InterruptedException {
         boolean me = false;
         try (Communicator world = Cohort.init()) {
             world.barrier();
+            if (how.equals("bcast")) {
+                world.bcast(0, new int[1]);
+            }
             me = world.rank() == victim;
             if (me) {
                 throw new IllegalStateException("rank " + victim + " fails inside try-with-resources");
             }
-            world.recv(victim, 0);
+            if (how.equals("bcast")) {
+                world.bcast(victim, new int[1]);
+            } else {
+                world.recv(how.equals("chain") && world.rank() > victim ? world.rank() - 1 : victim, 0);
+            }
         } finally {
             if (me) {
                 Thread.sleep(cleanupMillis);
