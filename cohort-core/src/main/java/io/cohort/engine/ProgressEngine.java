@@ -369,10 +369,15 @@ public final class ProgressEngine implements InboundSink {
     public void peerFailed(int source, String reason) {
         boolean first = matching.failure(source) == null;
         matching.peerFailed(source, reason);
-        PeerFailureListener l = failureListener;
-        if (first && l != null && !closed && !programDone) {
+        PeerFailureListener l = reporting();
+        if (first && l != null) {
             l.peerFailed(source, reason);
         }
+    }
+
+    /** The listener while this peer's losses are still news to the launcher, else null. */
+    private PeerFailureListener reporting() {
+        return closed || programDone ? null : failureListener;
     }
 
     /**
@@ -397,8 +402,8 @@ public final class ProgressEngine implements InboundSink {
 
     /** A wait of this peer failed because {@code source} (world rank) had closed its world: told once per peer. */
     void noteAwaitedClosed(int source) {
-        PeerFailureListener l = failureListener;
-        if (l != null && !closed && !programDone && awaitedClosed.add(source)) {
+        PeerFailureListener l = reporting();
+        if (l != null && awaitedClosed.add(source)) {
             l.awaitedClosed(source);
         }
     }

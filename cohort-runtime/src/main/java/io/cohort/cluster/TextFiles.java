@@ -22,6 +22,20 @@ public final class TextFiles {
     private TextFiles() {
     }
 
+    /**
+     * Why a file operation failed, as a phrase for a message about the file: the JDK's message for a
+     * denied access, or another file-system failure without a reason, is only the file's name.
+     */
+    public static String reason(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return String.valueOf(e.getMessage());
+    }
+
     /** The file is not something to read as text; the message says what it is, as a phrase after the name. */
     public static final class NotTextFileException extends IOException {
         private static final long serialVersionUID = 1L;

@@ -74,7 +74,7 @@ public final class ClusterKey {
             throw new ClusterConfigException("the cluster key " + file + " does not exist; create one with 'cohort admin keygen "
                     + file + "' and copy it to every member, or give --key FILE or " + ENV_NAME);
         } catch (IOException e) {
-            throw new ClusterConfigException("cannot read the cluster key " + file + " (" + reason(e) + ")");
+            throw new ClusterConfigException("cannot read the cluster key " + file + " (" + TextFiles.reason(e) + ")");
         }
         String text;
         try {
@@ -85,7 +85,7 @@ public final class ClusterKey {
         } catch (CharacterCodingException e) {
             throw new ClusterConfigException("the cluster key " + file + " is not hex digits; make a new one with 'cohort admin keygen FILE'");
         } catch (IOException e) {
-            throw new ClusterConfigException("cannot read the cluster key " + file + " (" + reason(e) + ")");
+            throw new ClusterConfigException("cannot read the cluster key " + file + " (" + TextFiles.reason(e) + ")");
         }
         byte[] key;
         try {
@@ -144,16 +144,5 @@ public final class ClusterKey {
     @Override
     public String toString() {
         return "ClusterKey[" + (origin == null ? "in memory" : origin) + "]"; // never the key itself
-    }
-
-    /** Why a file could not be read, in words: the JDK's message for a denied access is only the file's name. */
-    private static String reason(IOException e) {
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
-            return f.getReason();
-        }
-        return e.getMessage();
     }
 }

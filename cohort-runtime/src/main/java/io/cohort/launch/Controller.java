@@ -1313,20 +1313,19 @@ public final class Controller {
         // in. Failures that followed a closed peer stop it once none of them waits any longer, so that
         // in a chain (rank 2 waited for rank 1, rank 3 for rank 2) the first closed peer's exit decides.
         long now = jobClock();
-        boolean allReady = true;
+        boolean ownFailureIn = false;
+        boolean allSettled = true;
         for (Map.Entry<Integer, Long> e : stopPending.entrySet()) {
             int rank = e.getKey();
             long waited = now - e.getValue();
             boolean reportsIn = tracker.settled(rank) || waited >= TimeUnit.MILLISECONDS.toNanos(REPORTS_WAIT_MILLIS);
             boolean followed = tracker.awaitedClosedPeer(rank);
-            boolean causeRuns = tracker.awaitsRunningPeer(rank) && waited < TimeUnit.MILLISECONDS.toNanos(spec.graceMillis());
-            if (reportsIn && !followed) {
-                allReady = true;
-                break;
-            }
-            allReady &= reportsIn && !causeRuns;
+            boolean causeRuns = followed && tracker.awaitsRunningPeer(rank)
+                    && waited < TimeUnit.MILLISECONDS.toNanos(spec.graceMillis());
+            ownFailureIn |= reportsIn && !followed;
+            allSettled &= reportsIn && !causeRuns;
         }
-        if (allReady) {
+        if (ownFailureIn || allSettled) {
             stopPending.clear();
             stopJob();
         }

@@ -82,12 +82,8 @@ public final class OutputRouter implements Closeable {
                 why = "no such directory, and it cannot be created";
             } else if (e instanceof java.nio.file.FileAlreadyExistsException) {
                 why = e.getMessage() + " is in the way (not a directory)";
-            } else if (e instanceof java.nio.file.AccessDeniedException) {
-                why = "permission denied";
-            } else if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
-                why = f.getReason();
             } else {
-                why = String.valueOf(e.getMessage());
+                why = io.cohort.cluster.TextFiles.reason(e);
             }
             throw new IOException("cannot create the output file " + p + " (--output): " + why, e);
         }
