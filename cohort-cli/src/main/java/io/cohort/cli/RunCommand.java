@@ -138,6 +138,11 @@ final class RunCommand implements Callable<Integer> {
             description = "How waiting peers idle: busy-spin, yield, backoff or park (sets COHORT_IDLE).")
     String idle;
 
+    @Option(names = "--bind-to", paramLabel = "core|none",
+            description = "Bind each peer (its JVM and all its threads) to one processor of its host, local rank i to the "
+                    + "i-th the host allows, in turn where peers outnumber them; default none (sets COHORT_BIND_TO).")
+    String bindTo;
+
     @Option(names = "--wireup-timeout", paramLabel = "SECONDS", defaultValue = "" + JobSpec.WIREUP_TIMEOUT_SECONDS_DEFAULT,
             description = "Time the peers have to connect to each other (default: ${DEFAULT-VALUE}).")
     int wireupTimeoutSeconds;
@@ -483,6 +488,13 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException(e.getMessage());
             }
             env.put(IdleStrategies.IDLE_ENV_NAME, idle);
+        }
+        if (bindTo != null) {
+            String mode = bindTo.trim().toLowerCase(java.util.Locale.ROOT);
+            if (!JobEnvironment.BIND_TO_MODES.contains(mode)) {
+                throw new UsageException("--bind-to " + bindTo + " is not one of " + JobEnvironment.BIND_TO_MODES);
+            }
+            env.put(JobEnvironment.BIND_TO, mode);
         }
         if (collectives != null) {
             String mode = collectives.trim().toLowerCase(java.util.Locale.ROOT);

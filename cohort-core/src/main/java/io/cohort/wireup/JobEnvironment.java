@@ -78,6 +78,13 @@ public final class JobEnvironment {
     public static final String PROFILE_MODE = "COHORT_PROFILE_MODE";
     /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix and the collective algorithms. */
     public static final String VERBOSE = "COHORT_VERBOSE";
+    /**
+     * {@code core} ({@code cohort run --bind-to core}): the io-manager starts the peer bound to one
+     * processor, chosen by its local rank among those the io-manager may use; {@code none} or unset:
+     * unbound. Read by the io-manager, not by the peer.
+     */
+    public static final String BIND_TO = "COHORT_BIND_TO";
+    public static final java.util.List<String> BIND_TO_MODES = java.util.List.of("none", "core");
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");
     public static final int WIREUP_TIMEOUT_DEFAULT_SECONDS = 60;
 

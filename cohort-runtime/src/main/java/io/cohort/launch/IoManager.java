@@ -8,6 +8,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -180,6 +181,16 @@ public final class IoManager implements PeerProcess.Listener {
                 reportStartFailure(spec.rank(), "the job was stopped before this peer started", latch);
                 continue;
             }
+            List<String> command = spec.command();
+            try {
+                if (CoreBinding.wanted(spec.environment())) {
+                    command = new ArrayList<>(CoreBinding.prefix(spec.environment()));
+                    command.addAll(spec.command());
+                }
+            } catch (IOException | RuntimeException e) {
+                reportStartFailure(spec.rank(), e.getMessage(), latch);
+                continue;
+            }
             Path crashDir = CrashDirectories.ofPeer(spec.environment());
             if (crashDir != null) {
                 try {
@@ -192,7 +203,7 @@ public final class IoManager implements PeerProcess.Listener {
                 }
             }
             try {
-                PeerProcess p = PeerProcess.start(spec.rank(), spec.command(), spec.environment(), cwd);
+                PeerProcess p = PeerProcess.start(spec.rank(), command, spec.environment(), cwd);
                 peers.put(spec.rank(), p);
                 controller.trySend(ControlFrame.build(ControlMessageType.STARTED).putInt(spec.rank())
                         .putLong(p.pid()).frame());

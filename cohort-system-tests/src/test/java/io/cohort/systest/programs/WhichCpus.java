@@ -1,0 +1,21 @@
+package io.cohort.systest.programs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Never calls the API: prints "rank R cpus LIST", LIST being the processors this process may run on
+ * as Linux lists them ({@code Cpus_allowed_list} of /proc/self/status), so a test can see a binding.
+ */
+public final class WhichCpus {
+    private WhichCpus() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        String cpus = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:"))
+                .map(l -> l.substring("Cpus_allowed_list:".length()).trim()).findFirst().orElse("?");
+        System.out.println("rank " + System.getenv("COHORT_RANK") + " cpus " + cpus);
+    }
+}
