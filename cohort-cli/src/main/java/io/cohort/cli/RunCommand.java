@@ -495,6 +495,13 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException("--bind-to " + bindTo + " is not one of " + JobEnvironment.BIND_TO_MODES);
             }
             env.put(JobEnvironment.BIND_TO, mode);
+        } else if (env.containsKey(JobEnvironment.BIND_TO)) { // given with -x
+            String mode = env.get(JobEnvironment.BIND_TO).trim().toLowerCase(java.util.Locale.ROOT);
+            if (!mode.isEmpty() && !JobEnvironment.BIND_TO_MODES.contains(mode)) {
+                throw new UsageException("-x " + JobEnvironment.BIND_TO + "=" + env.get(JobEnvironment.BIND_TO)
+                        + " is not one of " + JobEnvironment.BIND_TO_MODES);
+            }
+            env.put(JobEnvironment.BIND_TO, mode.isEmpty() ? "none" : mode);
         }
         if (collectives != null) {
             String mode = collectives.trim().toLowerCase(java.util.Locale.ROOT);

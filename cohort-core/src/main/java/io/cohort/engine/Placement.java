@@ -16,7 +16,7 @@ import java.util.Map;
  */
 public final class Placement {
     /** Nothing known: no machine holds more peers than cores. */
-    public static final Placement UNKNOWN = new Placement(new int[0], new int[0], new int[0]);
+    public static final Placement UNKNOWN = new Placement(new int[0], new int[0], new int[0], new BitSet[0]);
 
     /** Machine index of each job rank. */
     private final int[] machineOf;
@@ -24,11 +24,14 @@ public final class Placement {
     private final int[] own;
     /** Per machine, how many processors its peers may run on together (the union of their sets); 0 if unknown. */
     private final int[] union;
+    /** Each job rank's processor set, null if unknown: a part of a machine's ranks has the union of theirs only. */
+    private final BitSet[] setOf;
 
-    private Placement(int[] machineOf, int[] own, int[] union) {
+    private Placement(int[] machineOf, int[] own, int[] union, BitSet[] setOf) {
         this.machineOf = machineOf;
         this.own = own;
         this.union = union;
+        this.setOf = setOf;
     }
 
     /**
@@ -49,11 +52,13 @@ public final class Placement {
         BitSet[] sets = new BitSet[machine.length];
         boolean[] unknownSet = new boolean[machine.length];
         int[] largest = new int[machine.length];
+        BitSet[] setOf = new BitSet[machine.length];
         for (int r = 0; r < machine.length; r++) {
             int m = index.computeIfAbsent(machine[r], k -> index.size());
             machineOf[r] = m;
             largest[m] = Math.max(largest[m], ownCpus[r]);
             BitSet set = cpuSet(cpuLists[r]);
+            setOf[r] = set == null ? null : (BitSet) set.clone();
             if (set == null) {
                 unknownSet[m] = true;
             } else if (sets[m] == null) {
@@ -66,14 +71,14 @@ public final class Placement {
         for (int m = 0; m < union.length; m++) {
             union[m] = unknownSet[m] || sets[m] == null ? largest[m] : sets[m].cardinality();
         }
-        return new Placement(machineOf, ownCpus.clone(), union);
+        return new Placement(machineOf, ownCpus.clone(), union, setOf);
     }
 
     /** Peers that are threads of this JVM: one machine with this many cores. */
     public static Placement oneMachine(int size, int cores) {
         int[] own = new int[size];
         Arrays.fill(own, cores);
-        return new Placement(new int[size], own, new int[] {cores});
+        return new Placement(new int[size], own, new int[] {cores}, new BitSet[size]);
     }
 
     /** The processors a Linux CPU list names ({@code 0-3,6}), or null if it is empty or malformed. */
@@ -108,15 +113,30 @@ public final class Placement {
     public boolean peersOutnumberCores(int[] ranks) {
         int[] count = new int[union.length];
         long[] limits = new long[union.length];
+        int[] largest = new int[union.length];
+        BitSet[] sets = new BitSet[union.length];
+        boolean[] unknownSet = new boolean[union.length];
         for (int r : ranks) {
             if (r < 0 || r >= machineOf.length || own[r] <= 0) {
                 return false;
             }
-            count[machineOf[r]]++;
-            limits[machineOf[r]] += own[r];
+            int m = machineOf[r];
+            count[m]++;
+            limits[m] += own[r];
+            largest[m] = Math.max(largest[m], own[r]);
+            if (setOf[r] == null) {
+                unknownSet[m] = true;
+            } else if (sets[m] == null) {
+                sets[m] = (BitSet) setOf[r].clone();
+            } else {
+                sets[m].or(setOf[r]);
+            }
         }
         for (int m = 0; m < union.length; m++) {
-            if (count[m] > 0 && count[m] > Math.min(union[m], limits[m])) {
+            // These ranks' own processors: peers bound one to a processor (cohort run --bind-to core) may share one
+            // although the machine's peers have more between them.
+            int between = unknownSet[m] || sets[m] == null ? largest[m] : sets[m].cardinality();
+            if (count[m] > 0 && count[m] > Math.min(between, limits[m])) {
                 return true;
             }
         }

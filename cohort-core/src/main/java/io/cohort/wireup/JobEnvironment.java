@@ -85,6 +85,12 @@ public final class JobEnvironment {
      */
     public static final String BIND_TO = "COHORT_BIND_TO";
     public static final java.util.List<String> BIND_TO_MODES = java.util.List.of("none", "core");
+    /**
+     * With {@value #BIND_TO} {@code core}: the peer's place among the peers of its machine, which
+     * picks its processor. The local rank where each host is a machine; the rank where the launch
+     * agent starts every host on this machine (local, netns), whose hosts share its processors.
+     */
+    public static final String BIND_INDEX = "COHORT_BIND_INDEX";
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");
     public static final int WIREUP_TIMEOUT_DEFAULT_SECONDS = 60;
 

@@ -72,6 +72,17 @@ class PlacementTest {
     }
 
     @Test
+    void partOfAMachinesRanksHasTheUnionOfItsOwnSets() {
+        // cohort run -n 4 --bind-to core on two processors: ranks 0 and 2 share processor 0.
+        String[] host = all(4, "m");
+        Placement p = Placement.of(host, all(4, 1), new String[] {"0", "1", "0", "1"});
+        assertTrue(p.peersOutnumberCores(new int[] {0, 1, 2, 3}));
+        assertTrue(p.peersOutnumberCores(new int[] {0, 2}));
+        assertFalse(p.peersOutnumberCores(new int[] {0, 1}));
+        assertEquals("4 peers on 1 machine (cores: 2); more peers than cores, so collectives send fewer messages", p.describe());
+    }
+
+    @Test
     void linuxCpuListsParse() {
         assertEquals(1, Placement.cpuSet("0").cardinality());
         assertEquals(2, Placement.cpuSet("0-1").cardinality());

@@ -1138,6 +1138,11 @@ public final class Controller {
         env.put(JobEnvironment.SIZE, Integer.toString(spec.size()));
         env.put(JobEnvironment.LOCAL_RANK, Integer.toString(placement.localRank(rank)));
         env.put(JobEnvironment.LOCAL_SIZE, Integer.toString(placement.localSize(rank)));
+        if ("core".equals(env.get(JobEnvironment.BIND_TO))) {
+            // Hosts that the local or netns agent starts all share this machine's processors.
+            boolean oneMachine = plan.agent() instanceof LocalLaunchAgent || plan.agent() instanceof NetnsLaunchAgent;
+            env.put(JobEnvironment.BIND_INDEX, Integer.toString(oneMachine ? rank : placement.localRank(rank)));
+        }
         // The --hosts name: peers compare these to put shared memory within a host and TCP between hosts.
         env.put(JobEnvironment.HOST, placement.hostOf(rank));
         env.put(JobEnvironment.CONTROLLER, address);

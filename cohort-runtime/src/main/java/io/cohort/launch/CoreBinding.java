@@ -14,9 +14,10 @@ import java.util.Map;
 /**
  * {@code cohort run --bind-to core}: the io-manager starts each peer's JVM under util-linux's
  * {@code taskset}, so that the JVM and every thread it ever starts may run on one processor only.
- * Local rank {@code i} gets the {@code i}-th of the processors the io-manager itself may use (its
- * affinity and cpuset, as {@code Cpus_allowed_list} lists them), in turn when the peers outnumber
- * them, as Open MPI's {@code --bind-to core} with overload allowed.
+ * The peer with bind index {@code i} ({@code COHORT_BIND_INDEX}: its local rank, or its rank where
+ * all hosts are this machine) gets the {@code i}-th of the processors the io-manager itself may use
+ * (its affinity and cpuset, as {@code Cpus_allowed_list} lists them), in turn when the peers
+ * outnumber them, as Open MPI's {@code --bind-to core} with overload allowed.
  *
  * <p>Why: two peers that poll and then sleep (the default idle strategy) are woken by each other,
  * and Linux tends to wake a task on its waker's processor. Once both share one, they take turns on
@@ -49,12 +50,12 @@ final class CoreBinding {
      * The processor for the peer of local rank {@code localRank}: the {@code localRank mod n}-th of
      * the {@code n} processors in {@code allowed} (a {@code Cpus_allowed_list}, e.g. {@code 0-3,6}).
      */
-    static int cpuFor(int localRank, String allowed) {
+    static int cpuFor(int index, String allowed) {
         BitSet set = Placement.cpuSet(allowed);
         if (set == null || set.isEmpty()) {
             throw new IllegalArgumentException("cannot read the processors this host allows (\"" + allowed + "\")");
         }
-        int k = Math.floorMod(localRank, set.cardinality());
+        int k = Math.floorMod(index, set.cardinality());
         int cpu = set.nextSetBit(0);
         for (int i = 0; i < k; i++) {
             cpu = set.nextSetBit(cpu + 1);
@@ -63,24 +64,25 @@ final class CoreBinding {
     }
 
     /**
-     * The words to put before a peer's command so it runs bound: {@code taskset --cpu-list N}, the
-     * processor chosen by its {@code COHORT_LOCAL_RANK} among those this process may use.
+     * The words to put before a peer's command so it runs bound: {@code taskset -c N} (the form
+     * util-linux and BusyBox both take), the processor chosen by its {@code COHORT_BIND_INDEX} among
+     * those this process may use.
      *
      * @throws IOException with one sentence when this host cannot bind (no taskset, no /proc)
      */
     static List<String> prefix(Map<String, String> env) throws IOException {
+        int index;
+        try {
+            index = Integer.parseInt(env.getOrDefault(JobEnvironment.BIND_INDEX, ""));
+        } catch (NumberFormatException e) {
+            throw new IOException("--bind-to core needs the peer's " + JobEnvironment.BIND_INDEX + ", which is not set");
+        }
         String taskset = onPath(TASKSET);
         if (taskset == null) {
             throw new IOException("--bind-to core needs taskset (util-linux), which is not on this host's PATH");
         }
-        int localRank;
         try {
-            localRank = Integer.parseInt(env.getOrDefault(JobEnvironment.LOCAL_RANK, ""));
-        } catch (NumberFormatException e) {
-            throw new IOException("--bind-to core needs the peer's " + JobEnvironment.LOCAL_RANK + ", which is not set");
-        }
-        try {
-            return List.of(taskset, "--cpu-list", Integer.toString(cpuFor(localRank, allowedCpus())));
+            return List.of(taskset, "-c", Integer.toString(cpuFor(index, allowedCpus())));
         } catch (IllegalArgumentException e) {
             throw new IOException("--bind-to core " + e.getMessage());
         }

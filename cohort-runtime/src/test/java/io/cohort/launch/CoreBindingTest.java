@@ -38,11 +38,15 @@ class CoreBindingTest {
     @Test
     void thePrefixNamesTasksetAndTheProcessorOfTheLocalRank() throws IOException {
         String first = Integer.toString(CoreBinding.cpuFor(0, CoreBinding.allowedCpus()));
-        java.util.List<String> prefix = CoreBinding.prefix(Map.of("COHORT_LOCAL_RANK", "0"));
+        java.util.List<String> prefix = CoreBinding.prefix(Map.of("COHORT_BIND_INDEX", "0"));
         assertEquals(3, prefix.size(), prefix.toString());
         assertTrue(prefix.get(0).endsWith("/taskset"), prefix.toString());
-        assertEquals(java.util.List.of("--cpu-list", first), prefix.subList(1, 3));
-        IOException e = assertThrows(IOException.class, () -> CoreBinding.prefix(Map.of()));
-        assertEquals("--bind-to core needs the peer's COHORT_LOCAL_RANK, which is not set", e.getMessage());
+        assertEquals(java.util.List.of("-c", first), prefix.subList(1, 3));
+    }
+
+    @Test
+    void aPeerWithoutItsIndexIsRefusedInOneSentence() {
+        IOException e = assertThrows(IOException.class, () -> CoreBinding.prefix(Map.of("COHORT_LOCAL_RANK", "0")));
+        assertEquals("--bind-to core needs the peer's COHORT_BIND_INDEX, which is not set", e.getMessage());
     }
 }

@@ -4,6 +4,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 
@@ -14,20 +17,32 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code cohort run --bind-to core}: every peer confined to one processor of those its io-manager
- * may use, by local rank. The jobs run under {@code taskset -c 0,1}, so the processors they may use
- * are known whatever the machine has.
+ * may use, by local rank. The jobs run under {@code taskset -c A,B}, the first two processors this
+ * JVM may use, so what the peers may use is known whatever the machine has.
  */
 class CoreBindingSystemTest {
     private static final String PROGRAMS = "io.cohort.systest.programs.";
-    private static final List<String> TWO_CPUS = List.of("taskset", "-c", "0,1");
+    private static int a;
+    private static int b;
 
     @BeforeAll
-    static void twoProcessors() {
-        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs processors 0 and 1");
+    static void twoProcessors() throws Exception {
+        String allowed = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:")).map(l -> l.substring(l.indexOf(':') + 1).trim())
+                .findFirst().orElse("");
+        BitSet set = io.cohort.engine.Placement.cpuSet(allowed);
+        assumeTrue(set != null && set.cardinality() >= 2, "needs two processors, has " + allowed);
+        a = set.nextSetBit(0);
+        b = set.nextSetBit(a + 1);
+    }
+
+    /** What Linux lists for processors a and b together. */
+    private static String both() {
+        return b == a + 1 ? a + "-" + b : a + "," + b;
     }
 
     private static CohortProcess run(String... args) throws Exception {
-        CohortProcess p = CohortProcess.startUnder(TWO_CPUS, Map.of(), args);
+        CohortProcess p = CohortProcess.startUnder(List.of("taskset", "-c", a + "," + b), Map.of(), args);
         p.closeStdin();
         p.waitFor();
         return p;
@@ -38,7 +53,17 @@ class CoreBindingSystemTest {
     void eachPeerRunsOnTheProcessorOfItsLocalRankInTurn() throws Exception {
         CohortProcess p = run("run", "-n", "3", "--bind-to", "core", "-cp", CohortProcess.TEST_CLASSES, PROGRAMS + "WhichCpus");
         assertEquals(0, p.exitCode(), p.toString());
-        assertTrue(p.out().containsAll(List.of("rank 0 cpus 0", "rank 1 cpus 1", "rank 2 cpus 0")), p.toString());
+        assertTrue(p.out().containsAll(List.of("rank 0 cpus " + a, "rank 1 cpus " + b, "rank 2 cpus " + a)), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void hostsThatShareThisMachineShareItsProcessorsByRank() throws Exception {
+        // Two hosts started here by the local agent: each has a local rank 0, but one machine's processors.
+        CohortProcess p = run("run", "-n", "2", "--hosts", "ha,hb", "--launch-agent", "local", "--bind-to", "core",
+                "-cp", CohortProcess.TEST_CLASSES, PROGRAMS + "WhichCpus");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertTrue(p.out().containsAll(List.of("rank 0 cpus " + a, "rank 1 cpus " + b)), p.toString());
     }
 
     @Test
@@ -46,10 +71,10 @@ class CoreBindingSystemTest {
     void withoutItPeersMayRunOnEveryProcessorTheLauncherMay() throws Exception {
         CohortProcess p = run("run", "-n", "2", "-cp", CohortProcess.TEST_CLASSES, PROGRAMS + "WhichCpus");
         assertEquals(0, p.exitCode(), p.toString());
-        assertTrue(p.out().containsAll(List.of("rank 0 cpus 0-1", "rank 1 cpus 0-1")), p.toString());
+        assertTrue(p.out().containsAll(List.of("rank 0 cpus " + both(), "rank 1 cpus " + both())), p.toString());
         CohortProcess none = run("run", "-n", "1", "--bind-to", "none", "-cp", CohortProcess.TEST_CLASSES,
                 PROGRAMS + "WhichCpus");
-        assertEquals(List.of("rank 0 cpus 0-1"), none.out(), none.toString());
+        assertEquals(List.of("rank 0 cpus " + both()), none.out(), none.toString());
     }
 
     @Test
@@ -69,5 +94,8 @@ class CoreBindingSystemTest {
         assertEquals(2, p.exitCode(), p.toString());
         assertEquals(List.of("cohort: --bind-to socket is not one of [none, core]"), p.err(), p.toString());
         assertFalse(p.out().stream().anyMatch(l -> l.contains("hello")), p.toString());
+        CohortProcess x = run("run", "-n", "1", "-x", "COHORT_BIND_TO=bogus", "--example", "hello");
+        assertEquals(2, x.exitCode(), x.toString());
+        assertEquals(List.of("cohort: -x COHORT_BIND_TO=bogus is not one of [none, core]"), x.err(), x.toString());
     }
 }
