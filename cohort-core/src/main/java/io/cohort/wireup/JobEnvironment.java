@@ -80,7 +80,7 @@ public final class JobEnvironment {
     public static final String VERBOSE = "COHORT_VERBOSE";
     /**
      * {@code core} ({@code cohort run --bind-to core}): the io-manager starts the peer bound to one
-     * processor, chosen by its local rank among those the io-manager may use; {@code none} or unset:
+     * processor, chosen by its {@value #BIND_INDEX} among those the io-manager may use; {@code none} or unset:
      * unbound. Read by the io-manager, not by the peer.
      */
     public static final String BIND_TO = "COHORT_BIND_TO";

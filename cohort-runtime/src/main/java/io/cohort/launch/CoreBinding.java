@@ -47,8 +47,8 @@ final class CoreBinding {
     }
 
     /**
-     * The processor for the peer of local rank {@code localRank}: the {@code localRank mod n}-th of
-     * the {@code n} processors in {@code allowed} (a {@code Cpus_allowed_list}, e.g. {@code 0-3,6}).
+     * The processor for the peer of bind index {@code index}: the {@code index mod n}-th of the
+     * {@code n} processors in {@code allowed} (a {@code Cpus_allowed_list}, e.g. {@code 0-3,6}).
      */
     static int cpuFor(int index, String allowed) {
         BitSet set = Placement.cpuSet(allowed);
