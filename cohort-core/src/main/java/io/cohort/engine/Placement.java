@@ -16,21 +16,21 @@ import java.util.Map;
  */
 public final class Placement {
     /** Nothing known: no machine holds more peers than cores. */
-    public static final Placement UNKNOWN = new Placement(new int[0], new int[0], new int[0], new BitSet[0]);
+    public static final Placement UNKNOWN = new Placement(new int[0], new int[0], 0, new BitSet[0]);
 
     /** Machine index of each job rank. */
     private final int[] machineOf;
     /** How many processors each job rank may use, 0 if unknown. */
     private final int[] own;
-    /** Per machine, how many processors its peers may run on together (the union of their sets); 0 if unknown. */
-    private final int[] union;
-    /** Each job rank's processor set, null if unknown: a part of a machine's ranks has the union of theirs only. */
+    /** How many machines the ranks run on. */
+    private final int machines;
+    /** Each job rank's processor set, null if unknown. */
     private final BitSet[] setOf;
 
-    private Placement(int[] machineOf, int[] own, int[] union, BitSet[] setOf) {
+    private Placement(int[] machineOf, int[] own, int machines, BitSet[] setOf) {
         this.machineOf = machineOf;
         this.own = own;
-        this.union = union;
+        this.machines = machines;
         this.setOf = setOf;
     }
 
@@ -49,36 +49,19 @@ public final class Placement {
         }
         Map<String, Integer> index = new HashMap<>();
         int[] machineOf = new int[machine.length];
-        BitSet[] sets = new BitSet[machine.length];
-        boolean[] unknownSet = new boolean[machine.length];
-        int[] largest = new int[machine.length];
         BitSet[] setOf = new BitSet[machine.length];
         for (int r = 0; r < machine.length; r++) {
-            int m = index.computeIfAbsent(machine[r], k -> index.size());
-            machineOf[r] = m;
-            largest[m] = Math.max(largest[m], ownCpus[r]);
-            BitSet set = cpuSet(cpuLists[r]);
-            setOf[r] = set == null ? null : (BitSet) set.clone();
-            if (set == null) {
-                unknownSet[m] = true;
-            } else if (sets[m] == null) {
-                sets[m] = set;
-            } else {
-                sets[m].or(set);
-            }
+            machineOf[r] = index.computeIfAbsent(machine[r], k -> index.size());
+            setOf[r] = cpuSet(cpuLists[r]);
         }
-        int[] union = new int[index.size()];
-        for (int m = 0; m < union.length; m++) {
-            union[m] = unknownSet[m] || sets[m] == null ? largest[m] : sets[m].cardinality();
-        }
-        return new Placement(machineOf, ownCpus.clone(), union, setOf);
+        return new Placement(machineOf, ownCpus.clone(), index.size(), setOf);
     }
 
     /** Peers that are threads of this JVM: one machine with this many cores. */
     public static Placement oneMachine(int size, int cores) {
         int[] own = new int[size];
         Arrays.fill(own, cores);
-        return new Placement(new int[size], own, new int[] {cores}, new BitSet[size]);
+        return new Placement(new int[size], own, 1, new BitSet[size]);
     }
 
     /** The processors a Linux CPU list names ({@code 0-3,6}), or null if it is empty or malformed. */
@@ -111,17 +94,35 @@ public final class Placement {
      * {@link #of}). False where a rank, or how many processors a rank may use, is unknown.
      */
     public boolean peersOutnumberCores(int[] ranks) {
-        int[] count = new int[union.length];
-        long[] limits = new long[union.length];
-        int[] largest = new int[union.length];
-        BitSet[] sets = new BitSet[union.length];
-        boolean[] unknownSet = new boolean[union.length];
+        int[] count = new int[machines];
         for (int r : ranks) {
             if (r < 0 || r >= machineOf.length || own[r] <= 0) {
                 return false;
             }
+            count[machineOf[r]]++;
+        }
+        long[] cores = cores(ranks);
+        for (int m = 0; m < machines; m++) {
+            if (count[m] > cores[m]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Per machine, how many processors {@code ranks} (valid ranks) have between them: the union of
+     * their own sets (not the whole machine's: peers bound one to a processor may share one although
+     * the machine's peers have more), else the largest count where a set is unknown, and never more
+     * than the sum of their counts.
+     */
+    private long[] cores(int[] ranks) {
+        long[] limits = new long[machines];
+        int[] largest = new int[machines];
+        BitSet[] sets = new BitSet[machines];
+        boolean[] unknownSet = new boolean[machines];
+        for (int r : ranks) {
             int m = machineOf[r];
-            count[m]++;
             limits[m] += own[r];
             largest[m] = Math.max(largest[m], own[r]);
             if (setOf[r] == null) {
@@ -132,37 +133,31 @@ public final class Placement {
                 sets[m].or(setOf[r]);
             }
         }
-        for (int m = 0; m < union.length; m++) {
-            // These ranks' own processors: peers bound one to a processor (cohort run --bind-to core) may share one
-            // although the machine's peers have more between them.
-            int between = unknownSet[m] || sets[m] == null ? largest[m] : sets[m].cardinality();
-            if (count[m] > 0 && count[m] > Math.min(between, limits[m])) {
-                return true;
-            }
+        for (int m = 0; m < machines; m++) {
+            limits[m] = Math.min(limits[m], unknownSet[m] || sets[m] == null ? largest[m] : sets[m].cardinality());
         }
-        return false;
+        return limits;
     }
 
     /** The number of machines the job's peers run on. */
     public int machines() {
-        return union.length;
+        return machines;
     }
 
     /** One line for {@code --verbose}: "8 peers on 1 machine (cores: 2); more peers than cores, ...". */
     public String describe() {
         int[] all = new int[machineOf.length];
-        long[] limits = new long[union.length];
         boolean known = true;
         for (int r = 0; r < all.length; r++) {
             all[r] = r;
-            limits[machineOf[r]] += own[r];
             known &= own[r] > 0;
         }
+        long[] cores = cores(all);
         StringBuilder b = new StringBuilder();
-        for (int m = 0; m < union.length; m++) {
-            b.append(m == 0 ? "" : ", ").append(known ? Long.toString(Math.min(union[m], limits[m])) : "?");
+        for (int m = 0; m < machines; m++) {
+            b.append(m == 0 ? "" : ", ").append(known ? Long.toString(cores[m]) : "?");
         }
-        return machineOf.length + " peers on " + union.length + (union.length == 1 ? " machine" : " machines")
+        return machineOf.length + " peers on " + machines + (machines == 1 ? " machine" : " machines")
                 + " (cores: " + b + ")"
                 + (peersOutnumberCores(all) ? "; more peers than cores, so collectives send fewer messages" : "");
     }
