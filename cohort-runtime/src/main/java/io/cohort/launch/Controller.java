@@ -836,6 +836,20 @@ public final class Controller {
         return records[rank] == null ? -1 : records[rank].pid();
     }
 
+    /** Whether every peer runs on this machine (the local or netns agent), so /proc and pids here are theirs. */
+    private boolean peersOnThisMachine() {
+        return plan.agent() instanceof LocalLaunchAgent || plan.agent() instanceof NetnsLaunchAgent;
+    }
+
+    /**
+     * Why {@code rank} did not answer within the time-out: where its process is on this machine and
+     * not running (stopped, traced, in uninterruptible sleep), that; otherwise only that it did not.
+     */
+    private String silentDetail(int rank, long timeoutMillis) {
+        String state = peersOnThisMachine() ? ProcStat.describeIdle(pidOf(rank)) : null;
+        return state != null ? state : "did not answer within " + timeoutMillis + " ms";
+    }
+
     private void stacksAnswered(StacksAnswer a) {
         Integer rank = peerRanks.get(a.conn());
         StacksCollection col = collections.get(a.requestId());
@@ -873,7 +887,7 @@ public final class Controller {
                 for (int r = 0; r < col.ranks.length; r++) {
                     if (col.ranks[r] == null) {
                         col.ranks[r] = RankStacks.silent(r, placement.hostOf(r), pidOf(r), RankStacks.Answer.NO_ANSWER,
-                                "did not answer within " + col.timeoutMillis + " ms");
+                                silentDetail(r, col.timeoutMillis));
                     }
                 }
                 it.remove();
@@ -1140,8 +1154,7 @@ public final class Controller {
         env.put(JobEnvironment.LOCAL_SIZE, Integer.toString(placement.localSize(rank)));
         if ("core".equals(env.get(JobEnvironment.BIND_TO))) {
             // Hosts that the local or netns agent starts all share this machine's processors.
-            boolean oneMachine = plan.agent() instanceof LocalLaunchAgent || plan.agent() instanceof NetnsLaunchAgent;
-            env.put(JobEnvironment.BIND_INDEX, Integer.toString(oneMachine ? rank : placement.localRank(rank)));
+            env.put(JobEnvironment.BIND_INDEX, Integer.toString(peersOnThisMachine() ? rank : placement.localRank(rank)));
         }
         // The --hosts name: peers compare these to put shared memory within a host and TCP between hosts.
         env.put(JobEnvironment.HOST, placement.hostOf(rank));

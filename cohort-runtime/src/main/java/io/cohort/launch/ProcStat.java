@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /**
  * A process's line of {@code /proc/PID/stat}, read the one safe way: the command name (field 2)
  * may hold spaces and parentheses, so fields are counted after its last ')'. Used for job control
- * (stopped? group leader? in the foreground?).
+ * (stopped? group leader? in the foreground?) and to say why a peer does not answer.
  */
 final class ProcStat {
     /** Indexes into {@link #fields}: field 3 (state), 5 (process group) and 8 (the terminal's foreground group). */
@@ -30,5 +30,27 @@ final class ProcStat {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Why process {@code pid} of this machine cannot run its Java code, as a phrase for a list of
+     * silent ranks ("is stopped ..."), from the state in its stat line; null if it runs or sleeps
+     * as usual, is gone, or cannot be read.
+     */
+    static String describeIdle(long pid) {
+        String[] f = pid > 0 ? of(Long.toString(pid)) : null;
+        return f == null ? null : describeState(f[STATE], pid);
+    }
+
+    /** {@link #describeIdle} for a state letter already read. */
+    static String describeState(String state, long pid) {
+        return switch (state) {
+            case "T" -> "is stopped (state T: SIGSTOP or SIGTSTP sent to its process); kill -CONT " + pid + " continues it";
+            case "t" -> "is stopped by a tracer (state t: a debugger such as gdb, or strace, holds process " + pid + ")";
+            case "D" -> "is in uninterruptible sleep (state D: process " + pid
+                    + " waits for a disk, swap or a network file system)";
+            case "Z", "X" -> "has ended (process " + pid + ", state " + state + "); its exit is on its way";
+            default -> null;
+        };
     }
 }

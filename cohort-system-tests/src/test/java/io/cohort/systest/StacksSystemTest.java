@@ -189,6 +189,31 @@ class StacksSystemTest {
 
     @Test
     @Timeout(90)
+    void aRankStoppedBehindTheLaunchersBackIsNamedAsStoppedWithItsPid(@TempDir Path runtime) throws Exception {
+        Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
+        try (CohortProcess job = CohortProcess.start(env, "run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, HANG)) {
+            assertTrue(job.awaitOut(l -> l.endsWith(" ready"), 3), job.toString());
+            CohortProcess raw = CohortProcess.start(env, "stacks", "--raw");
+            raw.closeStdin();
+            assertEquals(0, raw.waitFor(), raw.toString());
+            String pid = raw.out().stream().filter(l -> l.startsWith("--- rank 1 (pid ")).findFirst()
+                    .orElseThrow(() -> new AssertionError(raw.toString())).replaceAll("--- rank 1 \\(pid (\\d+) .*", "$1");
+
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", pid).start().waitFor());
+            StackBlocks tree = stacksUntil(env, t -> !t.silent().isEmpty(), "--timeout", "1");
+            assertTrue(tree.header().endsWith(": 2 of 3 ranks answered"), tree.header());
+            assertEquals(Map.of("[1]", "is stopped (state T: SIGSTOP or SIGTSTP sent to its process); kill -CONT " + pid
+                    + " continues it"), tree.silent());
+
+            assertEquals(0, new ProcessBuilder("kill", "-CONT", pid).start().waitFor());
+            stacksUntil(env, t -> t.header().endsWith(": 3 of 3 ranks answered")); // continued, it answers again
+            job.process().toHandle().destroy();
+            assertEquals(143, job.waitFor(), job.toString());
+        }
+    }
+
+    @Test
+    @Timeout(90)
     void aWireUpHangShowsTheRankThatNeverJoinedAndTheOthersWaitingForTheTable(@TempDir Path runtime) throws Exception {
         Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
         try (CohortProcess job = CohortProcess.start(env, "run", "-n", "3", "-cp", CohortProcess.TEST_CLASSES, SLEEPER,
