@@ -29,6 +29,10 @@ public final class OutputRouter implements Closeable {
     private final Path[] paths;
     /** Targets whose last write ended without a newline, and whose line it was; guarded by the target's lock. */
     private final Map<OutputStream, MidLine> midLine = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Whether the launcher's stdout and stderr go to one place (one terminal, pipe or file: 2>&1). */
+    private final boolean onePlace;
+    /** Set once the peers' stdout is all written: a line it left open can then be ended on stderr. */
+    private volatile boolean stdoutWritten;
 
     private record MidLine(int rank) {
     }
@@ -58,8 +62,26 @@ public final class OutputRouter implements Closeable {
                 paths[r] = p;
             }
         }
+        this.onePlace = onePlace(out, err);
         this.out = new OutputQueue(out, "cohort-stdout", this::failedWriting);
         this.err = new OutputQueue(err, "cohort-stderr", this::failedWriting);
+    }
+
+    /**
+     * Whether {@code out} and {@code err} are this process's file descriptors 1 and 2 and lead to the
+     * same place, as after {@code 2>&1} or on one terminal; false where /proc cannot tell.
+     */
+    static boolean onePlace(OutputStream out, OutputStream err) {
+        try {
+            if (out instanceof java.io.FileOutputStream o && o.getFD() == java.io.FileDescriptor.out
+                    && err instanceof java.io.FileOutputStream e && e.getFD() == java.io.FileDescriptor.err) {
+                return Files.readSymbolicLink(Path.of("/proc/self/fd/1"))
+                        .equals(Files.readSymbolicLink(Path.of("/proc/self/fd/2")));
+            }
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            // Not Linux, or not allowed to look: lines may share a line, as before.
+        }
+        return false;
     }
 
     /** Creates one output file and its directories; on failure closes {@code others} and says which file, in one sentence. */
@@ -255,7 +277,9 @@ public final class OutputRouter implements Closeable {
     /**
      * A line of the launcher's own (a debugger's port, the job's summary) for its stderr, queued in
      * order with the peers' stderr lines; a peer's unfinished line there (a peer killed while
-     * printing) is ended first, so the two never share a line.
+     * printing) is ended first, so the two never share a line. So is a peer's unfinished last line
+     * on stdout, once all of stdout is written, where stdout and stderr go to one place; stdout itself
+     * is left as the peer wrote it.
      */
     public void launcherLine(String line) {
         writeLauncherBlock((line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
@@ -267,7 +291,8 @@ public final class OutputRouter implements Closeable {
      */
     public void writeLauncherBlock(byte[] block) {
         synchronized (err) { // never waits for room: the controller's event thread calls this
-            if (midLine.remove(err) != null) {
+            boolean stdoutOpen = onePlace && stdoutWritten && midLine.remove(out) != null;
+            if (midLine.remove(err) != null | stdoutOpen) {
                 err.add(NEWLINE);
             }
             err.add(block);
@@ -322,7 +347,9 @@ public final class OutputRouter implements Closeable {
                 }
             }
         }
-        Unwritten left = new Unwritten(out.drain(stallNanos), err.drain(stallNanos));
+        long outLeft = out.drain(stallNanos);
+        stdoutWritten = true; // the peers have ended: nothing more comes to stdout
+        Unwritten left = new Unwritten(outLeft, err.drain(stallNanos));
         closeFiles();
         return left;
     }

@@ -39,6 +39,30 @@ class StdioSystemTest {
         assertTrue(p.err().contains("err line from rank 1"), p.toString());
     }
 
+    /**
+     * A peer's last stdout line without a newline, then the launcher's summary on stderr: where both
+     * streams go to one place (2>&1, one terminal) the summary starts a line of its own; stdout alone
+     * keeps the peer's bytes exactly.
+     */
+    @Test
+    @Timeout(60)
+    void theSummaryNeverSharesALineWithAPeersUnfinishedStdoutLine() throws Exception {
+        ProcessBuilder pb = CohortProcess.builder("run", "-n", "1", "-cp", CohortProcess.TEST_CLASSES, BOTH, "3");
+        Process both = pb.redirectErrorStream(true).start();
+        both.getOutputStream().close();
+        String together = new String(both.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(3, both.waitFor(), together);
+        assertTrue(together.matches("(?s).*\\ntail of rank 0\\ncohort: job [0-9a-f]{8} failed: rank 0 on \\S+ exited with"
+                + " status 3 \\(root cause\\)\\n"), together);
+
+        Process apart = CohortProcess.builder("run", "-n", "1", "-cp", CohortProcess.TEST_CLASSES, BOTH, "3")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        apart.getOutputStream().close();
+        String out = new String(apart.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(3, apart.waitFor(), out);
+        assertEquals("out line from rank 0\ntail of rank 0", out, "stdout as the peer wrote it");
+    }
+
     @Test
     @Timeout(60)
     void outputWritesOneFilePerPeer(@TempDir Path dir) throws Exception {
