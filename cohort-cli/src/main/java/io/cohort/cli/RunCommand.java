@@ -703,6 +703,11 @@ final class RunCommand implements Callable<Integer> {
         }
         if (hosts == null && hostfile == null) {
             if (launchAgent != null && !launchAgent.trim().equals("local")) {
+                try {
+                    LaunchAgents.parse(launchAgent); // an agent that is wrong in itself is the first thing to say
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
                 throw new UsageException("--launch-agent " + launchAgent.trim() + " needs --hosts or --hostfile to say where the peers run");
             }
             HostPlan local = HostPlan.local(np);

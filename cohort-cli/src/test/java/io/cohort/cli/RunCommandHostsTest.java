@@ -84,6 +84,8 @@ class RunCommandHostsTest {
         assertUsageError("must contain %h", "run", "-n", "2", "--hosts", "a", "--launch-agent", "rsh", "--example", "pi");
         assertUsageError("--launch-agent netns needs --hosts", "run", "-n", "2", "--launch-agent", "netns",
                 "--example", "pi");
+        // A misspelt agent is named as such, not as one missing its hosts.
+        assertUsageError("must contain %h", "run", "-n", "2", "--launch-agent", "nope", "--example", "pi");
     }
 
     @Test
