@@ -13,7 +13,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * One peer JVM started by the io-manager, in its own session and process group ({@code setsid}
  * without forking, so its pid is its process-group id and a TERM to the group reaches anything it
- * started too). Two pump threads split its stdout and stderr into lines; a third writes its stdin
+ * started too), continued by the kernel should the io-manager die ({@link ParentDeath}). Two pump
+ * threads split its stdout and stderr into lines; a third writes its stdin
  * so that a peer that does not read cannot block the io-manager.
  */
 final class PeerProcess {
@@ -46,8 +47,9 @@ final class PeerProcess {
     }
 
     static PeerProcess start(int rank, List<String> command, Map<String, String> env, File cwd) throws IOException {
-        List<String> argv = new ArrayList<>(command.size() + 1);
+        List<String> argv = new ArrayList<>(command.size() + 5);
         argv.add(LocalLaunchAgent.SETSID);
+        argv.addAll(ParentDeath.PREFIX);
         argv.addAll(command);
         ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd);
         pb.environment().putAll(env);
@@ -56,6 +58,39 @@ final class PeerProcess {
 
     long pid() {
         return process.pid();
+    }
+
+    /**
+     * What makes the kernel continue a peer when its io-manager dies: {@code setpriv --pdeathsig CONT}.
+     * A peer stopped with its job (Ctrl-Z) cannot see its control connection close, so an io-manager
+     * killed meanwhile would leave it stopped for ever; continued, it ends as a running peer does once
+     * the controller drops it. A spurious SIGCONT to a running peer does nothing. Empty where setpriv
+     * is missing or too old (before util-linux 2.33): such a host keeps the old behaviour.
+     */
+    static final class ParentDeath {
+        static final List<String> PREFIX = probe();
+
+        private ParentDeath() {
+        }
+
+        private static List<String> probe() {
+            List<String> prefix = List.of("setpriv", "--pdeathsig", "CONT", "--");
+            List<String> probe = new ArrayList<>(prefix);
+            probe.add("true");
+            try {
+                Process p = new ProcessBuilder(probe).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0) {
+                    return prefix;
+                }
+                p.destroyForcibly();
+            } catch (IOException e) {
+                // No setpriv on this host.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return List.of();
+        }
     }
 
     boolean isAlive() {

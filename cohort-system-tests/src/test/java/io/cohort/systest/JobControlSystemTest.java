@@ -196,6 +196,41 @@ class JobControlSystemTest {
     }
 
     /**
+     * An io-manager killed while its job stands suspended: its peers, stopped, cannot see the job end.
+     * The kernel continues them as their parent dies (setpriv --pdeathsig CONT), and they end with
+     * the job once the launcher is continued, instead of staying behind stopped for ever.
+     */
+    @Test
+    @Timeout(90)
+    void peersOfAnIoManagerKilledWhileSuspendedEndWithTheJob() throws Exception {
+        String marker = "marker-" + UUID.randomUUID();
+        try (CohortProcess p = CohortProcess.start("run", "-n", "2", "-cp", CohortProcess.TEST_CLASSES, SLEEPER,
+                "init", marker)) {
+            assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 2), p.toString());
+            List<ProcessHandle> peers = peersOf(marker);
+            assertEquals(2, peers.size(), peers.toString());
+            ProcessHandle launcher = p.process().toHandle();
+            signal("TSTP", launcher);
+            assertTrue(awaitState(peers, STOPPED), "every peer stopped: " + states(peers));
+            assertTrue(awaitState(List.of(launcher), STOPPED), "the launcher stopped");
+
+            ProcessHandle ioManager = peers.get(0).parent().orElseThrow();
+            assertTrue(ioManager.info().commandLine().orElse("").contains("IoManagerMain"), ioManager.toString());
+            signal("KILL", ioManager);
+            assertTrue(awaitState(peers, RUNNING), "continued as their io-manager died: " + states(peers));
+            signal("CONT", launcher);
+            assertEquals(70, p.waitFor(), p.toString());
+            assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: job [0-9a-f]{8} failed: the io-manager on \\S+"
+                    + " closed its connection before all its peers were reported")), p.toString());
+            assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(15)), "peers left");
+        } finally {
+            for (ProcessHandle h : CohortProcess.processesWith(marker)) {
+                h.destroyForcibly(); // a stopped peer left behind must not outlive the test
+            }
+        }
+    }
+
+    /**
      * --timeout counts the time the job ran, not the time it stood suspended: a 6 s limit and a
      * 7 s suspension still stop the job, but at least 13 s after its start. (6 s leaves a loaded
      * machine time to start the job before the suspension.)
