@@ -59,6 +59,10 @@ public final class IoManager implements PeerProcess.Listener {
 
     /** Says hello, then serves the controller until every peer has been reported; returns the exit code. */
     int run(String jobId, String jobKey, String host) throws IOException {
+        // Whether setpriv can guard the peers is asked while the controller prepares the launch.
+        Thread probe = new Thread(PeerProcess.ParentDeath::prefix, "cohort-iom-probe");
+        probe.setDaemon(true);
+        probe.start();
         controller.send(ControlFrame.build(ControlMessageType.IOM_HELLO).putString(jobId).putString(jobKey)
                 .putString(host).putLong(ProcessHandle.current().pid()).putByte(1).frame());
         Thread reader = new Thread(this::serve, "cohort-iom-control");

@@ -49,7 +49,7 @@ final class PeerProcess {
     static PeerProcess start(int rank, List<String> command, Map<String, String> env, File cwd) throws IOException {
         List<String> argv = new ArrayList<>(command.size() + 5);
         argv.add(LocalLaunchAgent.SETSID);
-        argv.addAll(ParentDeath.PREFIX);
+        argv.addAll(ParentDeath.prefix());
         argv.addAll(command);
         ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd);
         pb.environment().putAll(env);
@@ -68,9 +68,14 @@ final class PeerProcess {
      * is missing or too old (before util-linux 2.33): such a host keeps the old behaviour.
      */
     static final class ParentDeath {
-        static final List<String> PREFIX = probe();
+        private static final List<String> PREFIX = probe();
 
         private ParentDeath() {
+        }
+
+        /** The prefix; the first call (class initialisation) runs the probe, any others wait for it. */
+        static List<String> prefix() {
+            return PREFIX;
         }
 
         private static List<String> probe() {
