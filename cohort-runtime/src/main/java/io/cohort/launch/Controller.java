@@ -183,6 +183,8 @@ public final class Controller {
     private boolean suspended;
     /** SUSPEND went to the io-managers, and no RESUME or STOP since. */
     private boolean peersSuspended;
+    /** How many times the job's peers were suspended: a stacks request that saw one cannot blame a rank's stop on others. */
+    private int suspensions;
     private long suspendedSinceNanos;
     /** Time the job spent suspended, which --timeout and the wire-up time-out do not count. */
     private long suspendedNanos;
@@ -664,10 +666,14 @@ public final class Controller {
         final long deadlineNanos;
         final RankStacks[] ranks;
         final CompletableFuture<JobStacks> future;
+        /** {@link #suspensions} when the request went out. */
+        final int suspensionsAtStart;
         int outstanding;
 
-        StacksCollection(int requestId, long timeoutMillis, int size, CompletableFuture<JobStacks> future) {
+        StacksCollection(int requestId, long timeoutMillis, int size, CompletableFuture<JobStacks> future,
+                         int suspensionsAtStart) {
             this.requestId = requestId;
+            this.suspensionsAtStart = suspensionsAtStart;
             this.timeoutMillis = timeoutMillis;
             this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
             this.ranks = new RankStacks[size];
@@ -790,7 +796,8 @@ public final class Controller {
     // ---- stacks (event thread, or any thread once the job has ended) ----------------------------
 
     private void startStacks(CollectStacks c) {
-        StacksCollection col = new StacksCollection(++nextStacksRequest, c.timeoutMillis(), spec.size(), c.future());
+        StacksCollection col = new StacksCollection(++nextStacksRequest, c.timeoutMillis(), spec.size(), c.future(),
+                suspensions);
         ControlFrame request = ControlFrame.build(ControlMessageType.STACKS_REQUEST).putInt(col.requestId).frame();
         for (int r = 0; r < spec.size(); r++) {
             RankStacks silent = silence(r);
@@ -842,12 +849,17 @@ public final class Controller {
     }
 
     /**
-     * Why {@code rank} did not answer within the time-out: where its process is on this machine and
-     * not running (stopped, traced, in uninterruptible sleep), that; otherwise only that it did not.
+     * Why {@code rank} did not answer within the time-out: the job's suspension if one came during
+     * the request; where its process is on this machine and cannot run (stopped, traced, in
+     * uninterruptible sleep), that; otherwise only that it did not answer.
      */
-    private String silentDetail(int rank, long timeoutMillis) {
+    private String silentDetail(int rank, StacksCollection col) {
+        if (peersSuspended || suspensions != col.suspensionsAtStart) {
+            // Stopped by the job's own Ctrl-Z, or continued only a moment ago: not the rank's fault.
+            return "was suspended with the job (Ctrl-Z) while its stacks were asked for; ask again once it runs";
+        }
         String state = peersOnThisMachine() ? ProcStat.describeIdle(pidOf(rank)) : null;
-        return state != null ? state : "did not answer within " + timeoutMillis + " ms";
+        return state != null ? state : "did not answer within " + col.timeoutMillis + " ms";
     }
 
     private void stacksAnswered(StacksAnswer a) {
@@ -887,7 +899,7 @@ public final class Controller {
                 for (int r = 0; r < col.ranks.length; r++) {
                     if (col.ranks[r] == null) {
                         col.ranks[r] = RankStacks.silent(r, placement.hostOf(r), pidOf(r), RankStacks.Answer.NO_ANSWER,
-                                silentDetail(r, col.timeoutMillis));
+                                silentDetail(r, col));
                     }
                 }
                 it.remove();
@@ -1267,6 +1279,7 @@ public final class Controller {
             return;
         }
         peersSuspended = true;
+        suspensions++;
         if (spec.verbose()) {
             printLineOnStderr("cohort: suspending the job (SIGTSTP); fg, bg or SIGCONT to the launcher continues it");
         }

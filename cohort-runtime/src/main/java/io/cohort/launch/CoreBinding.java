@@ -98,10 +98,19 @@ final class CoreBinding {
         throw new IOException("cannot tell the processors this host allows: " + PROC_SELF_STATUS + " has no Cpus_allowed_list");
     }
 
-    private static String onPath(String name) {
-        String path = System.getenv("PATH");
+    /** The absolute path of program {@code name} on this process's PATH, or null. */
+    static String onPath(String name) {
+        return onPath(name, System.getenv("PATH"));
+    }
+
+    /**
+     * The path of program {@code name} in the directories of {@code path} (the PATH's form; /usr/bin
+     * and /bin if unset), or null. A peer's PATH may differ (-x PATH=...), so helpers that run before
+     * it are named by this path, not looked up again.
+     */
+    static String onPath(String name, String path) {
         for (String dir : (path == null || path.isEmpty() ? "/usr/bin:/bin" : path).split(java.io.File.pathSeparator)) {
-            Path p = Path.of(dir.isEmpty() ? "." : dir, name);
+            Path p = Path.of(dir.isEmpty() ? "." : dir, name).toAbsolutePath();
             if (Files.isExecutable(p)) {
                 return p.toString();
             }

@@ -348,7 +348,7 @@ public final class OutputRouter implements Closeable {
             }
         }
         long outLeft = out.drain(stallNanos);
-        stdoutWritten = true; // the peers have ended: nothing more comes to stdout
+        stdoutWritten = outLeft == 0; // all written, and the peers have ended: nothing more comes
         Unwritten left = new Unwritten(outLeft, err.drain(stallNanos));
         closeFiles();
         return left;

@@ -62,13 +62,14 @@ final class PeerProcess {
 
     /**
      * What makes the kernel continue a peer when its io-manager dies: {@code setpriv --pdeathsig CONT}.
-     * A peer stopped with its job (Ctrl-Z) cannot see its control connection close, so an io-manager
-     * killed meanwhile would leave it stopped for ever; continued, it ends as a running peer does once
-     * the controller drops it. A spurious SIGCONT to a running peer does nothing. Empty where setpriv
+     * A peer stopped with its job (Ctrl-Z) cannot notice that its io-manager is gone; continued, its
+     * parent watch sees that and ends it. A spurious SIGCONT to a running peer does nothing. The
+     * signal is tied to the thread that starts the peer: the io-manager's control thread, which
+     * ends only when the controller is lost and the peers are being ended anyway. Empty where setpriv
      * is missing or too old (before util-linux 2.33): such a host keeps the old behaviour.
      */
     static final class ParentDeath {
-        private static final List<String> PREFIX = probe();
+        private static final List<String> PREFIX = probe(System.getenv("PATH"));
 
         private ParentDeath() {
         }
@@ -78,19 +79,22 @@ final class PeerProcess {
             return PREFIX;
         }
 
-        private static List<String> probe() {
-            List<String> prefix = List.of("setpriv", "--pdeathsig", "CONT", "--");
-            List<String> probe = new ArrayList<>(prefix);
-            probe.add("true");
+        /** The prefix with the setpriv found on {@code path}, if that one takes --pdeathsig; else empty. */
+        static List<String> probe(String path) {
+            String setpriv = CoreBinding.onPath("setpriv", path);
+            if (setpriv == null) {
+                return List.of();
+            }
             try {
-                Process p = new ProcessBuilder(probe).redirectErrorStream(true)
+                // Options are checked as they are read: an old setpriv refuses --pdeathsig before --version.
+                Process p = new ProcessBuilder(setpriv, "--pdeathsig", "CONT", "--version").redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
                 if (p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0) {
-                    return prefix;
+                    return List.of(setpriv, "--pdeathsig", "CONT", "--");
                 }
                 p.destroyForcibly();
             } catch (IOException e) {
-                // No setpriv on this host.
+                // Not runnable after all.
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -34,12 +34,26 @@ final class ProcStat {
 
     /**
      * Why process {@code pid} of this machine cannot run its Java code, as a phrase for a list of
-     * silent ranks ("is stopped ..."), from the state in its stat line; null if it runs or sleeps
-     * as usual, is gone, or cannot be read.
+     * silent ranks ("is stopped ..."), from the state in its stat line, or where that is a sleep as
+     * usual, from its threads' (a JVM's first thread only waits for the others: a thread stuck on a
+     * disk shows there); null if it runs or sleeps as usual, is gone, or cannot be read.
      */
     static String describeIdle(long pid) {
         String[] f = pid > 0 ? of(Long.toString(pid)) : null;
-        return f == null ? null : describeState(f[STATE], pid);
+        if (f == null) {
+            return null;
+        }
+        String whole = describeState(f[STATE], pid);
+        if (whole != null) {
+            return whole;
+        }
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            boolean diskSleep = tasks.map(t -> of(pid + "/task/" + t.getFileName()))
+                    .anyMatch(t -> t != null && t[STATE].equals("D"));
+            return diskSleep ? describeState("D", pid) : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** {@link #describeIdle} for a state letter already read. */
@@ -47,7 +61,7 @@ final class ProcStat {
         return switch (state) {
             case "T" -> "is stopped (state T: SIGSTOP or SIGTSTP sent to its process); kill -CONT " + pid + " continues it";
             case "t" -> "is stopped by a tracer (state t: a debugger such as gdb, or strace, holds process " + pid + ")";
-            case "D" -> "is in uninterruptible sleep (state D: process " + pid
+            case "D" -> "is in uninterruptible sleep (state D: a thread of process " + pid
                     + " waits for a disk, swap or a network file system)";
             case "Z", "X" -> "has ended (process " + pid + ", state " + state + "); its exit is on its way";
             default -> null;

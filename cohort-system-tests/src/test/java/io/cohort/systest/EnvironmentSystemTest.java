@@ -40,4 +40,19 @@ class EnvironmentSystemTest {
         assertEquals(0, p.exitCode(), p.toString());
         assertTrue(p.out().get(0).startsWith("env COHORT_RANK=0 COHORT_SIZE=1"), p.toString());
     }
+
+    /**
+     * The peers' own PATH (-x PATH=...) need not hold the helpers the io-manager starts them under
+     * (setsid's setpriv, taskset): those are named by their full paths on the io-manager's PATH.
+     */
+    @Test
+    @Timeout(60)
+    void aPeersPathWithoutTheLaunchHelpersStillStartsIt() throws Exception {
+        for (String bind : List.of("none", "core")) {
+            CohortProcess p = CohortProcess.run("run", "-n", "2", "-x", "PATH=/nonexistent", "--bind-to", bind,
+                    "--example", "hello");
+            assertEquals(0, p.exitCode(), p.toString());
+            assertEquals(2, p.out().size(), p.toString());
+        }
+    }
 }
