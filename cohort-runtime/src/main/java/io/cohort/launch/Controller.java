@@ -183,7 +183,7 @@ public final class Controller {
     private boolean suspended;
     /** SUSPEND went to the io-managers, and no RESUME or STOP since. */
     private boolean peersSuspended;
-    /** How many times the job's peers were suspended: a stacks request that saw one cannot blame a rank's stop on others. */
+    /** How many times the peers were suspended: a stacks request during which that happened blames no rank for the stop. */
     private int suspensions;
     private long suspendedSinceNanos;
     /** Time the job spent suspended, which --timeout and the wire-up time-out do not count. */
