@@ -180,7 +180,14 @@ final class OutputQueue extends OutputStream {
         }
     }
 
-    /** Ends the writer thread once the queue is written; later output is dropped. Does not wait. */
+    /** Whether everything queued so far is written (dropped bytes aside): nothing queued, nothing being written. */
+    boolean idle() {
+        synchronized (lock) {
+            return idle && !failed;
+        }
+    }
+
+        /** Ends the writer thread once the queue is written; later output is dropped. Does not wait. */
     @Override
     public void close() {
         synchronized (lock) {

@@ -43,6 +43,12 @@ public final class OutputRouter implements Closeable {
      */
     public OutputRouter(int size, boolean tag, String pattern, String jobId, OutputStream out, OutputStream err)
             throws IOException {
+        this(size, tag, pattern, jobId, out, err, onePlace(out, err));
+    }
+
+    /** As the public constructor, with whether {@code out} and {@code err} go to one place given (for tests). */
+    OutputRouter(int size, boolean tag, String pattern, String jobId, OutputStream out, OutputStream err, boolean onePlace)
+            throws IOException {
         this.tag = tag;
         if (pattern == null) {
             files = null;
@@ -62,7 +68,7 @@ public final class OutputRouter implements Closeable {
                 paths[r] = p;
             }
         }
-        this.onePlace = onePlace(out, err);
+        this.onePlace = onePlace;
         this.out = new OutputQueue(out, "cohort-stdout", this::failedWriting);
         this.err = new OutputQueue(err, "cohort-stderr", this::failedWriting);
     }
@@ -348,7 +354,8 @@ public final class OutputRouter implements Closeable {
             }
         }
         long outLeft = out.drain(stallNanos);
-        stdoutWritten = outLeft == 0; // all written, and the peers have ended: nothing more comes
+        // All written (not given up on a stalled reader), and the peers have ended: nothing more comes.
+        stdoutWritten = out.idle();
         Unwritten left = new Unwritten(outLeft, err.drain(stallNanos));
         closeFiles();
         return left;

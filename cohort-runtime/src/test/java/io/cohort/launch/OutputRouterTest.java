@@ -107,6 +107,52 @@ class OutputRouterTest {
     }
 
     @Test
+    void whereStdoutAndStderrGoToOnePlaceTheSummaryEndsAnUnfinishedStdoutLineOnStderr() throws IOException {
+        for (boolean onePlace : new boolean[] {true, false}) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            OutputRouter r = new OutputRouter(1, false, null, "j", out, err, onePlace);
+            r.write(0, 1, b("42"));
+            r.launcherLine("cohort: during the job"); // stdout may still be on its way: left alone
+            r.drain(Long.MAX_VALUE);
+            r.launcherLine("cohort: job j failed");
+            r.launcherLine("cohort: a second line");
+            r.close(Long.MAX_VALUE);
+            assertEquals("42", out.toString(StandardCharsets.UTF_8), "stdout as the peer wrote it");
+            assertEquals("cohort: during the job\n" + (onePlace ? "\n" : "") + "cohort: job j failed\ncohort: a second line\n",
+                    err.toString(StandardCharsets.UTF_8), "one place: " + onePlace);
+        }
+    }
+
+    @Test
+    void aStdoutGivenUpOnAStalledReaderIsNotEndedOnStderr() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.io.OutputStream stalled = new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                try {
+                    release.await(); // a reader that takes nothing
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        OutputRouter r = new OutputRouter(1, false, null, "j", stalled, err, true);
+        r.write(0, 1, b("42"));
+        assertEquals(2, r.drain(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50)).stdout());
+        r.launcherLine("cohort: job j failed"); // "42" may still come after it: no newline for it here
+        release.countDown();
+        r.close(Long.MAX_VALUE);
+        assertEquals("cohort: job j failed\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aTaggedPromptIsContinuedUntaggedByItsOwnPeer() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (OutputRouter r = new OutputRouter(2, true, null, "j", out, new ByteArrayOutputStream())) {
