@@ -187,7 +187,7 @@ final class OutputQueue extends OutputStream {
         }
     }
 
-        /** Ends the writer thread once the queue is written; later output is dropped. Does not wait. */
+    /** Ends the writer thread once the queue is written; later output is dropped. Does not wait. */
     @Override
     public void close() {
         synchronized (lock) {
