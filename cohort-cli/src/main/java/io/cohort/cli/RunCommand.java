@@ -138,9 +138,11 @@ final class RunCommand implements Callable<Integer> {
             description = "How waiting peers idle: busy-spin, yield, backoff or park (sets COHORT_IDLE).")
     String idle;
 
-    @Option(names = "--bind-to", paramLabel = "core|none",
-            description = "Bind each peer (its JVM and all its threads) to one processor of its host, local rank i to the "
-                    + "i-th the host allows, in turn where peers outnumber them; default none (sets COHORT_BIND_TO).")
+    @Option(names = "--bind-to", paramLabel = "auto|core|none",
+            description = "Bind each peer (its JVM and all its threads) to processors of its host. auto (default): split "
+                    + "the processors the host allows and no other job holds among its peers, unbound if none are free; "
+                    + "core: local rank i to the i-th the host allows, in turn where peers outnumber them; none: unbound "
+                    + "(sets COHORT_BIND_TO).")
     String bindTo;
 
     @Option(names = "--wireup-timeout", paramLabel = "SECONDS", defaultValue = "" + JobSpec.WIREUP_TIMEOUT_SECONDS_DEFAULT,
@@ -501,7 +503,7 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException("-x " + JobEnvironment.BIND_TO + "=" + env.get(JobEnvironment.BIND_TO)
                         + " is not one of " + JobEnvironment.BIND_TO_MODES);
             }
-            env.put(JobEnvironment.BIND_TO, mode.isEmpty() ? "none" : mode);
+            env.put(JobEnvironment.BIND_TO, mode.isEmpty() ? "auto" : mode);
         }
         if (collectives != null) {
             String mode = collectives.trim().toLowerCase(java.util.Locale.ROOT);

@@ -86,6 +86,20 @@ public final class Placement {
         return set;
     }
 
+    /** The Linux CPU list of {@code set} ({@code 0-3,6}, the form {@link #cpuSet} reads and taskset takes); empty if none. */
+    public static String cpuList(BitSet set) {
+        StringBuilder b = new StringBuilder();
+        for (int first = set.nextSetBit(0); first >= 0; first = set.nextSetBit(first + 1)) {
+            int last = set.nextClearBit(first) - 1;
+            b.append(b.length() == 0 ? "" : ",").append(first);
+            if (last > first) {
+                b.append('-').append(last);
+            }
+            first = last;
+        }
+        return b.toString();
+    }
+
     /** Larger processor numbers make a list malformed (Linux's own limit is 8192). */
     private static final int MAX_CPUS = 1 << 16;
 
@@ -159,7 +173,33 @@ public final class Placement {
         }
         return machineOf.length + " peers on " + machines + (machines == 1 ? " machine" : " machines")
                 + " (cores: " + b + ")"
-                + (peersOutnumberCores(all) ? "; more peers than cores, so collectives send fewer messages" : "");
+                + (peersOutnumberCores(all) ? "; more peers than cores, so collectives send fewer messages" : "")
+                + binding();
+    }
+
+    /** How many ranks {@link #binding} names before it stops. */
+    private static final int BINDINGS_SHOWN = 8;
+
+    /**
+     * "; bound: rank 0 to 0, rank 1 to 1" where the peers of some machine may run on different
+     * processors (their io-manager bound them), empty where every machine's peers share one set.
+     */
+    private String binding() {
+        boolean bound = false;
+        for (int r = 0; r < machineOf.length && !bound; r++) {
+            for (int q = 0; q < r && !bound; q++) {
+                bound = machineOf[q] == machineOf[r] && setOf[q] != null && setOf[r] != null && !setOf[q].equals(setOf[r]);
+            }
+        }
+        if (!bound) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("; bound: ");
+        for (int r = 0; r < Math.min(machineOf.length, BINDINGS_SHOWN); r++) {
+            b.append(r == 0 ? "" : ", ").append("rank ").append(r).append(" to ")
+                    .append(setOf[r] == null ? "?" : cpuList(setOf[r]));
+        }
+        return b.append(machineOf.length > BINDINGS_SHOWN ? ", ..." : "").toString();
     }
 
     @Override

@@ -79,16 +79,19 @@ public final class JobEnvironment {
     /** Set to 1 by {@code cohort run --verbose}: rank 0 prints the transport matrix and the collective algorithms. */
     public static final String VERBOSE = "COHORT_VERBOSE";
     /**
-     * {@code core} ({@code cohort run --bind-to core}): the io-manager starts the peer bound to one
-     * processor, chosen by its {@value #BIND_INDEX} among those the io-manager may use; {@code none} or unset:
-     * unbound. Read by the io-manager, not by the peer.
+     * How the io-manager binds the peer to processors ({@code cohort run --bind-to}): {@code auto}
+     * (the launcher's default) splits the processors the io-manager may use and no other job has
+     * claimed among its peers; {@code core} binds the peer to one processor, chosen by its
+     * {@value #BIND_INDEX} among those the io-manager may use; {@code none}: unbound. Read by the
+     * io-manager, not by the peer.
      */
     public static final String BIND_TO = "COHORT_BIND_TO";
-    public static final java.util.List<String> BIND_TO_MODES = java.util.List.of("none", "core");
+    public static final java.util.List<String> BIND_TO_MODES = java.util.List.of("auto", "none", "core");
     /**
-     * With {@value #BIND_TO} {@code core}: the peer's place among the peers of its machine, which
-     * picks its processor. The local rank where each host is a machine; the rank where the launch
-     * agent starts every host on this machine (local, netns), whose hosts share its processors.
+     * With {@value #BIND_TO} {@code core} or {@code auto}: the peer's place among the peers of its
+     * machine, which picks its processors. The local rank where each host is a machine; with
+     * {@code core}, the rank where the launch agent starts every host on this machine (local,
+     * netns), whose hosts share its processors.
      */
     public static final String BIND_INDEX = "COHORT_BIND_INDEX";
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");

@@ -61,7 +61,8 @@ class PlacementTest {
         String[] pinned = {"0", "1", "2", "3", "4", "5", "6", "7"};
         Placement p = Placement.of(host, all(8, 1), pinned);
         assertFalse(p.peersOutnumberCores(everyPeer));
-        assertEquals("8 peers on 1 machine (cores: 8)", p.describe());
+        assertEquals("8 peers on 1 machine (cores: 8); bound: rank 0 to 0, rank 1 to 1, rank 2 to 2, rank 3 to 3,"
+                + " rank 4 to 4, rank 5 to 5, rank 6 to 6, rank 7 to 7", p.describe());
         // Containers with a quota of one CPU each and no cpuset: they see every processor, may use one.
         assertFalse(Placement.of(host, all(8, 1), all(8, "0-63")).peersOutnumberCores(everyPeer));
         // A job started under taskset -c 0: one processor for all.
@@ -79,7 +80,31 @@ class PlacementTest {
         assertTrue(p.peersOutnumberCores(new int[] {0, 1, 2, 3}));
         assertTrue(p.peersOutnumberCores(new int[] {0, 2}));
         assertFalse(p.peersOutnumberCores(new int[] {0, 1}));
-        assertEquals("4 peers on 1 machine (cores: 2); more peers than cores, so collectives send fewer messages", p.describe());
+        assertEquals("4 peers on 1 machine (cores: 2); more peers than cores, so collectives send fewer messages;"
+                + " bound: rank 0 to 0, rank 1 to 1, rank 2 to 0, rank 3 to 1", p.describe());
+    }
+
+    @Test
+    void aBindingIsNamedOnlyWherePeersOfOneMachineHaveDifferentSets() {
+        // Two machines of one processor set each: nothing bound.
+        assertEquals("2 peers on 2 machines (cores: 2, 2)",
+                Placement.of(new String[] {"a", "b"}, all(2, 2), new String[] {"0-1", "2-3"}).describe());
+        // Blocks of a 64-core machine; more than eight ranks are cut short.
+        String[] blocks = new String[9];
+        for (int r = 0; r < blocks.length; r++) {
+            blocks[r] = (7 * r) + "-" + (7 * r + 6);
+        }
+        assertEquals("9 peers on 1 machine (cores: 63); bound: rank 0 to 0-6, rank 1 to 7-13, rank 2 to 14-20,"
+                + " rank 3 to 21-27, rank 4 to 28-34, rank 5 to 35-41, rank 6 to 42-48, rank 7 to 49-55, ...",
+                Placement.of(all(9, "m"), all(9, 7), blocks).describe());
+    }
+
+    @Test
+    void cpuListsAreWrittenAsLinuxWritesThem() {
+        for (String list : new String[] {"0", "0-1", "0-3,6", "1,3,5", "2-4,8-9,11", "63"}) {
+            assertEquals(list, Placement.cpuList(Placement.cpuSet(list)));
+        }
+        assertEquals("", Placement.cpuList(new java.util.BitSet()));
     }
 
     @Test

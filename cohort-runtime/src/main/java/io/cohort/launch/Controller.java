@@ -1164,9 +1164,18 @@ public final class Controller {
         env.put(JobEnvironment.SIZE, Integer.toString(spec.size()));
         env.put(JobEnvironment.LOCAL_RANK, Integer.toString(placement.localRank(rank)));
         env.put(JobEnvironment.LOCAL_SIZE, Integer.toString(placement.localSize(rank)));
-        if ("core".equals(env.get(JobEnvironment.BIND_TO))) {
+        String bindTo = env.getOrDefault(JobEnvironment.BIND_TO, "");
+        if (bindTo.isEmpty() || bindTo.equals("auto")) {
+            // Several hosts started here by the local or netns agent share this machine's processors,
+            // and each one's io-manager would claim them all for its own peers: left unbound.
+            bindTo = peersOnThisMachine() && placement.hosts().size() > 1 ? "none" : "auto";
+            env.put(JobEnvironment.BIND_TO, bindTo);
+        }
+        if (bindTo.equals("core")) {
             // Hosts that the local or netns agent starts all share this machine's processors.
             env.put(JobEnvironment.BIND_INDEX, Integer.toString(peersOnThisMachine() ? rank : placement.localRank(rank)));
+        } else if (bindTo.equals("auto")) {
+            env.put(JobEnvironment.BIND_INDEX, Integer.toString(placement.localRank(rank)));
         }
         // The --hosts name: peers compare these to put shared memory within a host and TCP between hosts.
         env.put(JobEnvironment.HOST, placement.hostOf(rank));

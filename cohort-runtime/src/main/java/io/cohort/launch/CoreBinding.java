@@ -12,18 +12,29 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code cohort run --bind-to core}: the io-manager starts each peer's JVM under util-linux's
- * {@code taskset}, so that the JVM and every thread it ever starts may run on one processor only.
- * The peer with bind index {@code i} ({@code COHORT_BIND_INDEX}: its local rank, or its rank where
- * all hosts are this machine) gets the {@code i}-th of the processors the io-manager itself may use
- * (its affinity and cpuset, as {@code Cpus_allowed_list} lists them), in turn when the peers
- * outnumber them, as Open MPI's {@code --bind-to core} with overload allowed.
+ * Binding peers to processors: the io-manager starts each peer's JVM under util-linux's
+ * {@code taskset}, so that the JVM and every thread it ever starts may run on the processors given
+ * only. Three modes ({@code cohort run --bind-to}, {@code COHORT_BIND_TO} in the peer's environment):
+ * <ul>
+ *   <li>{@code auto}, the default: the io-manager claims the processors it may use (its affinity
+ *       and cpuset, as {@code Cpus_allowed_list} lists them) that no other job on the machine has
+ *       claimed ({@link CpuClaims}) and splits them among its peers: blocks of equal size where
+ *       there are at least as many as peers, one each in turn where the peers outnumber them. With
+ *       none left (other jobs hold them all), no taskset, or several of the job's hosts on this
+ *       machine (the controller then sends {@code none}), the peers run unbound: auto never fails
+ *       a job.</li>
+ *   <li>{@code core}: the peer with bind index {@code i} ({@code COHORT_BIND_INDEX}: its local rank,
+ *       or its rank where all hosts are this machine) gets the {@code i}-th allowed processor, in
+ *       turn when the peers outnumber them, as Open MPI's {@code --bind-to core} with overload
+ *       allowed; other jobs are not looked at, and a host that cannot bind fails the peer.</li>
+ *   <li>{@code none}: the peers may run wherever the io-manager may.</li>
+ * </ul>
  *
  * <p>Why: two peers that poll and then sleep (the default idle strategy) are woken by each other,
  * and Linux tends to wake a task on its waker's processor. Once both share one, they take turns on
  * it while the other processor idles, and a stream between them moves at a seventh of its rate
- * until the scheduler parts them (docs/benchmarks.md, "Two peers on one core"). Bound peers cannot
- * meet on one processor. The JDK has no call for a process's affinity, hence {@code taskset}.
+ * until the scheduler parts them (docs/benchmarks.md, "Two peers on one core"). Peers bound apart
+ * cannot meet on one processor. The JDK has no call for a process's affinity, hence {@code taskset}.
  *
  * <p>Threads: the io-manager's launch thread; stateless.
  */
@@ -31,17 +42,28 @@ final class CoreBinding {
     static final String TASKSET = "taskset";
     private static final Path PROC_SELF_STATUS = Path.of("/proc/self/status");
 
+    /** What {@code COHORT_BIND_TO} asks for. */
+    enum Mode {
+        NONE, CORE, AUTO
+    }
+
     private CoreBinding() {
     }
 
-    /** Whether {@code env} (a peer's environment) asks for binding; refuses a value other than none or core. */
-    static boolean wanted(Map<String, String> env) {
+    /**
+     * The mode {@code env} (a peer's environment) asks for: unset is none (the controller always
+     * sets it); refuses a value not in {@link JobEnvironment#BIND_TO_MODES}.
+     */
+    static Mode mode(Map<String, String> env) {
         String v = env.get(JobEnvironment.BIND_TO);
         if (v == null || v.isEmpty() || v.equals("none")) {
-            return false;
+            return Mode.NONE;
         }
         if (v.equals("core")) {
-            return true;
+            return Mode.CORE;
+        }
+        if (v.equals("auto")) {
+            return Mode.AUTO;
         }
         throw new IllegalArgumentException(JobEnvironment.BIND_TO + "=" + v + " is not one of " + JobEnvironment.BIND_TO_MODES);
     }
@@ -71,12 +93,7 @@ final class CoreBinding {
      * @throws IOException with one sentence when this host cannot bind (no taskset, no /proc)
      */
     static List<String> prefix(Map<String, String> env) throws IOException {
-        int index;
-        try {
-            index = Integer.parseInt(env.getOrDefault(JobEnvironment.BIND_INDEX, ""));
-        } catch (NumberFormatException e) {
-            throw new IOException("--bind-to core needs the peer's " + JobEnvironment.BIND_INDEX + ", which is not set");
-        }
+        int index = bindIndex(env, "core");
         String taskset = onPath(TASKSET);
         if (taskset == null) {
             throw new IOException("--bind-to core needs taskset (util-linux), which is not on this host's PATH");
@@ -85,6 +102,98 @@ final class CoreBinding {
             return List.of(taskset, "-c", Integer.toString(cpuFor(index, allowedCpus())));
         } catch (IllegalArgumentException e) {
             throw new IOException("--bind-to core " + e.getMessage());
+        }
+    }
+
+    private static int bindIndex(Map<String, String> env, String mode) throws IOException {
+        try {
+            return Integer.parseInt(env.getOrDefault(JobEnvironment.BIND_INDEX, ""));
+        } catch (NumberFormatException e) {
+            throw new IOException("--bind-to " + mode + " needs the peer's " + JobEnvironment.BIND_INDEX + ", which is not set");
+        }
+    }
+
+    /**
+     * Each of {@code peers} peers' processors, by bind index, among {@code cpus}: where there are at
+     * least as many processors as peers, consecutive blocks of equal size (the first ones one larger
+     * where they do not divide evenly); otherwise one each, in turn. Null if {@code cpus} is empty.
+     */
+    static BitSet[] split(int peers, BitSet cpus) {
+        int n = cpus.cardinality();
+        if (n == 0 || peers <= 0) {
+            return null;
+        }
+        int[] order = cpus.stream().toArray();
+        BitSet[] plan = new BitSet[peers];
+        int next = 0;
+        for (int i = 0; i < peers; i++) {
+            plan[i] = new BitSet();
+            if (peers > n) {
+                plan[i].set(order[i % n]);
+                continue;
+            }
+            int size = n / peers + (i < n % peers ? 1 : 0);
+            for (int k = 0; k < size; k++) {
+                plan[i].set(order[next++]);
+            }
+        }
+        return plan;
+    }
+
+    /**
+     * {@code --bind-to auto} for one io-manager's launch: the processors it claimed and how they are
+     * split among its peers, or nothing (every peer unbound). Closing it gives the claims up.
+     */
+    static final class Auto implements AutoCloseable {
+        private final String taskset;
+        private final CpuClaims claims;
+        private final BitSet[] plan;
+
+        private Auto(String taskset, CpuClaims claims, BitSet[] plan) {
+            this.taskset = taskset;
+            this.claims = claims;
+            this.plan = plan;
+        }
+
+        /**
+         * Claims this process's allowed processors that other jobs have not (in {@code directory})
+         * and splits them among {@code peers} peers. Unbound where taskset or /proc is missing or
+         * nothing could be claimed.
+         */
+        static Auto claim(int peers, Path directory) {
+            String taskset = onPath(TASKSET);
+            BitSet allowed;
+            try {
+                allowed = taskset == null ? null : Placement.cpuSet(allowedCpus());
+            } catch (IOException e) {
+                allowed = null;
+            }
+            if (allowed == null || allowed.isEmpty()) {
+                return new Auto(null, null, null);
+            }
+            CpuClaims claims = CpuClaims.claim(allowed, directory);
+            BitSet[] plan = split(peers, claims.cpus());
+            if (plan == null) {
+                claims.close();
+                return new Auto(null, null, null);
+            }
+            return new Auto(taskset, claims, plan);
+        }
+
+        /** The words before the command of the peer with {@code env}'s bind index; empty if unbound. */
+        List<String> prefix(Map<String, String> env) throws IOException {
+            if (plan == null) {
+                return List.of();
+            }
+            int index = bindIndex(env, "auto");
+            return List.of(taskset, "-c", Placement.cpuList(plan[Math.floorMod(index, plan.length)]));
+        }
+
+        @Override
+        public void close() {
+            if (claims != null) {
+                claims.close();
+            }
         }
     }
 

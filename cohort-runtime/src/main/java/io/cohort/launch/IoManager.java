@@ -51,6 +51,8 @@ public final class IoManager implements PeerProcess.Listener {
     private volatile int launched = -1;
     /** Each peer's crash-file directory, for the peers that have one. */
     private final Map<Integer, Path> crashDirs = new ConcurrentHashMap<>();
+    /** The processors claimed for {@code --bind-to auto}, given up once the last peer has exited. */
+    private volatile CoreBinding.Auto binding;
 
     IoManager(ControlConnection controller, PrintStream log) {
         this.controller = controller;
@@ -78,6 +80,7 @@ public final class IoManager implements PeerProcess.Listener {
             }
         }
         awaitUninterruptibly(remaining);
+        releaseProcessors();
         // Segment files are unlinked once both ends map them; a peer killed before that leaves one.
         removeSegmentFiles(ShmSegmentFile.defaultDirectory(), jobId, peers.keySet());
         // The job's directory goes too if no peer (of any host sharing it) left anything.
@@ -180,6 +183,7 @@ public final class IoManager implements PeerProcess.Listener {
         CountDownLatch latch = new CountDownLatch(request.peers().size());
         launched = request.peers().size();
         File cwd = new File(request.workingDirectory());
+        CoreBinding.Auto auto = autoBinding(request);
         for (LaunchRequest.Peer spec : request.peers()) {
             if (stopping) {
                 reportStartFailure(spec.rank(), "the job was stopped before this peer started", latch);
@@ -187,8 +191,11 @@ public final class IoManager implements PeerProcess.Listener {
             }
             List<String> command = spec.command();
             try {
-                if (CoreBinding.wanted(spec.environment())) {
-                    command = new ArrayList<>(CoreBinding.prefix(spec.environment()));
+                CoreBinding.Mode mode = CoreBinding.mode(spec.environment());
+                List<String> prefix = mode == CoreBinding.Mode.CORE ? CoreBinding.prefix(spec.environment())
+                        : mode == CoreBinding.Mode.AUTO && auto != null ? auto.prefix(spec.environment()) : List.of();
+                if (!prefix.isEmpty()) {
+                    command = new ArrayList<>(prefix);
                     command.addAll(spec.command());
                 }
             } catch (IOException | RuntimeException e) {
@@ -241,6 +248,27 @@ public final class IoManager implements PeerProcess.Listener {
         }
     }
 
+    /**
+     * {@code --bind-to auto}: this host's processors claimed for the peers that ask for it, kept
+     * until the last peer has exited; null if none asks.
+     */
+    private CoreBinding.Auto autoBinding(LaunchRequest request) {
+        int peers = 0;
+        for (LaunchRequest.Peer spec : request.peers()) {
+            try {
+                peers += CoreBinding.mode(spec.environment()) == CoreBinding.Mode.AUTO ? 1 : 0;
+            } catch (IllegalArgumentException e) {
+                // That peer's start fails with the sentence.
+            }
+        }
+        if (peers == 0) {
+            return null;
+        }
+        CoreBinding.Auto auto = CoreBinding.Auto.claim(peers, CpuClaims.directory());
+        binding = auto;
+        return auto;
+    }
+
     private void reportStartFailure(int rank, String reason, CountDownLatch latch) {
         reported.incrementAndGet();
         controller.trySend(ControlFrame.build(ControlMessageType.START_FAILED).putInt(rank).putString(reason).frame());
@@ -265,8 +293,19 @@ public final class IoManager implements PeerProcess.Listener {
         // The JVM wrote its hs_err log and heap dump before it exited, so the list is complete now.
         Path crashDir = crashDirs.get(rank);
         List<String> files = crashDir == null ? List.of() : CrashDirectories.collect(crashDir);
-        reported.incrementAndGet();
+        if (reported.incrementAndGet() == launched) {
+            // Before the last report: the launcher may end on it, and a job started next should find them free.
+            releaseProcessors();
+        }
         controller.trySend(new ExitReport(rank, status, stoppedByManager, files).frame());
+    }
+
+    /** Gives up the processors claimed for {@code --bind-to auto}, if any (again: nothing). */
+    private void releaseProcessors() {
+        CoreBinding.Auto claimed = binding;
+        if (claimed != null) {
+            claimed.close();
+        }
     }
 
     /**

@@ -1,15 +1,25 @@
 package io.cohort.launch;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.cohort.engine.Placement;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Timeout(10)
 class CoreBindingTest {
     @Test
     void localRanksTakeTheAllowedProcessorsInOrderThenInTurn() {
@@ -28,11 +38,58 @@ class CoreBindingTest {
     }
 
     @Test
-    void onlyCoreAsksForBinding() {
-        assertFalse(CoreBinding.wanted(Map.of()));
-        assertFalse(CoreBinding.wanted(Map.of("COHORT_BIND_TO", "none")));
-        assertTrue(CoreBinding.wanted(Map.of("COHORT_BIND_TO", "core")));
-        assertThrows(IllegalArgumentException.class, () -> CoreBinding.wanted(Map.of("COHORT_BIND_TO", "socket")));
+    void theModeIsReadFromThePeersEnvironment() {
+        assertEquals(CoreBinding.Mode.NONE, CoreBinding.mode(Map.of()), "unset: an older launcher's peer");
+        assertEquals(CoreBinding.Mode.NONE, CoreBinding.mode(Map.of("COHORT_BIND_TO", "none")));
+        assertEquals(CoreBinding.Mode.CORE, CoreBinding.mode(Map.of("COHORT_BIND_TO", "core")));
+        assertEquals(CoreBinding.Mode.AUTO, CoreBinding.mode(Map.of("COHORT_BIND_TO", "auto")));
+        assertThrows(IllegalArgumentException.class, () -> CoreBinding.mode(Map.of("COHORT_BIND_TO", "socket")));
+    }
+
+    private static String plan(int peers, String cpus) {
+        BitSet[] plan = CoreBinding.split(peers, Placement.cpuSet(cpus));
+        return Arrays.stream(plan).map(Placement::cpuList).collect(Collectors.joining(" | "));
+    }
+
+    @Test
+    void autoSplitsTheClaimedProcessorsIntoBlocksOrHandsThemOutInTurn() {
+        assertEquals("0 | 1", plan(2, "0-1"));
+        assertEquals("0-1", plan(1, "0-1"), "one peer gets them all");
+        assertEquals("0-31 | 32-63", plan(2, "0-63"));
+        assertEquals("0-2 | 3-4 | 5-6", plan(3, "0-6"), "the first blocks take the remainder");
+        assertEquals("2,4 | 6,9", plan(2, "2,4,6,9"), "blocks of the claimed processors, not of the numbers");
+        assertEquals("0 | 1 | 0 | 1", plan(4, "0-1"), "more peers than processors: one each, in turn");
+        assertEquals("5 | 5 | 5", plan(3, "5"));
+        assertNull(CoreBinding.split(2, new BitSet()), "nothing claimed: unbound");
+    }
+
+    @Test
+    void autoBindsOnlyToProcessorsNoOtherClaimHolds(@TempDir Path dir) throws IOException {
+        BitSet allowed = Placement.cpuSet(CoreBinding.allowedCpus());
+        try (CoreBinding.Auto first = CoreBinding.Auto.claim(1, dir)) {
+            List<String> all = first.prefix(Map.of("COHORT_BIND_INDEX", "0"));
+            assertEquals(List.of("-c", Placement.cpuList(allowed)), all.subList(1, 3), "one peer: every allowed processor");
+            try (CoreBinding.Auto second = CoreBinding.Auto.claim(2, dir)) {
+                assertEquals(List.of(), second.prefix(Map.of("COHORT_BIND_INDEX", "1")), "all held: unbound");
+            }
+        }
+        try (CoreBinding.Auto again = CoreBinding.Auto.claim(2, dir)) {
+            assertEquals(3, again.prefix(Map.of("COHORT_BIND_INDEX", "1")).size(), "the first claim's close gave them back");
+        }
+    }
+
+    @Test
+    void claimsTakeWhatIsFreeAndLeaveWhatIsHeld(@TempDir Path dir) {
+        BitSet wanted = Placement.cpuSet("0-3");
+        try (CpuClaims a = CpuClaims.claim(Placement.cpuSet("1-2"), dir)) {
+            assertEquals("1-2", Placement.cpuList(a.cpus()));
+            try (CpuClaims b = CpuClaims.claim(wanted, dir)) {
+                assertEquals("0,3", Placement.cpuList(b.cpus()));
+            }
+        }
+        try (CpuClaims c = CpuClaims.claim(wanted, dir.resolve("missing"))) {
+            assertTrue(c.cpus().isEmpty(), "no directory: nothing claimed, so nothing bound");
+        }
     }
 
     @Test

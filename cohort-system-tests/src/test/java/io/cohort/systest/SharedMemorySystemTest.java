@@ -171,7 +171,7 @@ class SharedMemorySystemTest {
         if (Runtime.getRuntime().availableProcessors() >= 3) {
             CohortProcess free = CohortProcess.run("run", "-n", "3", "--verbose", "-cp", CohortProcess.TEST_CLASSES,
                     PROGRAMS + "ChecksumAllToAll", "1", "1");
-            assertTrue(free.err().stream().anyMatch(l -> l.matches("cohort: 3 peers on 1 machine \\(cores: \\d+\\)")),
+            assertTrue(free.err().stream().anyMatch(l -> l.matches("cohort: 3 peers on 1 machine \\(cores: \\d+\\)(; bound: .*)?")),
                     free.toString());
         }
     }
