@@ -79,6 +79,34 @@ class BadArgumentsTest {
     }
 
     @Test
+    void everyNullPointToPointBufferIsOneSentence() {
+        LocalCohort.run(2, world -> {
+            int peer = 1 - world.rank();
+            String send = "the send buffer is null";
+            refused(IllegalArgumentException.class, send, () -> world.send(peer, 1, (int[]) null));
+            refused(IllegalArgumentException.class, send, () -> world.send(peer, 1, (double[]) null));
+            refused(IllegalArgumentException.class, send, () -> world.send(peer, 1, (char[]) null));
+            refused(IllegalArgumentException.class, send, () -> world.send(peer, 1, (byte[]) null));
+            refused(IllegalArgumentException.class, send, () -> world.send(peer, 1, (java.nio.ByteBuffer) null));
+            refused(IllegalArgumentException.class, send, () -> world.send(peer, 1, (java.nio.ByteBuffer) null, 0, 1));
+            refused(IllegalArgumentException.class, send, () -> world.isend(peer, 1, (long[]) null));
+            refused(IllegalArgumentException.class, send, () -> world.isend(peer, 1, (byte[]) null));
+            refused(IllegalArgumentException.class, send, () -> world.isend(peer, 1, (java.nio.ByteBuffer) null));
+            String recv = "the receive buffer is null";
+            refused(IllegalArgumentException.class, recv, () -> world.recv(peer, 1, (byte[]) null));
+            refused(IllegalArgumentException.class, recv, () -> world.recv(peer, 1, (byte[]) null, 0, 1));
+            refused(IllegalArgumentException.class, recv, () -> world.recv(peer, 1, (java.nio.ByteBuffer) null));
+            refused(IllegalArgumentException.class, recv, () -> world.irecv(peer, 1, (java.nio.ByteBuffer) null));
+            refused(IllegalArgumentException.class, recv, () -> world.irecv(peer, 1, (java.nio.ByteBuffer) null, 0, 1));
+            // Nothing was sent or taken: a message still goes through.
+            world.send(peer, 2, new int[] {world.rank()});
+            int[] got = new int[1];
+            world.recv(peer, 2, got);
+            assertEquals(peer, got[0]);
+        });
+    }
+
+    @Test
     void aClosedCommunicatorRefusesEveryCall() {
         LocalCohort.run(4, world -> {
             Communicator d = world.dup();

@@ -472,6 +472,9 @@ public final class Collectives implements AutoCloseable {
         Args.root(root, size());
         Buffers.check(send, "gather send buffer");
         int[] counts = Args.uniform(Buffers.count(send), size());
+        if (rank() == root) {
+            Args.holds(recv, "gather recv buffer", (long) Buffers.count(send) * size());
+        }
         gatherv("gather", root, send, recv, counts, Args.packed(counts));
     }
 
@@ -482,11 +485,11 @@ public final class Collectives implements AutoCloseable {
 
     private void gatherv(String operation, int root, Object send, Object recv, int[] counts, int[] displs) {
         Args.root(root, size());
-        Buffers.check(send, "gatherv send buffer");
+        Buffers.check(send, operation + " send buffer");
         if (rank() == root) {
-            Buffers.check(recv, "gatherv recv buffer");
-            Args.sameType(send, recv, "gatherv");
-            Args.receiveBlocks("gatherv", counts, displs, size(), Buffers.count(recv));
+            Buffers.check(recv, operation + " recv buffer");
+            Args.sameType(send, recv, operation);
+            Args.receiveBlocks(operation, counts, displs, size(), Buffers.count(recv));
             if (Buffers.count(send) != counts[root]) {
                 throw new IllegalArgumentException("root " + root + " sends " + Buffers.count(send)
                         + " elements but counts[" + root + "] is " + counts[root]);
@@ -503,6 +506,9 @@ public final class Collectives implements AutoCloseable {
         Args.root(root, size());
         Buffers.check(recv, "scatter recv buffer");
         int[] counts = Args.uniform(Buffers.count(recv), size());
+        if (rank() == root) {
+            Args.holds(send, "scatter send buffer", (long) Buffers.count(recv) * size());
+        }
         scatterv("scatter", root, send, counts, Args.packed(counts), recv);
     }
 
@@ -516,17 +522,17 @@ public final class Collectives implements AutoCloseable {
 
     private void scatterv(String operation, int root, Object send, int[] counts, int[] displs, Object recv) {
         Args.root(root, size());
-        Buffers.check(recv, "scatterv recv buffer");
+        Buffers.check(recv, operation + " recv buffer");
         int want;
         if (rank() == root) {
-            Buffers.check(send, "scatterv send buffer");
-            Args.sameType(send, recv, "scatterv");
-            Args.blocks("scatterv", counts, displs, size(), Buffers.count(send));
+            Buffers.check(send, operation + " send buffer");
+            Args.sameType(send, recv, operation);
+            Args.blocks(operation, counts, displs, size(), Buffers.count(send));
             want = counts[root];
         } else {
             want = counts != null && counts.length == size() ? counts[rank()] : Buffers.count(recv);
         }
-        Args.holds(recv, "scatterv recv buffer", want);
+        Args.holds(recv, operation + " recv buffer", want);
         long bytes = rank() == root ? bytes(send, Buffers.count(send)) : bytes(recv, want);
         blocking(operation, root, bytes, recv, want, null, x -> {
             pick(Algorithm.Operation.SCATTER, 0, null);
@@ -538,6 +544,7 @@ public final class Collectives implements AutoCloseable {
     public void allgather(Object send, Object recv) {
         Buffers.check(send, "allgather send buffer");
         int[] counts = Args.uniform(Buffers.count(send), size());
+        Args.holds(recv, "allgather recv buffer", (long) Buffers.count(send) * size());
         allgatherv("allgather", send, recv, counts, Args.packed(counts));
     }
 
@@ -547,11 +554,11 @@ public final class Collectives implements AutoCloseable {
     }
 
     private void allgatherv(String operation, Object send, Object recv, int[] counts, int[] displs) {
-        Buffers.check(send, "allgatherv send buffer");
-        Buffers.check(recv, "allgatherv recv buffer");
-        Args.sameType(send, recv, "allgatherv");
-        Args.receiveBlocks("allgatherv", counts, displs, size(), Buffers.count(recv));
-        long total = Args.counts("allgatherv", counts, size());
+        Buffers.check(send, operation + " send buffer");
+        Buffers.check(recv, operation + " recv buffer");
+        Args.sameType(send, recv, operation);
+        Args.receiveBlocks(operation, counts, displs, size(), Buffers.count(recv));
+        long total = Args.counts(operation, counts, size());
         if (Buffers.count(send) != counts[rank()]) {
             throw new IllegalArgumentException("rank " + rank() + " sends " + Buffers.count(send)
                     + " elements but counts[" + rank() + "] is " + counts[rank()]);
@@ -629,6 +636,7 @@ public final class Collectives implements AutoCloseable {
         }
         int[] counts = Args.uniform(total / size(), size());
         int[] displs = Args.packed(counts);
+        Args.holds(recv, "alltoall recv buffer", total);
         alltoallv("alltoall", send, counts, displs, recv, counts, displs);
     }
 
@@ -640,11 +648,11 @@ public final class Collectives implements AutoCloseable {
 
     private void alltoallv(String operation, Object send, int[] sendCounts, int[] sendDispls, Object recv,
                            int[] recvCounts, int[] recvDispls) {
-        Buffers.check(send, "alltoallv send buffer");
-        Buffers.check(recv, "alltoallv recv buffer");
-        Args.sameType(send, recv, "alltoallv");
-        Args.blocks("alltoallv send", sendCounts, sendDispls, size(), Buffers.count(send));
-        Args.receiveBlocks("alltoallv recv", recvCounts, recvDispls, size(), Buffers.count(recv));
+        Buffers.check(send, operation + " send buffer");
+        Buffers.check(recv, operation + " recv buffer");
+        Args.sameType(send, recv, operation);
+        Args.blocks(operation + " send", sendCounts, sendDispls, size(), Buffers.count(send));
+        Args.receiveBlocks(operation + " recv", recvCounts, recvDispls, size(), Buffers.count(recv));
         blocking(operation, -1, bytes(send, Buffers.count(send)), send, Buffers.count(send), null, x -> {
             pick(Algorithm.Operation.ALLTOALL, 0, null);
             PairwiseAlltoall.run(x, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);

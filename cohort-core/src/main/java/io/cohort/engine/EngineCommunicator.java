@@ -347,9 +347,24 @@ public class EngineCommunicator implements Communicator {
 
     /** A typed receive buffer must exist before a message is taken for it, or the message would be lost. */
     private static void checkReceiveArray(Object buffer) {
+        receiving(buffer);
+    }
+
+    /** {@code data}, refused in one sentence if null (not a JDK message about Cohort's own variables). */
+    private static <T> T sending(T data) {
+        if (data == null) {
+            throw new IllegalArgumentException("the send buffer is null; pass an array or buffer (an empty one sends"
+                    + " a message of no data)");
+        }
+        return data;
+    }
+
+    /** {@code buffer}, refused in one sentence if null. */
+    private static <T> T receiving(T buffer) {
         if (buffer == null) {
             throw new IllegalArgumentException("the receive buffer is null");
         }
+        return buffer;
     }
 
     /** A read-only buffer would fail only when a message is copied in, on whichever thread moves it: refuse it here. */
@@ -363,7 +378,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public void send(int dest, int tag, byte[] data) {
-        sendAndWait(dest, tag, ByteBuffer.wrap(data), Profiling.startSend(), "send");
+        sendAndWait(dest, tag, ByteBuffer.wrap(sending(data)), Profiling.startSend(), "send");
     }
 
     @Override
@@ -373,49 +388,49 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public void send(int dest, int tag, ByteBuffer data) {
-        sendAndWait(dest, tag, data, Profiling.startSend(), "send");
+        sendAndWait(dest, tag, sending(data), Profiling.startSend(), "send");
     }
 
     @Override
     public void send(int dest, int tag, ByteBuffer data, int offset, int length) {
-        checkWindow(data, offset, length);
+        checkWindow(sending(data), offset, length);
         sendAndWait(dest, tag, data, offset, length, Profiling.startSend(), "send");
     }
 
     @Override
     public void send(int dest, int tag, int[] data) {
         SendSpan e = Profiling.startSend();
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(sending(data))), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, long[] data) {
         SendSpan e = Profiling.startSend();
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(sending(data))), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, double[] data) {
         SendSpan e = Profiling.startSend();
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(sending(data))), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, float[] data) {
         SendSpan e = Profiling.startSend();
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(sending(data))), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, short[] data) {
         SendSpan e = Profiling.startSend();
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(sending(data))), e, "send");
     }
 
     @Override
     public void send(int dest, int tag, char[] data) {
         SendSpan e = Profiling.startSend();
-        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e, "send");
+        sendAndWait(dest, tag, ByteBuffer.wrap(Payloads.of(sending(data))), e, "send");
     }
 
     @Override
@@ -426,7 +441,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Request isend(int dest, int tag, byte[] data) {
-        return post(dest, tag, ByteBuffer.wrap(data), Profiling.startSend());
+        return post(dest, tag, ByteBuffer.wrap(sending(data)), Profiling.startSend());
     }
 
     @Override
@@ -436,31 +451,31 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Request isend(int dest, int tag, ByteBuffer data) {
-        return post(dest, tag, data, Profiling.startSend());
+        return post(dest, tag, sending(data), Profiling.startSend());
     }
 
     @Override
     public Request isend(int dest, int tag, ByteBuffer data, int offset, int length) {
-        checkWindow(data, offset, length);
+        checkWindow(sending(data), offset, length);
         return post(dest, tag, data, offset, length, Profiling.startSend());
     }
 
     @Override
     public Request isend(int dest, int tag, int[] data) {
         SendSpan e = Profiling.startSend();
-        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
+        return post(dest, tag, ByteBuffer.wrap(Payloads.of(sending(data))), e);
     }
 
     @Override
     public Request isend(int dest, int tag, long[] data) {
         SendSpan e = Profiling.startSend();
-        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
+        return post(dest, tag, ByteBuffer.wrap(Payloads.of(sending(data))), e);
     }
 
     @Override
     public Request isend(int dest, int tag, double[] data) {
         SendSpan e = Profiling.startSend();
-        return post(dest, tag, ByteBuffer.wrap(Payloads.of(data)), e);
+        return post(dest, tag, ByteBuffer.wrap(Payloads.of(sending(data))), e);
     }
 
     // ---- receives --------------------------------------------------------------------------------
@@ -477,23 +492,23 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, byte[] buffer) {
-        return receiveInto(source, tag, ByteBuffer.wrap(buffer));
+        return receiveInto(source, tag, ByteBuffer.wrap(receiving(buffer)));
     }
 
     @Override
     public Status recv(int source, int tag, ByteBuffer buffer) {
-        return receiveInto(source, tag, buffer);
+        return receiveInto(source, tag, receiving(buffer));
     }
 
     @Override
     public Status recv(int source, int tag, byte[] buffer, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, buffer.length);
-        return receiveInto(source, tag, ByteBuffer.wrap(buffer), offset, length, false);
+        Objects.checkFromIndexSize(offset, length, receiving(buffer).length);
+        return receiveInto(source, tag, ByteBuffer.wrap(receiving(buffer)), offset, length, false);
     }
 
     @Override
     public Status recv(int source, int tag, ByteBuffer buffer, int offset, int length) {
-        checkWindow(buffer, offset, length);
+        checkWindow(receiving(buffer), offset, length);
         return receiveInto(source, tag, buffer, offset, length, false);
     }
 
@@ -550,12 +565,12 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Request irecv(int source, int tag, ByteBuffer buffer) {
-        return receive(source, tag, buffer);
+        return receive(source, tag, receiving(buffer));
     }
 
     @Override
     public Request irecv(int source, int tag, ByteBuffer buffer, int offset, int length) {
-        return receive(source, tag, buffer, offset, length);
+        return receive(source, tag, receiving(buffer), offset, length);
     }
 
     @Override

@@ -44,6 +44,11 @@ class CollectiveErrorsTest {
                         () -> c.allgatherv(new int[1], new int[3], new int[] {1, 1}, new int[] {0, 1}));
                 fails("allgatherv block of rank 2 (count 1 at displacement 2) does not fit in a buffer of 2 elements",
                         () -> c.allgatherv(new int[1], new int[2], new int[] {1, 1, 1}, new int[] {0, 1, 2}));
+                fails("gather recv buffer holds 1 elements but needs 6", () -> c.gather(c.rank(), new int[2], new int[1]));
+                fails("gather send buffer is null; pass a primitive array, a ByteBuffer or an Object[]", () -> c.gather(c.rank(), null, new int[3]));
+                fails("scatter send buffer holds 5 elements but needs 6", () -> c.scatter(c.rank(), new int[5], new int[2]));
+                fails("allgather recv buffer holds 5 elements but needs 6", () -> c.allgather(new int[2], new int[5]));
+                fails("alltoall recv buffer holds 2 elements but needs 3", () -> c.alltoall(new int[3], new int[2]));
                 fails("allreduce recv buffer is a read-only ByteBuffer; results cannot be written into it",
                         () -> c.allreduce(ByteBuffer.allocate(2), ByteBuffer.allocate(2).asReadOnlyBuffer(), Op.SUM));
                 fails("user int op does not apply to long[]; it combines int[]",
