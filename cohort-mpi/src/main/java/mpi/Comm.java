@@ -403,13 +403,15 @@ public class Comm implements Freeable {
     }
 
     /**
-     * {@link #checkBuffer(Object, int, Datatype, String)} naming the buffer {@code op + " " + role},
-     * a string made only when the check fails: collectives check every call, and building it each
-     * time was most of what allReduce allocated per call.
+     * {@link #checkBuffer(Object, int, Datatype, String)} for the buffer in {@code role} of call
+     * {@code op}, whose refusal reads "op: the role ...". No string is made unless the check fails:
+     * collectives check every call, and building one each time was most of what allReduce
+     * allocated per call.
      */
     final void checkBuffer(Object buf, int count, Datatype type, String op, String role) throws MPIException {
-        if (Buffers.check(buf, count, type, role) != null) {
-            checkBuffer(buf, count, type, op + " " + role);
+        MPIException e = Buffers.check(buf, count, type, role);
+        if (e != null) {
+            throw Errors.handle(errhandler(), Errors.error(e.getErrorClass(), op + ": " + e.getMessage()));
         }
     }
 
@@ -483,7 +485,7 @@ public class Comm implements Freeable {
         Communicator c = c();
         int raw = Buffers.checkedRawBytes(buf, count, type);
         if (raw < 0) {
-            checkBuffer(buf, count, type, "send buffer");
+            checkBuffer(buf, count, type, "send", "send buffer");
         }
         if (dest == MPI.PROC_NULL) {
             return;
@@ -508,10 +510,10 @@ public class Comm implements Freeable {
         Communicator c = c();
         int raw = Buffers.checkedRawBytes(buf, count, type);
         if (raw < 0) {
-            checkBuffer(buf, count, type, "receive buffer");
+            checkBuffer(buf, count, type, "recv", "receive buffer");
         }
         if (source == MPI.PROC_NULL) {
-            return Status.empty(MPI.UNDEFINED);
+            return Status.procNull(MPI.UNDEFINED);
         }
         checkSource(c, source, "recv");
         checkRecvTag(tag, "recv");
@@ -547,8 +549,8 @@ public class Comm implements Freeable {
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
         Communicator c = c();
-        checkBuffer(sendbuf, sendcount, sendtype, "send buffer");
-        checkBuffer(recvbuf, recvcount, recvtype, "receive buffer");
+        checkBuffer(sendbuf, sendcount, sendtype, "sendRecv", "send buffer");
+        checkBuffer(recvbuf, recvcount, recvtype, "sendRecv", "receive buffer");
         return exchange(c, Buffers.pack(sendbuf, sendcount, sendtype), dest, sendtag, recvbuf, recvcount, recvtype,
                 source, recvtag, "sendRecv");
     }
@@ -557,7 +559,7 @@ public class Comm implements Freeable {
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
                                         int recvtag) throws MPIException {
         Communicator c = c();
-        checkBuffer(buf, count, type, "buffer");
+        checkBuffer(buf, count, type, "sendRecvReplace", "buffer");
         ByteBuffer out = Buffers.pack(buf, count, type);
         if (Buffers.rawWindow(buf, count, type) != null) {
             // The wire bytes are the buffer itself, which the receive overwrites: send a copy.
@@ -584,7 +586,7 @@ public class Comm implements Freeable {
         } catch (RuntimeException e) {
             throw fail(e, op);
         }
-        Status s = source == MPI.PROC_NULL ? Status.empty(MPI.UNDEFINED)
+        Status s = source == MPI.PROC_NULL ? Status.procNull(MPI.UNDEFINED)
                 : receive(c, recvbuf, recvcount, recvtype, source, recvtag, op);
         if (sent != null) {
             try {
@@ -619,9 +621,9 @@ public class Comm implements Freeable {
     /** Starts a send; {@code buf} (an array or any NIO buffer) must stay untouched until the request completes. */
     public final Request iSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         Communicator c = c();
-        checkBuffer(buf, count, type, "send buffer");
+        checkBuffer(buf, count, type, "iSend", "send buffer");
         if (dest == MPI.PROC_NULL) {
-            return Request.completed(this, Status.empty(MPI.UNDEFINED));
+            return Request.completed(this, Status.procNull(MPI.UNDEFINED));
         }
         checkDest(c, dest, "iSend");
         checkSendTag(tag, "iSend");
@@ -651,9 +653,9 @@ public class Comm implements Freeable {
      */
     public final Request iRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = c();
-        checkBuffer(buf, count, type, "receive buffer");
+        checkBuffer(buf, count, type, "iRecv", "receive buffer");
         if (source == MPI.PROC_NULL) {
-            return Request.completed(this, Status.empty(MPI.UNDEFINED));
+            return Request.completed(this, Status.procNull(MPI.UNDEFINED));
         }
         checkSource(c, source, "iRecv");
         checkRecvTag(tag, "iRecv");
@@ -687,7 +689,7 @@ public class Comm implements Freeable {
     /** A persistent send: each {@link Prequest#start()} sends {@code buf}'s current items. */
     public final Prequest sendInit(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         Communicator c = c();
-        checkBuffer(buf, count, type, "send buffer");
+        checkBuffer(buf, count, type, "sendInit", "send buffer");
         if (dest != MPI.PROC_NULL) {
             checkDest(c, dest, "sendInit");
             checkSendTag(tag, "sendInit");
@@ -720,7 +722,7 @@ public class Comm implements Freeable {
     /** A persistent receive into {@code buf}. */
     public final Prequest recvInit(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = c();
-        checkBuffer(buf, count, type, "receive buffer");
+        checkBuffer(buf, count, type, "recvInit", "receive buffer");
         if (source != MPI.PROC_NULL) {
             checkSource(c, source, "recvInit");
             checkRecvTag(tag, "recvInit");
@@ -739,7 +741,7 @@ public class Comm implements Freeable {
     /** Packs {@code incount} items into {@code outbuf} from {@code position}; returns the position after them. */
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
         c();
-        checkBuffer(inbuf, incount, type, "pack input buffer");
+        checkBuffer(inbuf, incount, type, "pack", "input buffer");
         if (outbuf == null) {
             throw error(MPI.ERR_BUFFER, "pack: the output buffer is null");
         }
@@ -755,7 +757,7 @@ public class Comm implements Freeable {
     /** Unpacks {@code outcount} items from {@code inbuf} at {@code position}; returns the position after them. */
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
         c();
-        checkBuffer(outbuf, outcount, type, "unpack output buffer");
+        checkBuffer(outbuf, outcount, type, "unpack", "output buffer");
         if (inbuf == null) {
             throw error(MPI.ERR_BUFFER, "unpack: the input buffer is null");
         }
@@ -791,7 +793,7 @@ public class Comm implements Freeable {
     public final Status iProbe(int source, int tag) throws MPIException {
         Communicator c = c();
         if (source == MPI.PROC_NULL) {
-            return Status.empty(MPI.UNDEFINED);
+            return Status.procNull(MPI.UNDEFINED);
         }
         checkSource(c, source, "iProbe");
         checkRecvTag(tag, "iProbe");
@@ -807,7 +809,7 @@ public class Comm implements Freeable {
     public final Status probe(int source, int tag) throws MPIException {
         Communicator c = c();
         if (source == MPI.PROC_NULL) {
-            return Status.empty(MPI.UNDEFINED);
+            return Status.procNull(MPI.UNDEFINED);
         }
         checkSource(c, source, "probe");
         checkRecvTag(tag, "probe");
@@ -1010,7 +1012,7 @@ public class Comm implements Freeable {
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         Communicator c = cc();
         checkRoot(c, root, "bcast");
-        checkBuffer(buf, count, type, "bcast buffer");
+        checkBuffer(buf, count, type, "bcast", "buffer");
         Object d = Buffers.direct(buf, count * type.size, type, true);
         if (d == null) {
             blocking("bcast", packedBcast(c, buf, count, type, root));
@@ -1048,7 +1050,7 @@ public class Comm implements Freeable {
 
     private Prepared prepareBcast(Communicator c, Object buf, int count, Datatype type, int root) throws MPIException {
         checkRoot(c, root, "bcast");
-        checkBuffer(buf, count, type, "bcast buffer");
+        checkBuffer(buf, count, type, "bcast", "buffer");
         Object d = Buffers.direct(buf, count * type.size, type, true);
         return d != null ? new BcastPrepared(c, root, d, null) : packedBcast(c, buf, count, type, root);
     }
@@ -1750,8 +1752,8 @@ public class Comm implements Freeable {
         MPI.check();
         Comm world = MPI.COMM_WORLD;
         io.cohort.Op cop = world.cohortOp(op, type, count, "reduceLocal");
-        world.checkBuffer(inBuf, count, type, "reduceLocal input buffer");
-        world.checkBuffer(inOutBuf, count, type, "reduceLocal in-out buffer");
+        world.checkBuffer(inBuf, count, type, "reduceLocal", "input buffer");
+        world.checkBuffer(inOutBuf, count, type, "reduceLocal", "in-out buffer");
         boolean pairs = op.isMinMaxLoc();
         Object in = array(input(inBuf, 0, count, type));
         Out out = new Out(inOutBuf, count, type, true);

@@ -43,6 +43,11 @@ public final class Prequest extends Request {
     }
 
     @Override
+    boolean persistent() {
+        return !freed;
+    }
+
+    @Override
     public void free() throws MPIException {
         super.free();
         freed = true;

@@ -10,7 +10,8 @@ import java.util.List;
  * A nonblocking operation in progress, over a Cohort {@link io.cohort.Request}. When a wait or a
  * test finds it complete, the received data is in the program's buffer (a receive into an array
  * or a typed buffer is copied there at that moment), and the request becomes inactive: it is then
- * {@link #isNull() null}, as {@link MPI#REQUEST_NULL} is.
+ * {@link #isNull() null}, as {@link MPI#REQUEST_NULL} is, except a persistent request
+ * ({@link Prequest}), which stays a request to start again until it is freed.
  *
  * <p>Threads: as MPI's requests; one thread at a time per request.
  */
@@ -153,15 +154,28 @@ public class Request implements Freeable {
         MPI.check();
     }
 
-    /** Whether the request is inactive (completed and waited for, freed, or MPI.REQUEST_NULL). */
+    /**
+     * Whether this is a null request: {@link MPI#REQUEST_NULL}, freed, or a nonpersistent request
+     * whose operation a wait or test has completed. A persistent request is null only once freed.
+     */
     public final boolean isNull() {
-        return inner == null && done == null;
+        return !active() && !persistent();
+    }
+
+    /** Whether an operation was started and no wait or test has returned its completion yet. */
+    final boolean active() {
+        return inner != null || done != null;
+    }
+
+    /** Whether the request outlives its operations (a persistent one, until freed). */
+    boolean persistent() {
+        return false;
     }
 
     // ---- arrays of requests ------------------------------------------------------------------
 
     private static boolean active(Request r) {
-        return r != null && !r.isNull();
+        return r != null && r.active();
     }
 
     /** The array as the shared waiting sees it. */

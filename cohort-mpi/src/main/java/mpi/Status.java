@@ -33,8 +33,16 @@ public final class Status {
         this.origin = s;
     }
 
-    /** The status of an operation with {@link MPI#PROC_NULL}, or of an inactive request. */
+    /**
+     * The empty status (MPI 3.1, 3.7.3) of an inactive or null request: source {@link MPI#ANY_SOURCE},
+     * tag {@link MPI#ANY_TAG}, no data.
+     */
     static Status empty(int index) {
+        return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, index);
+    }
+
+    /** The status of an operation with {@link MPI#PROC_NULL} (MPI 3.1, 3.11): that source, {@link MPI#ANY_TAG}, no data. */
+    static Status procNull(int index) {
         return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, index);
     }
 

@@ -23,6 +23,11 @@ class ErrorHandlersTest {
         assertTrue(e.getMessage() != null && !e.getMessage().isBlank());
     }
 
+    static void assertNamed(String part, Executable call) {
+        MPIException e = assertThrows(MPIException.class, call::run);
+        assertTrue(e.getMessage().contains(part), "expected '" + part + "' in: " + e.getMessage());
+    }
+
     @FunctionalInterface
     interface Executable {
         void run() throws Exception;
@@ -50,6 +55,14 @@ class ErrorHandlersTest {
             expect(MPI.ERR_OP, () -> w.allReduce(new double[1], new double[1], 1, MPI.DOUBLE, MPI.BAND));
             expect(MPI.ERR_OP, () -> w.allReduce(new int[2], new int[2], 1, MPI.INT, MPI.MINLOC));
             expect(MPI.ERR_COMM, () -> MPI.COMM_WORLD.free());
+            // Each message names the call it refuses.
+            assertNamed("iSend: the send buffer holds double elements", () -> w.iSend(new double[1], 1, MPI.INT, 0, 0));
+            assertNamed("send: the send buffer's count is negative", () -> w.send(buf, -1, MPI.INT, 0, 0));
+            assertNamed("sendRecv: the receive buffer holds 4 int elements but 5 items",
+                    () -> w.sendRecv(buf, 1, MPI.INT, 0, 0, buf, 5, MPI.INT, 0, 0));
+            assertNamed("iRecv: the receive buffer is null", () -> w.iRecv(null, 1, MPI.INT, 0, 0));
+            assertNamed("allReduce: the receive buffer holds 1 int elements", () -> w.allReduce(buf, new int[1], 2, MPI.INT,
+                    MPI.SUM));
 
             // Truncation: a message longer than the receive buffer, into an array and into a direct buffer.
             int next = (rank + 1) % size;

@@ -271,6 +271,14 @@ class PointToPointTest {
             double[] got = new double[2];
             Prequest send = w.sendInit(out, 2, MPI.DOUBLE, next, 5);
             Prequest recv = w.recvInit(got, 2, MPI.DOUBLE, prev, 5);
+            assertFalse(recv.isNull(), "a persistent request is a request before its first start");
+            // An inactive request has the empty status: any source, any tag, nothing received.
+            Status idle = Request.waitAllStatus(new Request[] {recv, MPI.REQUEST_NULL})[1];
+            assertEquals(MPI.ANY_SOURCE, idle.getSource());
+            assertEquals(MPI.ANY_TAG, idle.getTag());
+            assertEquals(0, idle.getCount(MPI.INT));
+            assertEquals(MPI.PROC_NULL, w.recv(new int[1], 1, MPI.INT, MPI.PROC_NULL, 0).getSource(),
+                    "a receive from PROC_NULL names it");
             for (int round = 0; round < 3; round++) {
                 out[0] = rank * 100 + round;
                 out[1] = -round;
@@ -280,9 +288,11 @@ class PointToPointTest {
                     Thread.onSpinWait();
                 }
                 assertArrayEquals(new double[] {prev * 100 + round, -round}, got);
+                assertFalse(send.isNull() || recv.isNull(), "completed, inactive, still there to start again");
             }
             send.free();
             recv.free();
+            assertTrue(send.isNull() && recv.isNull(), "freed");
         });
     }
 

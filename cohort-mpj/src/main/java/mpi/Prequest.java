@@ -20,6 +20,11 @@ public class Prequest extends Request {
         this.starter = starter;
     }
 
+    @Override
+    boolean persistent() {
+        return true;
+    }
+
     /** Begins the operation; an active request must first be completed. */
     public void Start() throws MPIException {
         if (inner != null) {

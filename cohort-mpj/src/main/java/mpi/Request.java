@@ -10,7 +10,8 @@ import java.util.List;
  * A nonblocking operation in progress, over a Cohort {@link io.cohort.Request}. When a wait or a
  * test finds it complete, received data is in the program's array (a nonblocking receive is
  * decoded into it at that moment) and the request becomes inactive: {@link #Is_null()} is then
- * true, as for {@link MPI#REQUEST_NULL}; a {@link Prequest} can be started again.
+ * true, as for {@link MPI#REQUEST_NULL}; a {@link Prequest} is never null (this API cannot free
+ * it) and can be started again.
  *
  * <p>Threads: as MPI's requests; one thread at a time per request.
  */
@@ -106,9 +107,17 @@ public class Request {
         return finish(-1);
     }
 
-    /** Whether the request is inactive: completed and waited for, or {@link MPI#REQUEST_NULL}. */
+    /**
+     * Whether this is a null request: {@link MPI#REQUEST_NULL}, or a nonpersistent request whose
+     * operation a wait or test has completed. A persistent request is a request, started or not.
+     */
     public boolean Is_null() throws MPIException {
-        return !active();
+        return !active() && !persistent();
+    }
+
+    /** Whether the request outlives its operations (a persistent one). */
+    boolean persistent() {
+        return false;
     }
 
     /** Does nothing: Cohort cannot withdraw a posted send or receive. The request must still be completed. */

@@ -234,6 +234,7 @@ class PointToPointTest {
             Prequest send = MPI.COMM_WORLD.Send_init(out, 1, 2, MPI.DOUBLE, next, 3);
             Prequest recv = MPI.COMM_WORLD.Recv_init(in, 0, 2, MPI.DOUBLE, prev, 3);
             Prequest[] both = {recv, send};
+            assertFalse(recv.Is_null(), "a persistent request is a request before its first start");
             for (int round = 0; round < 5; round++) {
                 out[1] = rank + round;
                 out[2] = -rank - round;
@@ -241,6 +242,7 @@ class PointToPointTest {
                 Status[] st = Request.Waitall(both);
                 assertEquals(prev, st[0].source);
                 assertArrayEquals(new double[] {prev + round, -prev - round, 0}, in);
+                assertFalse(send.Is_null() || recv.Is_null(), "completed, inactive, still there to start again");
             }
             for (Prequest p : new Prequest[] {
                     MPI.COMM_WORLD.Bsend_init(new int[] {1}, 0, 1, MPI.INT, next, 4),
