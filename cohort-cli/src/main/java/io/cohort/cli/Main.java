@@ -117,6 +117,8 @@ public final class Main {
         cl.setParameterExceptionHandler(mapper);
         // Everything after the main class is the program's, even words that look like our options.
         cl.getSubcommands().get("run").setStopAtPositional(true);
+        // And unchanged: picocli would otherwise read a file for any argument that starts with @.
+        cl.setExpandAtFiles(false);
         addHelpOptions(cl);
         return cl;
     }

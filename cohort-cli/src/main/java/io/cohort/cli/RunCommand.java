@@ -456,8 +456,9 @@ final class RunCommand implements Callable<Integer> {
         if (graceMillis < 0) {
             throw new UsageException("--grace-period must be 0 or more milliseconds (got " + graceMillis + ")");
         }
-        if (wireupTimeoutSeconds < 1) {
-            throw new UsageException("--wireup-timeout must be 1 or more seconds (got " + wireupTimeoutSeconds + ")");
+        if (wireupTimeoutSeconds < 1 || wireupTimeoutSeconds > JobEnvironment.WIREUP_TIMEOUT_MAX_SECONDS) {
+            throw new UsageException("--wireup-timeout must be 1 to " + JobEnvironment.WIREUP_TIMEOUT_MAX_SECONDS
+                    + " seconds (got " + wireupTimeoutSeconds + ")");
         }
         StdinTarget stdinTarget;
         try {
@@ -483,6 +484,16 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException("-x " + name + ": " + name + " is not set here; give a value with -x " + name + "=VALUE");
             }
         }
+        // Variables that options stand for, passed on with -x: checked as the options are, before anything starts.
+        checkPassedOn(env, IdleStrategies.IDLE_ENV_NAME, IdleStrategies::factory);
+        checkPassedOn(env, JobEnvironment.TRANSPORT, v -> oneOf(v, JobEnvironment.TRANSPORTS));
+        checkPassedOn(env, JobEnvironment.COLLECTIVES, io.cohort.collective.CollectiveMode::parse);
+        checkPassedOn(env, JobEnvironment.FAULT, FaultPlan::parse);
+        checkPassedOn(env, JobEnvironment.NETWORK, v -> {
+            if (!v.isBlank()) {
+                io.cohort.wireup.NetworkPrefix.parse(v);
+            }
+        });
         if (idle != null) {
             try {
                 IdleStrategies.factory(idle);
@@ -917,6 +928,25 @@ final class RunCommand implements Callable<Integer> {
             while (!args.isEmpty()) {
                 run.trailing.add(args.pop());
             }
+        }
+    }
+
+    /** Refuses {@code -x NAME=VALUE} in one sentence where {@code check} refuses the value. */
+    private static void checkPassedOn(Map<String, String> env, String name, java.util.function.Consumer<String> check) {
+        String value = env.get(name);
+        if (value == null) {
+            return;
+        }
+        try {
+            check.accept(value);
+        } catch (IllegalArgumentException | io.cohort.CohortException e) {
+            throw new UsageException("-x " + name + "=" + value + ": " + e.getMessage());
+        }
+    }
+
+    private static void oneOf(String value, List<String> allowed) {
+        if (!allowed.contains(value.trim().toLowerCase(java.util.Locale.ROOT))) {
+            throw new IllegalArgumentException("not one of " + allowed);
         }
     }
 }

@@ -38,7 +38,7 @@ final class StacksCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(arity = "0..1", paramLabel = "JOB",
-            description = "The job: its id (or the start of it) or its launcher's pid; needed only when several jobs run.")
+            description = "The job: its id (or the start of it), its launcher's pid or that of the cohort command that started it; needed only when several jobs run.")
     String job;
 
     @Option(names = "--all-threads", description = "Also show the JVM's housekeeping threads (Reference Handler, Finalizer, ...).")
@@ -114,7 +114,8 @@ final class StacksCommand implements Callable<Integer> {
             throw new UsageException("JOB is empty; give a job id (or its start) or the launcher's pid, or leave it out");
         }
         List<JobRegistry.Entry> matches = jobs.stream()
-                .filter(e -> e.jobId().startsWith(want) || Long.toString(e.pid()).equals(want)).toList();
+                .filter(e -> e.jobId().startsWith(want) || Long.toString(e.pid()).equals(want)
+                        || Long.toString(parentOf(e.pid())).equals(want)).toList();
         if (matches.isEmpty()) {
             throw new NoJobException("no running job " + want + " of user " + user() + " on this machine"
                     + (jobs.isEmpty() ? "" : "; 'cohort stacks --list' shows the " + jobs.size() + " there are"));
@@ -124,6 +125,15 @@ final class StacksCommand implements Callable<Integer> {
                     + String.join(", ", matches.stream().map(JobRegistry.Entry::jobId).toList()) + "); give more of it");
         }
         return matches.get(0);
+    }
+
+    /**
+     * The pid of the process that started launcher {@code pid}, or -1: the {@code cohort} script
+     * runs the launcher's JVM as its child, and the shell's {@code $!} or {@code jobs -l} names the
+     * script.
+     */
+    private static long parentOf(long pid) {
+        return ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L);
     }
 
     private static String noJobs(JobRegistry registry) {

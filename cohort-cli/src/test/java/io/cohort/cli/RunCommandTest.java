@@ -313,6 +313,40 @@ class RunCommandTest {
     }
 
     @Test
+    void wordsStartingWithAnAtSignAreNeverReadAsFilesOfArguments(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("args"), "--secret\nvalue one\n");
+        JobSpec s = spec(Map.of(), "run", "-n", "1", "-cp", TEST_CLASSES, SELF, "@" + file, "x");
+        assertEquals(List.of("@" + file, "x"), s.programArgs(), "the program's arguments, unchanged");
+        Path options = Files.writeString(dir.resolve("options"), "-n 2 --example hello\n");
+        assertUsageError(execute("run", "@" + options), "--np=N"); // not read as "-n 2 --example hello"
+    }
+
+    @Test
+    void variablesThatOptionsStandForAreCheckedWhenPassedOnWithX() {
+        assertUsageError(execute("run", "-n", "1", "-x", "COHORT_IDLE=bogus", "--example", "pi"),
+                "-x COHORT_IDLE=bogus: unknown idle strategy 'bogus'");
+        assertUsageError(execute("run", "-n", "1", "-x", "COHORT_TRANSPORT=bogus", "--example", "pi"),
+                "-x COHORT_TRANSPORT=bogus: not one of [auto, shm, tcp, udp]");
+        assertUsageError(execute("run", "-n", "1", "-x", "COHORT_COLLECTIVES=fast", "--example", "pi"),
+                "-x COHORT_COLLECTIVES=fast: ");
+        assertUsageError(execute("run", "-n", "1", "-x", "COHORT_FAULT=loss=2", "--example", "pi"), "-x COHORT_FAULT=loss=2: ");
+        assertUsageError(execute("run", "-n", "1", "-x", "COHORT_NETWORK=10.0.0.0/99", "--example", "pi"),
+                "-x COHORT_NETWORK=10.0.0.0/99: ");
+        assertEquals("udp", spec(Map.of(), "run", "-n", "1", "-x", "COHORT_TRANSPORT=udp", "--example", "pi")
+                .environment().get("COHORT_TRANSPORT"));
+    }
+
+    @Test
+    void theWireupTimeoutIsOneSecondToADay() {
+        assertEquals(86_400, spec(Map.of(), "run", "-n", "1", "--wireup-timeout", "86400", "--example", "pi")
+                .wireupTimeoutSeconds());
+        assertUsageError(execute("run", "-n", "1", "--wireup-timeout", "86401", "--example", "pi"),
+                "--wireup-timeout must be 1 to 86400 seconds (got 86401)");
+        assertUsageError(execute("run", "-n", "1", "--wireup-timeout", "0", "--example", "pi"),
+                "--wireup-timeout must be 1 to 86400 seconds (got 0)");
+    }
+
+    @Test
     void profileModeIsSummaryOrFullAndNeedsAProfile() {
         JobSpec full = spec(Map.of(), "run", "-n", "2", "--profile=p", "--profile-mode=FULL", "--example", "ring");
         assertEquals("full", full.environment().get("COHORT_PROFILE_MODE"));

@@ -94,8 +94,20 @@ public final class JobEnvironment {
      * netns), whose hosts share its processors.
      */
     public static final String BIND_INDEX = "COHORT_BIND_INDEX";
+    /**
+     * Every variable a launcher sets for its peers. The io-manager drops these from what a peer
+     * would inherit, so a peer sees this launch's values only: not a stale export in the user's
+     * shell, nor the job variables of a peer that runs {@code cohort run} itself ({@code -x}
+     * passes one on deliberately).
+     */
+    public static final java.util.List<String> SET_BY_LAUNCHER = java.util.List.of(JOB_ID, RANK, SIZE, LOCAL_RANK,
+            LOCAL_SIZE, HOST, CONTROLLER, JOB_KEY, WIREUP_TIMEOUT, TRANSPORT, COLLECTIVES, NETWORK, CRASH_DIR, PROFILE,
+            PROFILE_MODE, VERBOSE, BIND_TO, BIND_INDEX, io.cohort.idle.IdleStrategies.IDLE_ENV_NAME,
+            io.cohort.collective.CollectiveMode.CHECK_ENV_NAME, io.cohort.transport.fault.FaultPlan.FAULT_ENV_NAME);
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");
     public static final int WIREUP_TIMEOUT_DEFAULT_SECONDS = 60;
+    /** The longest {@value #WIREUP_TIMEOUT} a peer takes: a day. */
+    public static final int WIREUP_TIMEOUT_MAX_SECONDS = 86_400;
 
     private final String jobId;
     private final int rank;
@@ -121,7 +133,7 @@ public final class JobEnvironment {
         this.controller = address(required(env, CONTROLLER));
         this.jobKey = required(env, JOB_KEY);
         this.wireupTimeoutSeconds = env.containsKey(WIREUP_TIMEOUT)
-                ? integer(env, WIREUP_TIMEOUT, 1, 86_400) : WIREUP_TIMEOUT_DEFAULT_SECONDS;
+                ? integer(env, WIREUP_TIMEOUT, 1, WIREUP_TIMEOUT_MAX_SECONDS) : WIREUP_TIMEOUT_DEFAULT_SECONDS;
         String t = env.getOrDefault(TRANSPORT, "auto").trim().toLowerCase(java.util.Locale.ROOT);
         if (!TRANSPORTS.contains(t)) {
             throw new CohortException("environment variable " + TRANSPORT + "=" + env.get(TRANSPORT)

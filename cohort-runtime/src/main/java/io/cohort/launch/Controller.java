@@ -126,7 +126,7 @@ public final class Controller {
      * The wire-up time-out peers are given under --debug: the most {@code COHORT_WIREUP_TIMEOUT}
      * allows (a day), i.e. none, since a peer of a debugged job may wait for a breakpoint's user.
      */
-    static final int DEBUG_WIREUP_TIMEOUT_SECONDS = 86_400;
+    static final int DEBUG_WIREUP_TIMEOUT_SECONDS = JobEnvironment.WIREUP_TIMEOUT_MAX_SECONDS;
     /** The JDWP agent's line on a peer's stdout, with the port it listens on. */
     private static final Pattern JDWP_LISTENING =
             Pattern.compile("Listening for transport dt_socket at address: (?:.*:)?(\\d+)\\s*");

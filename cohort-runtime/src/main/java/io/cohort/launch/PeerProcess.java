@@ -1,5 +1,7 @@
 package io.cohort.launch;
 
+import io.cohort.wireup.JobEnvironment;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,6 +54,7 @@ final class PeerProcess {
         argv.addAll(ParentDeath.prefix());
         argv.addAll(command);
         ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd);
+        pb.environment().keySet().removeAll(JobEnvironment.SET_BY_LAUNCHER);
         pb.environment().putAll(env);
         return new PeerProcess(rank, pb.start());
     }

@@ -34,6 +34,26 @@ class EnvironmentSystemTest {
 
     @Test
     @Timeout(60)
+    void theLaunchersOwnJobVariablesAreNotPassedOnUnlessAsked() throws Exception {
+        // A stale export in the shell (or a peer that runs cohort run itself): the job's options decide.
+        Map<String, String> stale = Map.of("COHORT_IDLE", "yield", "COHORT_TRANSPORT", "bogus", "COHORT_VERBOSE", "1",
+                "COHORT_RANK", "7");
+        CohortProcess p = CohortProcess.start(stale, "run", "-n", "2", "-cp", CohortProcess.TEST_CLASSES, ENV);
+        p.closeStdin();
+        assertEquals(0, p.waitFor(), p.toString());
+        assertEquals(List.of(), p.err(), "no verbose lines, no failing transport: " + p);
+        assertTrue(p.out().stream().allMatch(l -> l.contains(" COHORT_IDLE=null ")), p.toString());
+        assertTrue(p.out().stream().anyMatch(l -> l.startsWith("env COHORT_RANK=1 ")), p.toString());
+        // -x VAR passes one on deliberately.
+        CohortProcess asked = CohortProcess.start(stale, "run", "-n", "1", "-x", "COHORT_IDLE", "-cp",
+                CohortProcess.TEST_CLASSES, ENV);
+        asked.closeStdin();
+        assertEquals(0, asked.waitFor(), asked.toString());
+        assertTrue(asked.out().get(0).contains(" COHORT_IDLE=yield "), asked.toString());
+    }
+
+    @Test
+    @Timeout(60)
     void workingDirectoryIsTheLaunchers() throws Exception {
         // A relative classpath only works if the peers start where cohort run was started.
         CohortProcess p = CohortProcess.run("run", "-n", "1", "-cp", "target/test-classes", ENV);

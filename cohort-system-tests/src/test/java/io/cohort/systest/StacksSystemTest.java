@@ -88,6 +88,13 @@ class StacksSystemTest {
             assertEquals(4, raw.out().stream().filter(l -> l.startsWith("--- rank ")).count(), raw.toString());
             assertEquals(4, raw.out().stream().filter(l -> l.startsWith("\"Reference Handler\" daemon")).count(), raw.toString());
 
+            // By the pid of what started the launcher (the cohort script in a shell; this test's JVM here).
+            CohortProcess byParent = CohortProcess.start(env, "stacks", "--raw",
+                    Long.toString(ProcessHandle.current().pid()));
+            byParent.closeStdin();
+            assertEquals(0, byParent.waitFor(), byParent.toString());
+            assertEquals(4, byParent.out().stream().filter(l -> l.startsWith("--- rank ")).count(), byParent.toString());
+
             CohortProcess none = CohortProcess.start(env, "stacks", "ffffffff");
             none.closeStdin();
             assertEquals(6, none.waitFor(), none.toString());
