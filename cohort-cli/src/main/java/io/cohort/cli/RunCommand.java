@@ -255,6 +255,7 @@ final class RunCommand implements Callable<Integer> {
         }
         JobSpec job = jobSpec(environment, Path.of("").toAbsolutePath());
         HostPlan plan = hostPlan();
+        checkSharedMemoryReaches(job, plan.placement());
         // Peers started by the local or netns agent write into this machine's file system.
         filesAreHere = plan.agent() instanceof LocalLaunchAgent || plan.agent() instanceof NetnsLaunchAgent;
         Controller controller = new Controller(job, plan, System.in,
@@ -736,6 +737,19 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException(e.getMessage());
         }
         return new HostPlan(placement, agent, controller);
+    }
+
+    /**
+     * {@code --transport shm} moves every message through one host's memory: refused before anything
+     * starts when the peers run on several hosts (each would fail to reach the others otherwise).
+     */
+    static void checkSharedMemoryReaches(JobSpec job, Placement placement) {
+        List<String> hosts = List.copyOf(new java.util.LinkedHashSet<>(List.of(placement.hostPerRank())));
+        if ("shm".equals(job.environment().get(JobEnvironment.TRANSPORT)) && hosts.size() > 1) {
+            throw new UsageException("--transport shm needs every peer on one host, but this job's run on " + hosts.size()
+                    + " (" + String.join(", ", hosts) + "); use --transport auto, which takes shared memory within a"
+                    + " host and TCP between hosts");
+        }
     }
 
     /** Whether the job runs in a partition: --partition, $COHORT_PARTITION or --cluster-db given. */

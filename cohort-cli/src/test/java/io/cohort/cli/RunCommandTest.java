@@ -337,6 +337,12 @@ class RunCommandTest {
     }
 
     @Test
+    void sharedMemoryAcrossHostsIsRefusedBeforeAnythingStarts() {
+        assertUsageError(execute("run", "-n", "2", "--hosts", "a,b", "--launch-agent", "local", "--transport", "shm",
+                "--example", "hello"), "--transport shm needs every peer on one host, but this job's run on 2 (a, b)");
+    }
+
+    @Test
     void theWireupTimeoutIsOneSecondToADay() {
         assertEquals(86_400, spec(Map.of(), "run", "-n", "1", "--wireup-timeout", "86400", "--example", "pi")
                 .wireupTimeoutSeconds());

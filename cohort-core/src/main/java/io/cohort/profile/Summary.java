@@ -249,6 +249,16 @@ public final class Summary {
         }
     }
 
+    /** The job's size as {@code COHORT_SIZE} gives it, or one more than {@code rank} where it is missing or not a number. */
+    private static String launcherSize(int rank) {
+        try {
+            int n = Integer.parseInt(System.getenv().getOrDefault(io.cohort.wireup.JobEnvironment.SIZE, ""));
+            return Integer.toString(n > rank ? n : rank + 1);
+        } catch (NumberFormatException e) {
+            return Integer.toString(rank + 1);
+        }
+    }
+
     static void peerInfo(int rank, int size, String jobId, String host) {
         peerInfo = new String[] {Integer.toString(rank), Integer.toString(size), jobId == null ? "" : jobId,
                 host == null ? "" : host, Profiling.application(), Long.toString(pid())};
@@ -265,7 +275,11 @@ public final class Summary {
             line(w, SummaryFormat.FORMAT, SummaryFormat.MAGIC, SummaryFormat.VERSION);
             String[] info = peerInfo;
             if (info == null) {
-                info = new String[] {Integer.toString(rankIfUnknown), "0", "", "", Profiling.application(),
+                // The program never called Cohort.init(): what the launcher told this peer, so that the
+                // file still reads as one of its job's (a size of 0 would make the reader reject it).
+                info = new String[] {Integer.toString(rankIfUnknown), launcherSize(rankIfUnknown),
+                        System.getenv().getOrDefault(io.cohort.wireup.JobEnvironment.JOB_ID, ""),
+                        System.getenv().getOrDefault(io.cohort.wireup.JobEnvironment.HOST, ""), Profiling.application(),
                         Long.toString(pid())};
             }
             line(w, SummaryFormat.PEER, (Object[]) info);

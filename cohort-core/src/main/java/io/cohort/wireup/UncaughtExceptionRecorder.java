@@ -48,8 +48,8 @@ final class UncaughtExceptionRecorder implements Thread.UncaughtExceptionHandler
 
     /** Appends the trace to the file unless the failure is collateral; a failure to write costs one line on stderr. */
     synchronized void record(Thread t, Throwable e) {
-        if (e instanceof PeerFailedException) {
-            return;
+        if (e instanceof PeerFailedException || e instanceof io.cohort.PeerClosedException) {
+            return; // collateral: another rank failed, or ended (closing its communicator) while this one needed it
         }
         try (PrintStream out = new PrintStream(new FileOutputStream(file, true), false, StandardCharsets.UTF_8)) {
             out.print("Exception in thread \"" + t.getName() + "\" ");

@@ -133,7 +133,13 @@ final class PeerProcess {
             byte[] buf = new byte[64 * 1024];
             try (in) {
                 int n;
-                while ((n = in.read(buf)) > 0) {
+                for (;;) {
+                    pump.reading(true);
+                    n = in.read(buf);
+                    pump.reading(false);
+                    if (n <= 0) {
+                        break;
+                    }
                     pump.feed(buf, n);
                 }
             } catch (IOException e) {
@@ -166,8 +172,15 @@ final class PeerProcess {
      */
     private static final class Pump {
         private final LineSplitter splitter;
-        private long fedNanos;
         private boolean checkScheduled;
+        /**
+         * Whether the pump thread waits in the pipe's read, and since when. A line counts as
+         * unfinished only once the pipe has been empty that long: a pump thread that has not got
+         * back to its read (a busy machine, a 64 KiB read that ended mid-line) may have the line's
+         * end waiting in the pipe.
+         */
+        private volatile boolean reading;
+        private volatile long readingSinceNanos;
 
         Pump(LineSplitter splitter) {
             this.splitter = splitter;
@@ -179,11 +192,18 @@ final class PeerProcess {
             } catch (IOException ignored) {
                 // The listener does not throw; the splitter's signature allows it.
             }
-            fedNanos = System.nanoTime();
             if (splitter.pending() && !checkScheduled) {
                 checkScheduled = true;
                 UNFINISHED_LINES.schedule(this::check, UNFINISHED_LINE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
             }
+        }
+
+        /** Called by the pump thread around each read of the pipe. */
+        void reading(boolean now) {
+            if (now) {
+                readingSinceNanos = System.nanoTime();
+            }
+            reading = now;
         }
 
         private synchronized void check() {
@@ -191,9 +211,11 @@ final class PeerProcess {
             if (!splitter.pending()) {
                 return;
             }
-            long wait = fedNanos + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(UNFINISHED_LINE_MILLIS) - System.nanoTime();
+            long now = System.nanoTime();
+            long quietSince = reading ? readingSinceNanos : now;
+            long wait = quietSince + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(UNFINISHED_LINE_MILLIS) - now;
             if (wait > 0) {
-                checkScheduled = true; // more came since: the line may yet end
+                checkScheduled = true; // the pipe has not been empty that long: the line may yet end
                 UNFINISHED_LINES.schedule(this::check, wait, java.util.concurrent.TimeUnit.NANOSECONDS);
             } else {
                 finish();

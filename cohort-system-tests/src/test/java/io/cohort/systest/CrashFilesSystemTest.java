@@ -47,8 +47,18 @@ class CrashFilesSystemTest {
     @Test
     @Timeout(60)
     void uncaughtExceptionIsRecordedAndNamedAndOtherRanksLeaveNothing(@TempDir Path root) throws Exception {
+        uncaughtExceptionIsRecordedAndNamedAndOtherRanksLeaveNothing(root, "throw");
+    }
+
+    @Test
+    @Timeout(60)
+    void peersThatFindTheFailedRankClosedLeaveNothingEither(@TempDir Path root) throws Exception {
+        uncaughtExceptionIsRecordedAndNamedAndOtherRanksLeaveNothing(root, "throw-closing");
+    }
+
+    private static void uncaughtExceptionIsRecordedAndNamedAndOtherRanksLeaveNothing(Path root, String mode) throws Exception {
         CohortProcess p = CohortProcess.run("run", "-n", "3", "--core-dir", root.toString(),
-                "-cp", CohortProcess.TEST_CLASSES, CRASHING, "1", "throw");
+                "-cp", CohortProcess.TEST_CLASSES, CRASHING, "1", mode);
         assertEquals(1, p.exitCode(), p.toString());
         Path job = jobDirectory(root, p);
         assertEquals(List.of("rank-1"), names(job), "only the root cause's directory remains");

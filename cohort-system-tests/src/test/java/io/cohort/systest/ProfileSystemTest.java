@@ -39,6 +39,20 @@ class ProfileSystemTest {
                 && trace.err().get(0).contains("--profile-mode=full"), trace.toString());
     }
 
+    @Test
+    @Timeout(120)
+    void aProgramThatNeverJoinsStillLeavesProfilesTheReportReads(@TempDir Path dir) throws Exception {
+        Path prof = dir.resolve("prof");
+        CohortProcess run = CohortProcess.run("run", "-n", "2", "--profile=" + prof, "-cp", CohortProcess.TEST_CLASSES,
+                "io.cohort.systest.programs.EnvPrinter");
+        assertEquals(0, run.exitCode(), run.toString());
+        CohortProcess report = CohortProcess.run("prof", prof.toString());
+        assertEquals(0, report.exitCode(), report.toString());
+        assertEquals(List.of(), report.err(), "every recording was readable: " + report);
+        assertTrue(report.out().contains("@ Peers       : 2 recorded of 2 (ranks 0-1)"), report.toString());
+        assertTrue(report.out().stream().anyMatch(l -> l.matches("@ Job id\s+: [0-9a-f]{8}")), report.toString());
+    }
+
     /** The matrix of the ring's messages, and call sites in its code, read from either kind of profile. */
     private static void assertRingReport(Path prof, String extension) throws Exception {
         try (Stream<Path> files = Files.list(prof)) {
