@@ -71,8 +71,11 @@ final class AdminCommand implements Callable<Integer> {
             if (refused != null) {
                 throw new RequestRefusedException(refused);
             }
-            throw new ClusterUnreachableException("no load server of cluster " + db.name() + " took the request: "
-                    + String.join(", ", failed) + "; check that their cohortd runs and has the same cluster key");
+            // The member's own daemon may have taken it (it keeps the change): say so, or the user thinks nothing changed.
+            throw new ClusterUnreachableException("no load server of cluster " + db.name() + " took the request"
+                    + (took.isEmpty() ? "" : " (" + member + " " + done + ": taken by " + String.join(", ", took)
+                    + ", which the load servers learn at its next update)") + ": not by " + String.join(", ", failed)
+                    + "; check that their cohortd runs and has the same cluster key");
         }
         PrintWriter out = spec.commandLine().getOut();
         out.println(member + " " + done + ": taken by " + String.join(", ", took)

@@ -68,6 +68,8 @@ final class DnsZoneReader {
             return new Zone(records, serial(ctx, zone));
         } catch (NamingException e) {
             throw new ClusterDbException(origin + ": " + explain(e, who, zone, System.nanoTime() - start), e);
+        } catch (ClusterDbException e) {
+            throw e; // already the sentence (a zone without TXT records)
         } catch (RuntimeException e) {
             // The JDK's DNS provider throws unchecked exceptions on a reply it cannot decode.
             throw new ClusterDbException(origin + ": " + who + " sent a malformed answer for the TXT records of '" + zone

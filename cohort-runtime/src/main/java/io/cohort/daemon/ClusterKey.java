@@ -64,7 +64,8 @@ public final class ClusterKey {
     public static ClusterKey load(Path file) throws ClusterConfigException {
         try {
             Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
-            if (perms.stream().anyMatch(FOREIGN::contains)) {
+            // Not a file (a directory, a FIFO): that is the refusal, made below, not its mode.
+            if (Files.isRegularFile(file) && perms.stream().anyMatch(FOREIGN::contains)) {
                 throw new ClusterConfigException("the cluster key " + file + " may be read or written by group or others (mode "
                         + PosixFilePermissions.toString(perms) + "); run 'chmod 600 " + file + "'");
             }

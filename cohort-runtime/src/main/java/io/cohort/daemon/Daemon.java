@@ -80,6 +80,11 @@ public final class Daemon implements AutoCloseable {
             closeQuietly(tcp);
             closeQuietly(udpIn);
             closeQuietly(udpOut);
+            if (e instanceof java.net.BindException && !isLocal(address)) {
+                throw new ClusterConfigException("member " + member.name() + "'s address " + address.getHostAddress()
+                        + " is not an address of this host; run this daemon on " + member.name()
+                        + ", or give --member the name of the member this host is");
+            }
             throw new ClusterConfigException("cannot listen on " + address.getHostAddress() + ":" + s.port() + " ("
                     + e.getMessage() + "); is another cohortd running there, or is daemon.port wrong?");
         }
@@ -204,5 +209,15 @@ public final class Daemon implements AutoCloseable {
         server.close();
         reports.close();
         log.info("stopped");
+    }
+
+    /** Whether {@code address} belongs to one of this host's interfaces (loopback and wildcard included). */
+    private static boolean isLocal(java.net.InetAddress address) {
+        try {
+            return address.isAnyLocalAddress() || address.isLoopbackAddress()
+                    || java.net.NetworkInterface.getByInetAddress(address) != null;
+        } catch (java.net.SocketException e) {
+            return true; // cannot tell: keep the general sentence
+        }
     }
 }

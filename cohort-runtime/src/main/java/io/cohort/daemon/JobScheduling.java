@@ -97,6 +97,10 @@ final class JobScheduling {
         return MessageBody.empty().put("granted", granted.toString());
     }
 
+    /** How often, and how far apart, an empty environment is read again: 100 ms at most, for a program being exec'd. */
+    private static final int EMPTY_ENVIRON_RETRIES = 20;
+    private static final long EMPTY_ENVIRON_PAUSE_NANOS = 5_000_000;
+
     /** Whether {@code pid} has ended (gone, or a zombie whose environment can no longer be read). */
     private static boolean exited(long pid) {
         try {
@@ -119,6 +123,12 @@ final class JobScheduling {
         String status;
         try {
             environ = Files.readAllBytes(proc.resolve("environ"));
+            // The io-manager reports a peer once its first program runs; the peer then execs setpriv,
+            // taskset and java in turn, and while the kernel swaps a program in, environ reads empty.
+            for (int i = 0; environ.length == 0 && i < EMPTY_ENVIRON_RETRIES; i++) {
+                java.util.concurrent.locks.LockSupport.parkNanos(EMPTY_ENVIRON_PAUSE_NANOS);
+                environ = Files.readAllBytes(proc.resolve("environ"));
+            }
             status = Files.readString(proc.resolve("status"), StandardCharsets.US_ASCII);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IOException("it does not exist");

@@ -51,13 +51,34 @@ public final class LoadAverage {
         return v;
     }
 
-    /** Three values; -1 for what this system does not tell. Any thread. */
+    /** Why the last {@link #read} of a --loadavg file found no load, or null if it found one. */
+    private static volatile String problem;
+
+    /**
+     * Three values; -1 for what this system does not tell. A --loadavg file that has gone bad gives
+     * -1 for all three (unknown, and {@link #problem()} says why): the JVM's figure would be the
+     * shared kernel's, the very figure the file is there to replace. Any thread.
+     */
     static double[] read() {
+        Path from = source;
         try {
-            return parse(Files.readString(source, StandardCharsets.US_ASCII));
+            double[] v = parse(Files.readString(from, StandardCharsets.US_ASCII));
+            problem = null;
+            return v;
         } catch (IOException | RuntimeException e) {
+            if (!from.equals(PROC)) {
+                problem = "the load file " + from + " no longer reads as /proc/loadavg does ("
+                        + (e instanceof java.nio.file.NoSuchFileException ? "it is gone" : e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage())) + "); the load is reported as unknown";
+                return new double[]{-1, -1, -1};
+            }
             double one = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
             return new double[]{one < 0 ? -1 : one, -1, -1};
         }
+    }
+
+    /** Why the last read of the --loadavg file found no load; null if it found one (or there is no such file). */
+    static String problem() {
+        return problem;
     }
 }

@@ -142,6 +142,10 @@ public final class MessageAuthenticator {
         if (f.senderLength() < 1 || f.bodyLength() < 0) {
             return Opened.refused(Refusal.MALFORMED, "sender length " + f.senderLength());
         }
+        MessageType type = MessageType.of(f.typeCode());
+        if (type == null) {
+            return Opened.refused(Refusal.FOREIGN, "type " + f.typeCode()); // whoever sealed it: not a frame this daemon knows
+        }
         Mac mac = macs.get();
         mac.update(bytes, offset, length - DaemonFrame.MAC_LENGTH);
         byte[] expected = mac.doFinal(sender); // sealed for this name, or it does not verify
@@ -149,10 +153,6 @@ public final class MessageAuthenticator {
         System.arraycopy(bytes, offset + f.macOffset(), actual, 0, actual.length);
         if (!MessageDigest.isEqual(expected, actual)) { // constant time
             return Opened.refused(Refusal.BAD_MAC, "from '" + printable(f.sender()) + "'");
-        }
-        MessageType type = MessageType.of(f.typeCode());
-        if (type == null) {
-            return Opened.refused(Refusal.FOREIGN, "type " + f.typeCode());
         }
         long now = clock.millis();
         long ts = f.timestamp();

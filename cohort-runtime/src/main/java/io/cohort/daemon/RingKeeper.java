@@ -55,6 +55,12 @@ final class RingKeeper implements AutoCloseable {
     private final Object sleeper = new Object();
     private volatile int successorIndex = -1;
     private volatile boolean running = true;
+    /**
+     * When a ring thread last found that this daemon itself had not run for longer than the ring
+     * time-out (stopped, a VM paused, a long collector pause); {@link Long#MIN_VALUE} if never. Its
+     * neighbours rightly dropped it meanwhile, and the links they closed are not their deaths.
+     */
+    private volatile long stalledAtNanos = Long.MIN_VALUE;
     private Thread ring;
     private Thread probe;
 
@@ -121,12 +127,18 @@ final class RingKeeper implements AutoCloseable {
         FrameStream s = link.stream();
         long lastHeard = System.nanoTime();
         long nextBeat = lastHeard;
+        long lastTurn = lastHeard;
         try {
             for (;;) {
                 if (!running) {
                     bye(s, "stopping");
                     return null;
                 }
+                long turn = System.nanoTime();
+                if (stalled(turn - lastTurn)) {
+                    lastHeard = turn; // the successor's silence while this daemon did not run is not its own
+                }
+                lastTurn = turn;
                 Link c = closer.getAndSet(null);
                 if (c != null) {
                     if (c.index() < link.index()) {
@@ -160,9 +172,11 @@ final class RingKeeper implements AutoCloseable {
                 }
             }
         } catch (EOFException e) {
-            lost(link.member(), "ring connection closed");
+            stalled(System.nanoTime() - lastTurn);
+            lostLink(link.member(), "ring connection closed");
         } catch (IOException e) {
-            lost(link.member(), "ring connection failed (" + e.getMessage() + ")");
+            stalled(System.nanoTime() - lastTurn);
+            lostLink(link.member(), "ring connection failed (" + e.getMessage() + ")");
         } catch (MalformedMessageException e) {
             lost(link.member(), "sent an invalid ring frame");
         }
@@ -231,13 +245,24 @@ final class RingKeeper implements AutoCloseable {
             s.close();
             return RequestHandler.TAKEN;
         }
+        // A link counts from the predecessor's first heartbeat: before it, the predecessor may have
+        // given up on this connection already (it waited in this daemon's backlog while the daemon
+        // did not run), and its end is no sign of the predecessor's death.
+        boolean established = false;
+        long last = System.nanoTime();
         try {
             s.write(MessageType.RING_HELLO, MessageBody.empty().put("to", pred));
             s.socket().setSoTimeout(timeoutMillis);
-            linked(pred, "predecessor");
             for (;;) {
                 DaemonMessage m = s.read();
+                long now = System.nanoTime();
+                stalled(now - last); // a frame after longer than the time-out: this daemon did not read in time
+                last = now;
                 if (m.type() == MessageType.HEARTBEAT) {
+                    if (!established) {
+                        established = true;
+                        linked(pred, "predecessor");
+                    }
                     s.write(MessageType.HEARTBEAT, MessageBody.empty());
                 } else if (m.type() == MessageType.RING_BYE) {
                     if ("stopping".equals(m.body().get("reason"))) {
@@ -249,9 +274,16 @@ final class RingKeeper implements AutoCloseable {
         } catch (SocketTimeoutException e) {
             lost(pred, "silent for more than " + timeoutMillis + " ms (daemon.ring_timeout)");
         } catch (EOFException e) {
-            lost(pred, "ring connection closed");
+            // An end more than the time-out after the last frame: this daemon did not read in time.
+            stalled(System.nanoTime() - last);
+            if (established) {
+                lostLink(pred, "ring connection closed");
+            }
         } catch (IOException e) {
-            lost(pred, "ring connection failed (" + e.getMessage() + ")");
+            stalled(System.nanoTime() - last);
+            if (established) {
+                lostLink(pred, "ring connection failed (" + e.getMessage() + ")");
+            }
         } catch (MalformedMessageException e) {
             lost(pred, "sent an invalid ring frame");
         }
@@ -267,6 +299,34 @@ final class RingKeeper implements AutoCloseable {
         if (reportedDown.remove(member)) {
             reports.report(member, false, auth.clock().millis(), "ring link to " + self + " restored");
         }
+    }
+
+    /**
+     * Whether a gap of {@code nanos} in a ring thread's turns means this daemon did not run for
+     * longer than the ring time-out; if so, notes when, and logs it.
+     */
+    private boolean stalled(long nanos) {
+        if (nanos <= timeoutMillis * 1_000_000L) {
+            return false;
+        }
+        stalledAtNanos = System.nanoTime();
+        log.info("ring: this daemon did not run for " + nanos / 1_000_000 + " ms (more than daemon.ring_timeout "
+                + timeoutMillis + " ms); its neighbours will have dropped it, and it links again");
+        return true;
+    }
+
+    /**
+     * A link to {@code member} ended (closed or failed, not silent): lost, unless this daemon did
+     * not run shortly before, when the neighbour dropped it and is not dead for that (if it is,
+     * reconnecting fails, or its other neighbour reports it).
+     */
+    private void lostLink(String member, String why) {
+        long since = System.nanoTime() - stalledAtNanos;
+        if (stalledAtNanos != Long.MIN_VALUE && since < 2L * timeoutMillis * 1_000_000L) {
+            log.info("ring: link with " + member + " ended (" + why + ") after this daemon did not run; not reporting it");
+            return;
+        }
+        lost(member, why);
     }
 
     private void lost(String member, String why) {

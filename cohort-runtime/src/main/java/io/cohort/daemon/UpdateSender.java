@@ -50,8 +50,16 @@ final class UpdateSender implements AutoCloseable {
 
     private void run() {
         String lastFailure = null;
+        String lastLoadProblem = null;
         while (running) {
             LoadUpdate update = member.update(LoadAverage.read());
+            String loadProblem = LoadAverage.problem();
+            if (loadProblem != null && !loadProblem.equals(lastLoadProblem)) {
+                log.info(loadProblem);
+            } else if (loadProblem == null && lastLoadProblem != null) {
+                log.info("the load file reads again");
+            }
+            lastLoadProblem = loadProblem;
             for (java.util.Map.Entry<String, InetSocketAddress> server : loadServers.entrySet()) {
                 InetSocketAddress to = server.getValue();
                 byte[] frame;

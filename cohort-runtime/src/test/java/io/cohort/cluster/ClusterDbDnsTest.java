@@ -67,11 +67,17 @@ class ClusterDbDnsTest {
     @Test
     void authoritativeZoneGivesTheRecordsAndTheSerialAsVersion() throws Exception {
         ClusterDb file = fileDatabase();
-        int port = startDnsmasq(file, "--auth-zone=lab", "--auth-server=ns.lab,127.0.0.1", "--auth-soa=9");
+        int port = startDnsmasq(file, "--auth-zone=lab", "--auth-zone=empty", "--auth-server=ns.lab,127.0.0.1",
+                "--auth-soa=9");
         ClusterDb fromDns = ClusterDbSource.load("dns://127.0.0.1:" + port + "/lab");
         assertEquals(9, fromDns.version(), "the SOA serial is the version");
         assertEquals(withVersion(file, 9), fromDns);
         assertEquals(file.memberOrder(), fromDns.memberOrder());
+        // A zone the server holds without TXT records: that sentence, not a "malformed answer".
+        ClusterDbException e = assertThrows(ClusterDbException.class,
+                () -> ClusterDbSource.load("dns://127.0.0.1:" + port + "/empty"));
+        assertTrue(e.getMessage().contains(": the zone 'empty' has no TXT records at the DNS server 127.0.0.1:" + port),
+                e.getMessage());
     }
 
     @Test

@@ -59,6 +59,11 @@ class ClusterKeyTest {
         assertEquals("the cluster key " + fifo + " is not a regular file (a device, FIFO or socket); make a new one"
                 + " with 'cohort admin keygen FILE'",
                 assertThrows(ClusterConfigException.class, () -> ClusterKey.load(fifo)).getMessage());
+        // Whatever its mode: a directory open to all is refused as a directory, not with a chmod to run.
+        Path folder = Files.createDirectory(dir.resolve("folder.key"));
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertEquals("the cluster key " + folder + " is a directory; make a new one with 'cohort admin keygen FILE'",
+                assertThrows(ClusterConfigException.class, () -> ClusterKey.load(folder)).getMessage());
         Path big = io.cohort.cluster.TextFilesTest.sparse(dir, "big.key", 1L << 31);
         Files.setPosixFilePermissions(big, PosixFilePermissions.fromString("rw-------"));
         assertEquals("the cluster key " + big + " is larger than 4096 bytes; make a new one with 'cohort admin keygen FILE'",

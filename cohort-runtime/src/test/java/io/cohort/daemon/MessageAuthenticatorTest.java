@@ -108,6 +108,9 @@ class MessageAuthenticatorTest {
         byte[] junk = new byte[200];
         Arrays.fill(junk, (byte) 0x55);
         assertEquals(Refusal.FOREIGN, open(junk).refusal());
+        byte[] unknownType = f.clone(); // a later version's frame, or a stranger's: its type is unknown, whatever its MAC
+        unknownType[DaemonFrame.TYPE_OFFSET] = (byte) 200;
+        assertEquals(Refusal.FOREIGN, open(unknownType).refusal());
         byte[] lying = f.clone(); // a sender length pointing past the MAC
         lying[DaemonFrame.SENDER_LENGTH_OFFSET] = (byte) 0xFF;
         assertEquals(Refusal.MALFORMED, open(lying).refusal());
