@@ -696,7 +696,7 @@ public class Comm implements Freeable {
         }
         return new Prequest(this, p -> {
             if (dest == MPI.PROC_NULL) {
-                p.start(null, true, null);
+                p.startCompleted(Status.procNull(MPI.UNDEFINED));
                 return;
             }
             try {
@@ -729,7 +729,7 @@ public class Comm implements Freeable {
         }
         return new Prequest(this, p -> {
             if (source == MPI.PROC_NULL) {
-                p.start(null, true, null);
+                p.startCompleted(Status.procNull(MPI.UNDEFINED));
             } else {
                 postReceive(c, p, buf, count, type, source, tag);
             }

@@ -53,6 +53,13 @@ public class Request implements Freeable {
         this.done = null;
     }
 
+    /** Starts an operation that is complete at once with {@code status} (a persistent one with PROC_NULL). */
+    void startCompleted(Status status) {
+        this.inner = null;
+        this.completion = null;
+        this.done = status;
+    }
+
     private Errhandler handler() {
         return comm != null ? comm.errhandler() : MPI.worldErrhandler();
     }

@@ -279,6 +279,12 @@ class PointToPointTest {
             assertEquals(0, idle.getCount(MPI.INT));
             assertEquals(MPI.PROC_NULL, w.recv(new int[1], 1, MPI.INT, MPI.PROC_NULL, 0).getSource(),
                     "a receive from PROC_NULL names it");
+            Prequest edge = w.recvInit(new int[1], 1, MPI.INT, MPI.PROC_NULL, 0); // a grid's edge, persistent
+            edge.start();
+            assertEquals(0, Request.waitAny(new Request[] {edge}), "started: active, complete at once");
+            edge.start();
+            assertEquals(MPI.PROC_NULL, edge.waitStatus().getSource(), "and it names PROC_NULL too");
+            edge.free();
             for (int round = 0; round < 3; round++) {
                 out[0] = rank * 100 + round;
                 out[1] = -round;

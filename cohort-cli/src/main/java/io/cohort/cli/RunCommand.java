@@ -515,7 +515,11 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException("-x " + JobEnvironment.BIND_TO + "=" + env.get(JobEnvironment.BIND_TO)
                         + " is not one of " + JobEnvironment.BIND_TO_MODES);
             }
-            env.put(JobEnvironment.BIND_TO, mode.isEmpty() ? "auto" : mode);
+            if (mode.isEmpty()) {
+                env.remove(JobEnvironment.BIND_TO); // the default
+            } else {
+                env.put(JobEnvironment.BIND_TO, mode);
+            }
         }
         if (collectives != null) {
             String mode = collectives.trim().toLowerCase(java.util.Locale.ROOT);

@@ -163,6 +163,9 @@ final class RingKeeper implements AutoCloseable {
                         return null;
                     }
                 } catch (SocketTimeoutException e) {
+                    if (stalled(System.nanoTime() - lastTurn)) {
+                        lastHeard = System.nanoTime(); // this daemon did not run: its successor's silence is not news
+                    }
                     long silent = (System.nanoTime() - lastHeard) / 1_000_000L;
                     if (silent > timeoutMillis) {
                         lost(link.member(), "silent for " + silent + " ms (daemon.ring_timeout " + timeoutMillis + " ms)");

@@ -1168,8 +1168,12 @@ public final class Controller {
         if (bindTo.isEmpty() || bindTo.equals("auto")) {
             // Several hosts started here by the local or netns agent share this machine's processors,
             // and each one's io-manager would claim them all for its own peers: left unbound.
-            bindTo = peersOnThisMachine() && placement.hosts().size() > 1 ? "none" : "auto";
-            env.put(JobEnvironment.BIND_TO, bindTo);
+            if (peersOnThisMachine() && placement.hosts().size() > 1) {
+                bindTo = "none";
+                env.put(JobEnvironment.BIND_TO, bindTo);
+            } else {
+                bindTo = "auto"; // the default is sent unset: an older io-manager then starts the peer unbound
+            }
         }
         if (bindTo.equals("core")) {
             // Hosts that the local or netns agent starts all share this machine's processors.

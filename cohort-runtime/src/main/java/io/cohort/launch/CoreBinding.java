@@ -20,9 +20,9 @@ import java.util.Map;
  *       and cpuset, as {@code Cpus_allowed_list} lists them) that no other job on the machine has
  *       claimed ({@link CpuClaims}) and splits them among its peers: blocks of equal size where
  *       there are at least as many as peers, one each in turn where the peers outnumber them. With
- *       none left (other jobs hold them all), no taskset, or several of the job's hosts on this
- *       machine (the controller then sends {@code none}), the peers run unbound: auto never fails
- *       a job.</li>
+ *       fewer left than the peers could have (other jobs hold the rest), no taskset, or several of
+ *       the job's hosts on this machine (the controller then sends {@code none}), the peers run
+ *       unbound: auto never fails a job. Only processors Linux has online count.</li>
  *   <li>{@code core}: the peer with bind index {@code i} ({@code COHORT_BIND_INDEX}: its local rank,
  *       or its rank where all hosts are this machine) gets the {@code i}-th allowed processor, in
  *       turn when the peers outnumber them, as Open MPI's {@code --bind-to core} with overload
@@ -51,12 +51,17 @@ final class CoreBinding {
     }
 
     /**
-     * The mode {@code env} (a peer's environment) asks for: unset is none (the controller always
-     * sets it); refuses a value not in {@link JobEnvironment#BIND_TO_MODES}.
+     * The mode {@code env} (a peer's environment) asks for: unset is auto, the default (the
+     * controller leaves it unset then, so that an io-manager of an older version, which knows no
+     * {@code auto}, starts the peers unbound rather than failing them); refuses a value not in
+     * {@link JobEnvironment#BIND_TO_MODES}.
      */
     static Mode mode(Map<String, String> env) {
         String v = env.get(JobEnvironment.BIND_TO);
-        if (v == null || v.isEmpty() || v.equals("none")) {
+        if (v == null || v.isEmpty()) {
+            return Mode.AUTO;
+        }
+        if (v.equals("none")) {
             return Mode.NONE;
         }
         if (v.equals("core")) {
@@ -168,17 +173,37 @@ final class CoreBinding {
             } catch (IOException e) {
                 allowed = null;
             }
+            if (allowed != null) {
+                BitSet online = online();
+                if (online != null) {
+                    allowed.and(online); // the mask may name processors that are possible but offline
+                }
+            }
             if (allowed == null || allowed.isEmpty()) {
                 return new Auto(null, null, null);
             }
             CpuClaims claims = CpuClaims.claim(allowed, directory);
-            BitSet[] plan = split(peers, claims.cpus());
+            // Fewer than the peers could have (other jobs hold the rest): crowding them onto those
+            // would be worse than letting the scheduler spread them.
+            BitSet[] plan = claims.cpus().cardinality() < Math.min(peers, allowed.cardinality()) ? null
+                    : split(peers, claims.cpus());
             if (plan == null) {
                 claims.close();
                 return new Auto(null, null, null);
             }
             return new Auto(taskset, claims, plan);
         }
+
+        /** The processors Linux has online, or null if it does not say. */
+        private static BitSet online() {
+            try {
+                return Placement.cpuSet(Files.readString(ONLINE, StandardCharsets.US_ASCII).trim());
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+
+        private static final Path ONLINE = Path.of("/sys/devices/system/cpu/online");
 
         /** The words before the command of the peer with {@code env}'s bind index; empty if unbound. */
         List<String> prefix(Map<String, String> env) throws IOException {

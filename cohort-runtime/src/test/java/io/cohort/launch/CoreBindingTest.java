@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 @Timeout(10)
 class CoreBindingTest {
@@ -39,7 +40,7 @@ class CoreBindingTest {
 
     @Test
     void theModeIsReadFromThePeersEnvironment() {
-        assertEquals(CoreBinding.Mode.NONE, CoreBinding.mode(Map.of()), "unset: an older launcher's peer");
+        assertEquals(CoreBinding.Mode.AUTO, CoreBinding.mode(Map.of()), "unset: the default, which an older io-manager reads as none");
         assertEquals(CoreBinding.Mode.NONE, CoreBinding.mode(Map.of("COHORT_BIND_TO", "none")));
         assertEquals(CoreBinding.Mode.CORE, CoreBinding.mode(Map.of("COHORT_BIND_TO", "core")));
         assertEquals(CoreBinding.Mode.AUTO, CoreBinding.mode(Map.of("COHORT_BIND_TO", "auto")));
@@ -65,7 +66,10 @@ class CoreBindingTest {
 
     @Test
     void autoBindsOnlyToProcessorsNoOtherClaimHolds(@TempDir Path dir) throws IOException {
+        assumeTrue(CoreBinding.onPath(CoreBinding.TASKSET) != null, "needs taskset (util-linux)");
         BitSet allowed = Placement.cpuSet(CoreBinding.allowedCpus());
+        assumeTrue(allowed.equals(Placement.cpuSet(java.nio.file.Files.readString(
+                Path.of("/sys/devices/system/cpu/online")).trim())), "needs every allowed processor online");
         try (CoreBinding.Auto first = CoreBinding.Auto.claim(1, dir)) {
             List<String> all = first.prefix(Map.of("COHORT_BIND_INDEX", "0"));
             assertEquals(List.of("-c", Placement.cpuList(allowed)), all.subList(1, 3), "one peer: every allowed processor");
@@ -90,6 +94,29 @@ class CoreBindingTest {
         try (CpuClaims c = CpuClaims.claim(wanted, dir.resolve("missing"))) {
             assertTrue(c.cpus().isEmpty(), "no directory: nothing claimed, so nothing bound");
         }
+        try (CpuClaims again = CpuClaims.claim(wanted, dir)) {
+            assertEquals("0-3", Placement.cpuList(again.cpus()), "every claim given back on close");
+        }
+    }
+
+    @Test
+    void aClaimFileIsNeverFollowedThroughALinkNorMadeWritableByOthersOnceItExists(@TempDir Path dir) throws IOException {
+        Path victim = java.nio.file.Files.writeString(dir.resolve("victim"), "secret");
+        java.nio.file.Files.setPosixFilePermissions(victim, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        java.nio.file.Files.createSymbolicLink(dir.resolve(CpuClaims.PREFIX + "0"), victim);
+        java.nio.file.Files.writeString(dir.resolve(CpuClaims.PREFIX + "1"), "");
+        java.nio.file.Files.setPosixFilePermissions(dir.resolve(CpuClaims.PREFIX + "1"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        try (CpuClaims c = CpuClaims.claim(Placement.cpuSet("0-2"), dir)) {
+            assertEquals("1-2", Placement.cpuList(c.cpus()), "the link is left alone");
+        }
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                java.nio.file.Files.getPosixFilePermissions(victim)));
+        assertEquals("secret", java.nio.file.Files.readString(victim));
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                java.nio.file.Files.getPosixFilePermissions(dir.resolve(CpuClaims.PREFIX + "1"))), "an existing file keeps its mode");
+        assertEquals("rw-rw-rw-", java.nio.file.attribute.PosixFilePermissions.toString(
+                java.nio.file.Files.getPosixFilePermissions(dir.resolve(CpuClaims.PREFIX + "2"))), "a new one is shared");
     }
 
     @Test
