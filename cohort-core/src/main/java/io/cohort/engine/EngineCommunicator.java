@@ -335,19 +335,12 @@ public class EngineCommunicator implements Communicator {
 
     /** {@code length} bytes of {@code data} from {@code offset}, refused in one sentence when they are not all in it. */
     private static ByteBuffer wrap(byte[] data, int offset, int length) {
-        if (data == null) {
-            throw new IllegalArgumentException("the send buffer is null");
-        }
+        sending(data);
         if (offset < 0 || length < 0 || offset > data.length - length) {
             throw new IndexOutOfBoundsException("bytes " + offset + " to " + ((long) offset + length)
                     + " are not within the array of " + data.length);
         }
         return ByteBuffer.wrap(data, offset, length);
-    }
-
-    /** A typed receive buffer must exist before a message is taken for it, or the message would be lost. */
-    private static void checkReceiveArray(Object buffer) {
-        receiving(buffer);
     }
 
     /** {@code data}, refused in one sentence if null (not a JDK message about Cohort's own variables). */
@@ -514,7 +507,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, int[] buffer) {
-        checkReceiveArray(buffer);
+        receiving(buffer); // before a message is taken for it, or the message would be lost
         ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Integer.BYTES, buffer.length, "int");
@@ -526,7 +519,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, long[] buffer) {
-        checkReceiveArray(buffer);
+        receiving(buffer); // before a message is taken for it, or the message would be lost
         ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Long.BYTES, buffer.length, "long");
@@ -538,7 +531,7 @@ public class EngineCommunicator implements Communicator {
 
     @Override
     public Status recv(int source, int tag, double[] buffer) {
-        checkReceiveArray(buffer);
+        receiving(buffer); // before a message is taken for it, or the message would be lost
         ReceiveSpan e = Profiling.startReceive();
         Message m = receiveMessage(source, tag, e);
         Payloads.into(m.bytes(), m.status(), buffer, Double.BYTES, buffer.length, "double");

@@ -41,6 +41,7 @@ import java.util.Map;
 final class CoreBinding {
     static final String TASKSET = "taskset";
     private static final Path PROC_SELF_STATUS = Path.of("/proc/self/status");
+    private static final Path ONLINE = Path.of("/sys/devices/system/cpu/online");
 
     /** What {@code COHORT_BIND_TO} asks for. */
     enum Mode {
@@ -202,8 +203,6 @@ final class CoreBinding {
                 return null;
             }
         }
-
-        private static final Path ONLINE = Path.of("/sys/devices/system/cpu/online");
 
         /** The words before the command of the peer with {@code env}'s bind index; empty if unbound. */
         List<String> prefix(Map<String, String> env) throws IOException {
