@@ -138,6 +138,34 @@ class DaemonBoxSystemTest {
 
     @Test
     @Timeout(90)
+    void aDaemonStoppedLongerThanTheRingTimeoutReportsNoNeighbourDownWhenItRunsAgain() throws Exception {
+        awaitTable(t -> all(t, MemberState.UP), Duration.ofSeconds(60), "every member up");
+        // SIGSTOP host 3's daemon (a paused VM, a swapped-out process) until its neighbours report it
+        // down, so that it was not running for longer than daemon.ring_timeout; then SIGCONT.
+        String victim = name(3);
+        ProcessHandle daemon = daemons.daemon(3).process().toHandle();
+        signal("-STOP", daemon);
+        try {
+            awaitTable(x -> state(x, victim) == MemberState.DOWN, Duration.ofSeconds(20), victim + " reported down while stopped");
+        } finally {
+            signal("-CONT", daemon);
+        }
+        awaitTable(x -> all(x, MemberState.UP), Duration.ofSeconds(30), "every member up after " + victim + " ran again");
+        // It knew it had not run, and took its links' ends for what they were: its neighbours had
+        // rightly closed them and the handshakes in its backlog were stale. It reported no one down.
+        assertEquals(List.of(), daemons.daemon(3).err().stream().filter(l -> l.contains("reporting it down")).toList(), logs());
+        assertTrue(daemons.daemon(3).awaitErr(l -> l.contains("ring: this daemon did not run for"), 1), logs());
+    }
+
+    /** Sends {@code kill SIGNAL} to the process and its descendants (ip netns exec, the script, java). */
+    private static void signal(String signal, ProcessHandle process) throws Exception {
+        List<String> command = new ArrayList<>(List.of("kill", signal, Long.toString(process.pid())));
+        process.descendants().forEach(d -> command.add(Long.toString(d.pid())));
+        assertEquals(0, new ProcessBuilder(command).inheritIO().start().waitFor(), command.toString());
+    }
+
+    @Test
+    @Timeout(90)
     void aMemberWhoseUpdatesStopExpiresByTtlWhileTheRingStillHoldsIt() throws Exception {
         awaitTable(t -> all(t, MemberState.UP), Duration.ofSeconds(60), "every member up");
         // Block host 4's outgoing UDP to the daemon port: its updates stop, its TCP ring links stay.
