@@ -56,6 +56,18 @@ public final class Datatype implements Freeable {
     /** One run from 0 covering the whole extent: items lie back to back with no gaps. */
     final boolean contiguous;
     private final boolean predefined;
+    /**
+     * Basic elements (MPI_GET_ELEMENTS's unit) one item carries: {@link #size} where every base
+     * element is one, fewer for types over bytes built of wider elements (structs, the pair types).
+     */
+    long elements;
+    /**
+     * Where {@link #elements} differs from {@link #size}: one item's basic elements in order, as
+     * (bytes, count) pairs, to count those of a partly received item; null where that list would be
+     * longer than {@value #MAX_ELEMENT_RUNS} pairs.
+     */
+    int[] elementRuns;
+    private static final int MAX_ELEMENT_RUNS = 1024;
     private volatile boolean committed;
     private volatile boolean freed;
     private volatile String name;
@@ -77,6 +89,70 @@ public final class Datatype implements Freeable {
         this.predefined = predefined;
         this.committed = predefined;
         this.name = name;
+        this.elements = size;
+    }
+
+    /** Whether every base element is one basic element (MPI_GET_ELEMENTS counts base elements). */
+    boolean homogeneous() {
+        return elements == size;
+    }
+
+    /** This type's elements: those of {@code repeat} copies of each of {@code parts} in turn. */
+    private Datatype elementsOf(Datatype[] parts, int[] repeat) {
+        long n = 0;
+        int[] runs = new int[16];
+        int used = 0;
+        boolean listed = true;
+        for (int i = 0; i < parts.length; i++) {
+            Datatype t = parts[i];
+            n += t.elements * repeat[i];
+            int[] one = t.homogeneous() ? new int[] {t.baseSize, t.size} : t.elementRuns;
+            if (one == null || used / 2 + (long) one.length / 2 * repeat[i] > MAX_ELEMENT_RUNS) {
+                listed = false;
+                continue;
+            }
+            for (int k = 0; k < repeat[i] && listed; k++) {
+                for (int j = 0; j < one.length; j += 2) {
+                    if (used >= 2 && runs[used - 2] == one[j]) {
+                        runs[used - 1] += one[j + 1]; // same width: one run
+                    } else {
+                        if (used == runs.length) {
+                            runs = java.util.Arrays.copyOf(runs, runs.length * 2);
+                        }
+                        runs[used++] = one[j];
+                        runs[used++] = one[j + 1];
+                    }
+                }
+            }
+        }
+        elements = n;
+        elementRuns = n == size ? null : listed ? java.util.Arrays.copyOf(runs, used) : null;
+        return this;
+    }
+
+    /**
+     * The basic elements in {@code bytes} of a message of this type, or {@link MPI#UNDEFINED} if they
+     * do not end on an element's end.
+     */
+    long elementsIn(long bytes) {
+        if (homogeneous()) {
+            return bytes % baseSize == 0 ? bytes / baseSize : MPI.UNDEFINED;
+        }
+        long item = (long) size * baseSize;
+        long n = bytes / item * elements;
+        long rest = bytes % item;
+        if (rest != 0 && elementRuns == null) {
+            return MPI.UNDEFINED;
+        }
+        for (int k = 0; rest > 0 && k < elementRuns.length; k += 2) {
+            long take = Math.min(elementRuns[k + 1], rest / elementRuns[k]);
+            n += take;
+            rest -= take * elementRuns[k];
+            if (take < elementRuns[k + 1]) {
+                break;
+            }
+        }
+        return rest == 0 ? n : MPI.UNDEFINED;
     }
 
     /** A predefined type of one base element. */
@@ -94,7 +170,10 @@ public final class Datatype implements Freeable {
         Layout.Builder b = new Layout.Builder();
         b.add(0, valueBytes);
         b.add(indexOffset, 4);
-        return new Datatype(BYTE, pair, b.offsets(), b.lengths(), 0, extent, true, name);
+        Datatype d = new Datatype(BYTE, pair, b.offsets(), b.lengths(), 0, extent, true, name);
+        d.elements = 2;
+        d.elementRuns = valueBytes == 4 ? new int[] {4, 2} : new int[] {valueBytes, 1, 4, 1};
+        return d;
     }
 
     static Datatype nullType() {
@@ -167,6 +246,8 @@ public final class Datatype implements Freeable {
     public Datatype dup() throws MPIException {
         check();
         Datatype d = new Datatype(baseType, pair, runOffset, runLength, lb, extent, false, name);
+        d.elements = elements;
+        d.elementRuns = elementRuns;
         d.committed = committed;
         return d;
     }
@@ -292,7 +373,7 @@ public final class Datatype implements Freeable {
             lo = 0;
             hi = 0;
         }
-        return new Datatype(BYTE, NULL, b.offsets(), b.lengths(), lo, hi - lo, false, null);
+        return new Datatype(BYTE, NULL, b.offsets(), b.lengths(), lo, hi - lo, false, null).elementsOf(types.clone(), blockLengths.clone());
     }
 
     /** {@code oldType} with lower bound {@code lb} and extent {@code extent}, both in bytes. */
@@ -303,7 +384,10 @@ public final class Datatype implements Freeable {
         if (e < 0) {
             throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_ARG, "createResized extent is negative: " + extent));
         }
-        return new Datatype(oldType.baseType, oldType.pair, oldType.runOffset, oldType.runLength, l, e, false, null);
+        Datatype d = new Datatype(oldType.baseType, oldType.pair, oldType.runOffset, oldType.runLength, l, e, false, null);
+        d.elements = oldType.elements;
+        d.elementRuns = oldType.elementRuns;
+        return d;
     }
 
     // ---- helpers -------------------------------------------------------------------------------
@@ -356,6 +440,10 @@ public final class Datatype implements Freeable {
     }
 
     private static Datatype derived(Datatype oldType, Layout l) {
-        return new Datatype(oldType.baseType, oldType.pair, l.offsets(), l.lengths(), l.lb, l.extent, false, null);
+        Datatype d = new Datatype(oldType.baseType, oldType.pair, l.offsets(), l.lengths(), l.lb, l.extent, false, null);
+        if (!oldType.homogeneous() && oldType.size > 0) {
+            d.elementsOf(new Datatype[] {oldType}, new int[] {d.size / oldType.size}); // copies of the old item
+        }
+        return d;
     }
 }

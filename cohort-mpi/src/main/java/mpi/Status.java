@@ -64,12 +64,16 @@ public final class Status {
         return bytes % item == 0 ? (int) (bytes / item) : MPI.UNDEFINED;
     }
 
-    /** The number of base elements of {@code datatype} the message carried. */
+    /**
+     * The number of basic elements of {@code datatype} the message carried (a struct of two doubles
+     * and an int carries three per item; a pair type such as {@link MPI#DOUBLE_INT} two), or
+     * {@link MPI#UNDEFINED} where the message ends inside one.
+     */
     public int getElements(Datatype datatype) throws MPIException {
         MPI.check();
         checkType(datatype, "getElements");
-        int b = Math.max(1, datatype.baseSize);
-        return bytes % b == 0 ? (int) (bytes / b) : MPI.UNDEFINED;
+        long n = datatype.elementsIn(bytes);
+        return n > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) n;
     }
 
     private static void checkType(Datatype datatype, String what) throws MPIException {

@@ -1,5 +1,6 @@
 package mpi;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -68,6 +69,35 @@ class DatatypesTest {
             Datatype r = Datatype.createResized(MPI.INT, 0, 12);
             assertEquals(3, r.getExtent());
             assertEquals(1, r.getSize());
+        });
+    }
+
+    @Test
+    void getElementsCountsBasicElementsOfStructsAndPairs() {
+        MpiJob.run(2, (rank, size) -> {
+            Intracomm w = MPI.COMM_WORLD;
+            Datatype t = Datatype.createStruct(new int[] {2, 1}, new int[] {0, 16}, new Datatype[] {MPI.DOUBLE, MPI.INT});
+            t.commit();
+            Datatype two = Datatype.createContiguous(2, t); // built on the struct: its elements twice
+            two.commit();
+            if (rank == 0) {
+                w.send(MPI.newByteBuffer(60), 3, t, 1, 0);
+                w.send(MPI.newByteBuffer(48), 3, MPI.DOUBLE_INT, 1, 1);
+                w.send(MPI.newByteBuffer(28), 28, MPI.BYTE, 1, 2); // one struct and a double of the next
+                w.send(new int[5], 5, MPI.INT, 1, 3);
+            } else {
+                Status st = w.recv(MPI.newByteBuffer(100), 5, t, 0, 0);
+                assertEquals(3, st.getCount(t));
+                assertEquals(9, st.getElements(t), "two doubles and an int per item");
+                assertEquals(MPI.UNDEFINED, st.getCount(two));
+                assertEquals(9, st.getElements(two), "one item and a half of the contiguous type");
+                Status pairs = w.recv(MPI.newByteBuffer(80), 5, MPI.DOUBLE_INT, 0, 1);
+                assertEquals(3, pairs.getCount(MPI.DOUBLE_INT));
+                assertEquals(6, pairs.getElements(MPI.DOUBLE_INT), "a double and an int per pair");
+                Status part = w.recv(MPI.newByteBuffer(100), 100, MPI.BYTE, 0, 2);
+                assertEquals(4, part.getElements(t), "three of the first item, one double of the second");
+                assertEquals(5, w.recv(new int[5], 5, MPI.INT, 0, 3).getElements(MPI.INT));
+            }
         });
     }
 

@@ -193,10 +193,10 @@ public class MPI {
         }
     }
 
-    /** Whether {@link #Init} was called (and {@link #Finalize} not yet). */
+    /** Whether {@link #Init} was called, also once {@link #Finalize} has been (as MPI_Initialized and MPJ Express say). */
     public static boolean Initialized() throws MPIException {
         Peer p = Peer.current();
-        return p != null && p.initialized && !p.finalized;
+        return p != null && p.initialized;
     }
 
     /** The calling peer, or an error unless MPI is initialized and not finalized. */

@@ -116,6 +116,7 @@ class ErrorsTest {
                     assertTrue(!MPI.Get_processor_name().isEmpty());
                     MPI.COMM_WORLD.Abort(7);
                     MPI.Finalize();
+                    assertTrue(MPI.Initialized(), "still true after Finalize, as MPI_Initialized");
                 } finally {
                     Peer.unbind();
                 }
