@@ -125,6 +125,8 @@ class ErrorsTest {
             Errors.abortAction = System::exit;
         }
         assertEquals(7, code[0]);
+        assertEquals(1, Errors.abortStatus(0), "status 0 would end nothing");
+        assertEquals(1, Errors.abortStatus(512));
     }
 
     @Test

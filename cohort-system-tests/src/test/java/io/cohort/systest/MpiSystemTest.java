@@ -52,4 +52,16 @@ class MpiSystemTest {
         assertEquals(true, p.err().stream().anyMatch(l -> l.contains("cohort-mpi: rank 1: send: destination rank 7")
                 && l.contains("MPI.ERR_RANK")), p.toString());
     }
+
+    @ParameterizedTest
+    @ValueSource(ints = {7, 0})
+    @Timeout(60)
+    void abortEndsEveryPeerWithItsCodeAndZeroWithOne(int code) throws Exception {
+        String cp = CohortProcess.LIB.resolve("cohort-mpi.jar") + File.pathSeparator + CohortProcess.TEST_CLASSES;
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "-cp", cp, "io.cohort.systest.programs.MpiAborts",
+                Integer.toString(code));
+        assertEquals(code == 0 ? 1 : code, p.exitCode(), p.toString());
+        assertTrue(p.err().stream().anyMatch(l -> l.startsWith("cohort-mpi: rank 0 called abort(" + code + "); the job ends")),
+                p.toString());
+    }
 }
