@@ -26,7 +26,8 @@ import java.util.Map;
  *   <li>{@code core}: the peer with bind index {@code i} ({@code COHORT_BIND_INDEX}: its local rank,
  *       or its rank where all hosts are this machine) gets the {@code i}-th allowed processor, in
  *       turn when the peers outnumber them, as Open MPI's {@code --bind-to core} with overload
- *       allowed; other jobs are not looked at, and a host that cannot bind fails the peer.</li>
+ *       allowed; offline processors are skipped, other jobs are not looked at, and a host that
+ *       cannot bind fails the peer.</li>
  *   <li>{@code none}: the peers may run wherever the io-manager may.</li>
  * </ul>
  *
@@ -79,9 +80,21 @@ final class CoreBinding {
      * {@code n} processors in {@code allowed} (a {@code Cpus_allowed_list}, e.g. {@code 0-3,6}).
      */
     static int cpuFor(int index, String allowed) {
+        return cpuFor(index, allowed, null);
+    }
+
+    /**
+     * As {@link #cpuFor(int, String)}, among those of {@code allowed} that are also in {@code online}
+     * (the kernel's list of online processors; the mask may name possible but offline ones). A null
+     * or disjoint {@code online} is not looked at.
+     */
+    static int cpuFor(int index, String allowed, BitSet online) {
         BitSet set = Placement.cpuSet(allowed);
         if (set == null || set.isEmpty()) {
             throw new IllegalArgumentException("cannot read the processors this host allows (\"" + allowed + "\")");
+        }
+        if (online != null && set.intersects(online)) {
+            set.and(online);
         }
         int k = Math.floorMod(index, set.cardinality());
         int cpu = set.nextSetBit(0);
@@ -105,7 +118,7 @@ final class CoreBinding {
             throw new IOException("--bind-to core needs taskset (util-linux), which is not on this host's PATH");
         }
         try {
-            return List.of(taskset, "-c", Integer.toString(cpuFor(index, allowedCpus())));
+            return List.of(taskset, "-c", Integer.toString(cpuFor(index, allowedCpus(), online())));
         } catch (IllegalArgumentException e) {
             throw new IOException("--bind-to core " + e.getMessage());
         }
@@ -195,15 +208,6 @@ final class CoreBinding {
             return new Auto(taskset, claims, plan);
         }
 
-        /** The processors Linux has online, or null if it does not say. */
-        private static BitSet online() {
-            try {
-                return Placement.cpuSet(Files.readString(ONLINE, StandardCharsets.US_ASCII).trim());
-            } catch (IOException | RuntimeException e) {
-                return null;
-            }
-        }
-
         /** The words before the command of the peer with {@code env}'s bind index; empty if unbound. */
         List<String> prefix(Map<String, String> env) throws IOException {
             if (plan == null) {
@@ -218,6 +222,15 @@ final class CoreBinding {
             if (claims != null) {
                 claims.close();
             }
+        }
+    }
+
+    /** The processors Linux has online, or null if it does not say. */
+    private static BitSet online() {
+        try {
+            return Placement.cpuSet(Files.readString(ONLINE, StandardCharsets.US_ASCII).trim());
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

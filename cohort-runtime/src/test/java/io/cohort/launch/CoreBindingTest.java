@@ -33,6 +33,17 @@ class CoreBindingTest {
     }
 
     @Test
+    void offlineProcessorsAreSkippedUnlessNoneOfTheAllowedIsOnline() {
+        BitSet online = Placement.cpuSet("0,2-3");
+        assertEquals(0, CoreBinding.cpuFor(0, "0-3", online));
+        assertEquals(2, CoreBinding.cpuFor(1, "0-3", online));
+        assertEquals(3, CoreBinding.cpuFor(2, "0-3", online));
+        assertEquals(0, CoreBinding.cpuFor(3, "0-3", online));
+        assertEquals(5, CoreBinding.cpuFor(1, "4-5", online)); // disjoint: the kernel's list is not looked at
+        assertEquals(1, CoreBinding.cpuFor(1, "0-3", null));
+    }
+
+    @Test
     void anUnreadableListIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CoreBinding.cpuFor(0, "zero"));
         assertTrue(e.getMessage().contains("\"zero\""), e.getMessage());
