@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,6 +22,19 @@ class LaunchAgentsTest {
                 LaunchAgents.parse("local").command("h1", IOM));
         assertEquals(List.of("setsid", "ip", "netns", "exec", "h1", "java", "-cp", "/opt/my dir/x.jar", "Main", "it's"),
                 LaunchAgents.parse("netns").command("h1", IOM));
+    }
+
+    @Test
+    void sshStartsAHostThatNamesThisMachineHereAsMpirunDoes() {
+        for (String here : List.of("localhost", "LOCALHOST", "localhost.localdomain", "127.0.0.1", "127.0.1.1", "::1",
+                HostName.local())) {
+            assertEquals("setsid", LaunchAgents.parse("ssh").command(here, IOM).get(0), here);
+            assertEquals(IOM, LaunchAgents.parse("ssh").command(here, IOM).subList(1, 1 + IOM.size()), here);
+        }
+        assertTrue(SshLaunchAgent.isThisMachine("node7", "node7.cluster.example"), "the short name");
+        assertTrue(SshLaunchAgent.isThisMachine("node7.cluster.example", "node7"));
+        assertFalse(SshLaunchAgent.isThisMachine("node8", "node7.cluster.example"));
+        assertFalse(SshLaunchAgent.isThisMachine("10.0.0.7", "10.0.0.8"));
     }
 
     @Test

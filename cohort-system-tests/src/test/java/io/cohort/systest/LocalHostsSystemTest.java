@@ -24,6 +24,16 @@ class LocalHostsSystemTest {
 
     @Test
     @Timeout(60)
+    void aHostfileOfLocalhostRunsHereWithoutSsh(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        // The default agent is ssh; mpirun too starts a host that names this machine without it.
+        java.nio.file.Path hosts = java.nio.file.Files.writeString(dir.resolve("hosts"), "localhost slots=2\n");
+        CohortProcess p = run("run", "-np", "2", "--hostfile", hosts.toString(), "--example", "hello");
+        assertEquals(0, p.exitCode(), p.toString());
+        assertEquals(2, p.out().stream().filter(l -> l.startsWith("hello from rank ")).count(), p.toString());
+    }
+
+    @Test
+    @Timeout(60)
     void alltoallOverTwoLocalHosts() throws Exception {
         CohortProcess p = run("run", "-n", "5", "--hosts", "ha:2,hb", "--launch-agent", "local", "--example", "alltoall", "5");
         assertEquals(0, p.exitCode(), p.toString());
