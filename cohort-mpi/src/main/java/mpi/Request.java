@@ -84,10 +84,13 @@ public class Request implements Freeable {
             io.cohort.Status s = r.await();
             Completion c = completion;
             completion = null;
+            inner = null;
+            if (s.cancelled()) {
+                return Status.cancelled(index); // nothing arrived: the buffer is as it was
+            }
             if (c != null) {
                 c.complete(s);
             }
-            inner = null;
             return new Status(comm == null ? s.source() : comm.in(s.source()), s.tag(), s.length(), index);
         } catch (MPIException e) {
             inner = null;
@@ -154,11 +157,17 @@ public class Request implements Freeable {
     }
 
     /**
-     * Cohort cannot cancel a send or receive once started: this does nothing, and the operation
-     * must still be completed ({@link Status#isCancelled()} is false), which MPI permits.
+     * Marks the operation for cancellation: a receive that no message has matched yet is withdrawn
+     * and completes at once, its status {@link Status#isCancelled() cancelled}. A send, a matched
+     * receive or a collective is not cancelled and completes as it would have (MPI permits that).
+     * Either way the request must still be completed with a wait, a test or {@link #free()}.
      */
     public final void cancel() throws MPIException {
         MPI.check();
+        io.cohort.Request r = inner;
+        if (r != null) {
+            r.cancel();
+        }
     }
 
     /**

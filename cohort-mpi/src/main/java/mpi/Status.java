@@ -14,13 +14,26 @@ public final class Status {
     /** Cohort's status this one was made from, if any: lets a communicator hand out one object for a repeated status. */
     final io.cohort.Status origin;
 
+    /** Whether the receive was cancelled ({@link Request#cancel()} before a message matched it). */
+    private final boolean cancelled;
+
     Status(int source, int tag, long bytes, int index) {
+        this(source, tag, bytes, index, false);
+    }
+
+    private Status(int source, int tag, long bytes, int index, boolean cancelled) {
         this.source = source;
         this.tag = tag;
         this.error = MPI.SUCCESS;
         this.bytes = bytes;
         this.index = index;
         this.origin = null;
+        this.cancelled = cancelled;
+    }
+
+    /** The status of a cancelled receive: no message, source {@link MPI#ANY_SOURCE}, tag {@link MPI#ANY_TAG}. */
+    static Status cancelled(int index) {
+        return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, index, true);
     }
 
     /** Cohort's {@code s}, whose sender is rank {@code source} to the program (an inter-communicator translates it). */
@@ -31,6 +44,7 @@ public final class Status {
         this.bytes = s.length();
         this.index = index;
         this.origin = s;
+        this.cancelled = false;
     }
 
     /**
@@ -47,7 +61,7 @@ public final class Status {
     }
 
     Status withIndex(int i) {
-        return new Status(source, tag, bytes, i);
+        return new Status(source, tag, bytes, i, cancelled);
     }
 
     /**
@@ -83,10 +97,10 @@ public final class Status {
         }
     }
 
-    /** Always false: Cohort does not cancel operations (see {@link Request#cancel()}). */
+    /** Whether {@link Request#cancel()} withdrew the receive before a message matched it. */
     public boolean isCancelled() throws MPIException {
         MPI.check();
-        return false;
+        return cancelled;
     }
 
     /** The rank of the sender in the communicator of the receive. */

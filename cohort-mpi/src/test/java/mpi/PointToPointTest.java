@@ -351,4 +351,25 @@ class PointToPointTest {
 
     static void unused(CharBuffer a, ShortBuffer b, LongBuffer c, FloatBuffer d) {
     }
+
+    @org.junit.jupiter.api.Test
+    void cancelWithdrawsAnUnmatchedReceiveSoItsWaitReturns() {
+        MpiJob.run(2, (rank, size) -> {
+            int[] buf = {42};
+            Request r = MPI.COMM_WORLD.iRecv(buf, 1, MPI.INT, MPI.ANY_SOURCE, 99);
+            MPI.COMM_WORLD.barrier();
+            r.cancel();
+            Status st = r.waitStatus();
+            assertTrue(st.isCancelled());
+            assertEquals(42, buf[0], "the buffer is as it was");
+            assertTrue(r.isNull());
+            // A send is not cancelled: it completes and its message arrives.
+            Request s = MPI.COMM_WORLD.iSend(new int[] {rank}, 1, MPI.INT, 1 - rank, 98);
+            s.cancel();
+            assertFalse(s.waitStatus().isCancelled());
+            int[] got = new int[1];
+            assertFalse(MPI.COMM_WORLD.recv(got, 1, MPI.INT, 1 - rank, 98).isCancelled());
+            assertEquals(1 - rank, got[0]);
+        });
+    }
 }

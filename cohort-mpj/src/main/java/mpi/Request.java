@@ -83,6 +83,11 @@ public class Request {
             Completion c = completion;
             completion = null;
             inner = null;
+            if (s.cancelled()) {
+                Status cancelled = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, 0); // nothing arrived: the array is as it was
+                cancelled.cancelled = true;
+                return cancelled.withIndex(index);
+            }
             Status out = c != null ? c.complete(s) : new Status(s.source(), s.tag(), s.length(), -1);
             return out.withIndex(index);
         } catch (MPIException e) {
@@ -120,8 +125,17 @@ public class Request {
         return false;
     }
 
-    /** Does nothing: Cohort cannot withdraw a posted send or receive. The request must still be completed. */
+    /**
+     * Marks the operation for cancellation: a receive that no message has matched yet is withdrawn
+     * and completes at once, its status {@link Status#Test_cancelled() cancelled}. A send or a
+     * matched receive is not cancelled and completes as it would have (MPI permits that). Either way
+     * the request must still be completed with a Wait or a Test.
+     */
     public void Cancel() throws MPIException {
+        io.cohort.Request r = inner;
+        if (r != null) {
+            r.cancel();
+        }
     }
 
     /** Nothing to release. */

@@ -20,6 +20,8 @@ public class Status implements Freeable {
     int bytes;
     /** Objects in a message of MPI.OBJECT items, or -1 where unknown (a probe). */
     int objects = -1;
+    /** Whether Request.Cancel withdrew the receive before a message matched it. */
+    boolean cancelled;
 
     /** An empty status. */
     public Status() {
@@ -75,9 +77,9 @@ public class Status implements Freeable {
         return bytes % b == 0 ? bytes / b : MPI.UNDEFINED;
     }
 
-    /** Always false: Cohort cannot withdraw a posted operation, so nothing is ever cancelled. */
+    /** Whether Request.Cancel withdrew the receive before a message matched it. */
     public boolean Test_cancelled() throws MPIException {
-        return false;
+        return cancelled;
     }
 
     @Override

@@ -333,4 +333,23 @@ class PointToPointTest {
             assertTrue(MPI.REQUEST_NULL.Is_null());
         });
     }
+
+    @org.junit.jupiter.api.Test
+    void cancelWithdrawsAnUnmatchedReceiveSoItsWaitReturns() {
+        MpjJob.run(2, (rank, size) -> {
+            int[] buf = {42};
+            Request r = MPI.COMM_WORLD.Irecv(buf, 0, 1, MPI.INT, MPI.ANY_SOURCE, 99);
+            MPI.COMM_WORLD.Barrier();
+            r.Cancel();
+            Status st = r.Wait();
+            assertTrue(st.Test_cancelled());
+            assertEquals(42, buf[0], "the array is as it was");
+            Request s = MPI.COMM_WORLD.Isend(new int[] {rank}, 0, 1, MPI.INT, 1 - rank, 98);
+            s.Cancel();
+            assertFalse(s.Wait().Test_cancelled());
+            int[] got = new int[1];
+            assertFalse(MPI.COMM_WORLD.Recv(got, 0, 1, MPI.INT, 1 - rank, 98).Test_cancelled());
+            assertEquals(1 - rank, got[0]);
+        });
+    }
 }

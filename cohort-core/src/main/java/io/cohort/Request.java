@@ -28,6 +28,16 @@ public interface Request {
     /** Does one round of progress and reports whether the request has completed (successfully or not). */
     boolean test();
 
+    /**
+     * Withdraws a receive that no message has matched yet: it completes at once, its status
+     * {@link Status#cancelled()}, and no message it would have matched is taken (true). A receive
+     * already matched, a send or a collective is not cancelled (false); it completes as it would
+     * have. Either way the request still has to be completed (awaited or tested) as usual.
+     */
+    default boolean cancel() {
+        return false;
+    }
+
     /** Whether the request has completed, without driving progress. */
     boolean isDone();
 

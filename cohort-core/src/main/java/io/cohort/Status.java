@@ -8,11 +8,25 @@ public final class Status {
     private final int source;
     private final int tag;
     private final int length;
+    private final boolean cancelled;
+
+    /** The status of a receive that {@link Request#cancel()} withdrew before any message matched it. */
+    public static final Status CANCELLED = new Status(-1, -1, 0, true);
 
     public Status(int source, int tag, int length) {
+        this(source, tag, length, false);
+    }
+
+    private Status(int source, int tag, int length, boolean cancelled) {
         this.source = source;
         this.tag = tag;
         this.length = length;
+        this.cancelled = cancelled;
+    }
+
+    /** Whether the receive was cancelled: no message, source and tag -1, length 0. */
+    public boolean cancelled() {
+        return cancelled;
     }
 
     /** Rank of the sender within the communicator the message was received on. */
@@ -49,12 +63,12 @@ public final class Status {
 
     @Override
     public String toString() {
-        return "Status[source=" + source + ", tag=" + tag + ", length=" + length + "]";
+        return cancelled ? "Status[cancelled]" : "Status[source=" + source + ", tag=" + tag + ", length=" + length + "]";
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Status s && s.source == source && s.tag == tag && s.length == length;
+        return o instanceof Status s && s.source == source && s.tag == tag && s.length == length && s.cancelled == cancelled;
     }
 
     @Override

@@ -5,10 +5,12 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -98,6 +100,41 @@ class CommunicatorsTest {
      * order, reversed) while the odds make their own among themselves, and neither waits for the
      * other; then both talk inside and across without their messages mixing.
      */
+    @Test
+    void aReceiveNoMessageMatchedCanBeCancelledAndTakesNothing() {
+        LocalCohort.run(3, world -> {
+            int r = world.rank();
+            Communicator sub = world.split(0, r); // translated requests too
+            for (Communicator c : List.of(world, sub)) {
+                java.nio.ByteBuffer never = java.nio.ByteBuffer.allocate(4);
+                Request pending = c.irecv(Communicator.ANY_SOURCE, 99, never);
+                c.barrier();
+                assertTrue(pending.cancel(), "nothing matched it");
+                Status st = pending.await();
+                assertTrue(st.cancelled(), st.toString());
+                assertEquals(0, never.position(), "nothing written");
+                assertFalse(pending.cancel(), "already complete");
+                c.barrier(); // every rank cancelled before anyone sends tag 99
+                // A message it would have matched goes to the next receive.
+                int[] got = new int[1];
+                Request next = c.irecv((r + c.size() - 1) % c.size(), 99, java.nio.ByteBuffer.allocate(4));
+                c.send((r + 1) % c.size(), 99, new int[] {r});
+                Status s = next.await();
+                assertFalse(s.cancelled());
+                assertEquals((r + c.size() - 1) % c.size(), s.source());
+                // A matched receive is not cancelled: it completes with its message.
+                Request matched = c.irecv((r + c.size() - 1) % c.size(), 98, java.nio.ByteBuffer.allocate(4));
+                c.send((r + 1) % c.size(), 98, new int[] {r});
+                while (!matched.isDone()) {
+                    matched.test();
+                }
+                assertFalse(matched.cancel());
+                assertFalse(matched.await().cancelled());
+                c.barrier();
+            }
+        });
+    }
+
     @Test
     void createGroupIsCollectiveOverTheGroupOnly() {
         LocalCohort.run(7, world -> {

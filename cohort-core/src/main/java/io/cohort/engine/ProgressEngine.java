@@ -867,6 +867,11 @@ public final class ProgressEngine implements InboundSink {
         closeTransports();
     }
 
+    /** Takes a receive no message has matched out of the posted queue; false if it is not there (matched). */
+    boolean cancelPosted(RecvRequest r) {
+        return matching.cancel(r);
+    }
+
     /** Drops everything at once (failed start-up, abort). */
     public void abort() {
         closeTransports();

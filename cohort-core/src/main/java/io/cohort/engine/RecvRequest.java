@@ -97,6 +97,15 @@ final class RecvRequest extends AbstractRequest {
         super.recycle();
     }
 
+    @Override
+    public boolean cancel() {
+        if (!engine.cancelPosted(this)) {
+            return false;
+        }
+        complete(Status.CANCELLED);
+        return true;
+    }
+
     boolean matches(int ctx, int src, int t) {
         return ctx == context && (source < 0 || source == src) && (tag < 0 || tag == t);
     }

@@ -32,7 +32,7 @@ public final class TranslatedRequest implements Request {
 
     /** {@code s} with its source translated (null stays null). */
     public static Status translate(Status s, IntUnaryOperator sourceMap) {
-        return s == null ? null : new Status(sourceMap.applyAsInt(s.source()), s.tag(), s.length());
+        return s == null || s.cancelled() ? s : new Status(sourceMap.applyAsInt(s.source()), s.tag(), s.length());
     }
 
     /** {@code m} with its source translated (null stays null). */
@@ -75,6 +75,11 @@ public final class TranslatedRequest implements Request {
     @Override
     public boolean isDone() {
         return inner.isDone();
+    }
+
+    @Override
+    public boolean cancel() {
+        return inner.cancel();
     }
 
     @Override
