@@ -125,6 +125,9 @@ public final class WireupClient implements AutoCloseable {
         finished = true;
     }
 
+    /** Why the control connection's read failed (not an orderly end), or null. */
+    private volatile String readFailure;
+
     /** The agent's duty: wait up to {@code nanos} for control messages and act on them. */
     public void pollControl(long nanos) throws IOException {
         if (finished) {
@@ -158,6 +161,12 @@ public final class WireupClient implements AutoCloseable {
             f = nextFrame();
         }
         if (!open && !finished) {
+            String failure = readFailure;
+            if (failure != null) {
+                // The launcher may well be alive: the connection failed (a lossy or cut link). Not 143,
+                // which would read as a stop by the launcher.
+                exitNow("cohort: rank " + env.rank() + " lost its connection to the launcher (" + failure + "); exiting", 1);
+            }
             exitNow("cohort: rank " + env.rank() + " lost its launcher (the controlling process is gone); exiting", 143);
         }
     }
@@ -206,6 +215,7 @@ public final class WireupClient implements AutoCloseable {
         try {
             n = channel.read(in);
         } catch (IOException e) {
+            readFailure = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
             n = -1;
         } finally {
             in.flip();
