@@ -231,6 +231,36 @@ class ScriptSystemTest {
         }
     }
 
+    /**
+     * A SIGINT at once after start, and one as soon as the script has started its launcher's
+     * subshell, each end the run with 130. The first meets the script in its start-up, where a
+     * non-interactive bash that waits for a command ignores a SIGINT the command did not die of;
+     * the second meets the subshell, which starts with SIGINT ignored (a background command) until
+     * its 'trap -' runs. Both windows are short: this does not fail on every run of a script
+     * without the traps, but a lost SIGINT shows as a hang until the time-out.
+     */
+    @Test
+    @Timeout(60)
+    void aSigintWhileTheScriptStartsIsNotLost(@TempDir Path runtime) throws Exception {
+        Assumptions.assumeTrue(distUpToDate(), "sources are newer than the built distribution; run 'mvn package' first");
+        Assumptions.assumeFalse(SignalSystemTest.sigintIgnored(), "SIGINT is ignored in this process tree (started in the "
+                + "background), so the script and its JVM cannot receive it; skipping the SIGINT test");
+        for (boolean awaitSubshell : new boolean[] {false, true}) {
+            CohortProcess script = CohortProcess.startCommand(List.of(CohortProcess.ROOT.resolve("cohort").toString(), "run", "-n",
+                    "2", "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.Hang"), Map.of("XDG_RUNTIME_DIR", runtime.toString()));
+            try {
+                while (awaitSubshell && script.process().toHandle().children().findAny().isEmpty()) {
+                    assertTrue(script.process().isAlive(), script.toString());
+                    Thread.onSpinWait();
+                }
+                signal("INT", script);
+                assertEquals(130, script.waitFor(), script.toString());
+            } finally {
+                stopLeftovers(script);
+            }
+        }
+    }
+
     /** After a failure: killing the script would end only bash; its launcher (SIGTERM) stops its job. */
     /** SIGKILL to the script (not the launcher): the launcher notices its parent is gone and stops the job. */
     @Test
