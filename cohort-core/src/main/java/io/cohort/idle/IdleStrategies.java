@@ -7,7 +7,11 @@ import java.util.function.Supplier;
 /**
  * The named strategies and their settings. The peer's strategy comes from the system property
  * {@value #IDLE_PROP_NAME} or the environment variable {@value #IDLE_ENV_NAME} ({@code cohort run
- * --idle NAME} sets it), default {@value #IDLE_DEFAULT}.
+ * --idle NAME} sets it), default {@value #IDLE_DEFAULT}. Where the io-manager bound the peer to a
+ * processor that another peer of the job shares ({@value #CPU_SHARED_ENV_NAME}{@code =1}),
+ * {@code backoff} does not spin: it yields at once, for up to 1 ms, and then blocks. A spin there
+ * only holds the processor that the peer it waits for may need (docs/benchmarks.md, "Yielding at
+ * once on a shared processor").
  */
 public final class IdleStrategies {
     public static final String IDLE_PROP_NAME = "cohort.idle";
@@ -22,6 +26,15 @@ public final class IdleStrategies {
     public static final long BACKOFF_MIN_BLOCK_NANOS = 50_000L;
     /** Longest blocking period of backoff and park. */
     public static final long BACKOFF_MAX_BLOCK_NANOS = 10_000_000L;
+    /**
+     * How long the backoff strategy yields before it blocks, where the peer shares its processor (it
+     * spins not at all): 1 ms, longer than a collective's waits at N = 4 on 2 processors, so these
+     * never block (a 20 ms window measured the same), and short enough that a long wait soon stops
+     * taking turns on the processor.
+     */
+    public static final long BACKOFF_SHARED_YIELD_NANOS = 1_000_000L;
+    /** Set to {@code 1} by the io-manager where it bound the peer to a processor another peer of the job shares. */
+    public static final String CPU_SHARED_ENV_NAME = "COHORT_CPU_SHARED";
 
     public static final List<String> NAMES = List.of("busy-spin", "yield", "backoff", "park");
 
@@ -30,17 +43,22 @@ public final class IdleStrategies {
 
     /** A factory for the named strategy. */
     public static Supplier<IdleStrategy> factory(String name) {
+        return factory(name, false);
+    }
+
+    /** A factory for the named strategy, for a peer that shares its processor with another peer or not. */
+    public static Supplier<IdleStrategy> factory(String name, boolean sharedCpu) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         switch (n) {
             case "busy-spin":
             case "spin":
-                return new Named("busy-spin");
+                return new Named("busy-spin", false);
             case "yield":
-                return new Named("yield");
+                return new Named("yield", false);
             case "backoff":
-                return new Named("backoff");
+                return new Named("backoff", sharedCpu);
             case "park":
-                return new Named("park");
+                return new Named("park", false);
             default:
                 throw new IllegalArgumentException("unknown idle strategy '" + name + "'; choose one of " + NAMES);
         }
@@ -49,9 +67,11 @@ public final class IdleStrategies {
     /** A factory by name; a class rather than lambdas, which cost every peer's start-up their linking. */
     private static final class Named implements Supplier<IdleStrategy> {
         private final String name;
+        private final boolean sharedCpu;
 
-        Named(String name) {
+        Named(String name, boolean sharedCpu) {
             this.name = name;
+            this.sharedCpu = sharedCpu;
         }
 
         @Override
@@ -64,7 +84,8 @@ public final class IdleStrategies {
                 case "park":
                     return new ParkingIdleStrategy(BACKOFF_MAX_BLOCK_NANOS);
                 default:
-                    return new BackoffIdleStrategy(BACKOFF_SPINS_DEFAULT, BACKOFF_YIELDS_DEFAULT,
+                    return sharedCpu ? new BackoffIdleStrategy(0, 0, BACKOFF_SHARED_YIELD_NANOS, BACKOFF_MIN_BLOCK_NANOS, BACKOFF_MAX_BLOCK_NANOS)
+                            : new BackoffIdleStrategy(BACKOFF_SPINS_DEFAULT, BACKOFF_YIELDS_DEFAULT,
                             BACKOFF_MIN_BLOCK_NANOS, BACKOFF_MAX_BLOCK_NANOS);
             }
         }
@@ -76,6 +97,6 @@ public final class IdleStrategies {
         if (name == null) {
             name = System.getenv(IDLE_ENV_NAME);
         }
-        return factory(name == null || name.isBlank() ? IDLE_DEFAULT : name);
+        return factory(name == null || name.isBlank() ? IDLE_DEFAULT : name, "1".equals(System.getenv(CPU_SHARED_ENV_NAME)));
     }
 }

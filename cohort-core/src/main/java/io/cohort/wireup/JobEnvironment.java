@@ -95,6 +95,12 @@ public final class JobEnvironment {
      */
     public static final String BIND_INDEX = "COHORT_BIND_INDEX";
     /**
+     * {@code 1} where the io-manager bound the peer to a processor it also bound another peer of the
+     * job to (more peers than processors): the {@code backoff} idle strategy then yields at once
+     * instead of spinning first, since the peer it waits for may need that very processor.
+     */
+    public static final String CPU_SHARED = io.cohort.idle.IdleStrategies.CPU_SHARED_ENV_NAME;
+    /**
      * Every variable a launcher sets for its peers. The io-manager drops these from what a peer
      * would inherit, so a peer sees this launch's values only: not a stale export in the user's
      * shell, nor the job variables of a peer that runs {@code cohort run} itself ({@code -x}
@@ -102,7 +108,7 @@ public final class JobEnvironment {
      */
     public static final java.util.List<String> SET_BY_LAUNCHER = java.util.List.of(JOB_ID, RANK, SIZE, LOCAL_RANK,
             LOCAL_SIZE, HOST, CONTROLLER, JOB_KEY, WIREUP_TIMEOUT, TRANSPORT, COLLECTIVES, NETWORK, CRASH_DIR, PROFILE,
-            PROFILE_MODE, VERBOSE, BIND_TO, BIND_INDEX, io.cohort.idle.IdleStrategies.IDLE_ENV_NAME,
+            PROFILE_MODE, VERBOSE, BIND_TO, BIND_INDEX, CPU_SHARED, io.cohort.idle.IdleStrategies.IDLE_ENV_NAME,
             io.cohort.collective.CollectiveMode.CHECK_ENV_NAME, io.cohort.transport.fault.FaultPlan.FAULT_ENV_NAME);
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");
     public static final int WIREUP_TIMEOUT_DEFAULT_SECONDS = 60;

@@ -37,6 +37,33 @@ class IdleStrategiesTest {
         assertEquals(IdleStrategies.IDLE_DEFAULT, "backoff");
     }
 
+    /** How many idle calls a fresh strategy makes before its first block. */
+    private static int callsBeforeBlocking(IdleStrategy s) {
+        RecordingBlocker b = new RecordingBlocker();
+        int calls = 0;
+        while (b.calls.isEmpty()) {
+            s.idle(b);
+            calls++;
+        }
+        return calls - 1;
+    }
+
+    @Test
+    void backoffOnAProcessorAnotherPeerSharesYieldsAtOnceThenBlocks() {
+        assertEquals(IdleStrategies.BACKOFF_SPINS_DEFAULT + IdleStrategies.BACKOFF_YIELDS_DEFAULT,
+                callsBeforeBlocking(IdleStrategies.factory("backoff").get()));
+        IdleStrategy shared = IdleStrategies.factory("backoff", true).get();
+        assertEquals("backoff", shared.name());
+        long start = System.nanoTime();
+        int calls = callsBeforeBlocking(shared);
+        long took = System.nanoTime() - start;
+        assertTrue(took >= IdleStrategies.BACKOFF_SHARED_YIELD_NANOS, "yields for its window before blocking: " + took + " ns");
+        assertTrue(calls >= 1, "at least one yield");
+        // The other strategies are what the user chose, shared or not.
+        assertInstanceOf(BusySpinIdleStrategy.class, IdleStrategies.factory("busy-spin", true).get());
+        assertInstanceOf(YieldingIdleStrategy.class, IdleStrategies.factory("yield", true).get());
+    }
+
     @Test
     void unknownNameListsTheChoices() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> IdleStrategies.factory("sleepy"));

@@ -124,6 +124,23 @@ final class CoreBinding {
         }
     }
 
+    /**
+     * Whether {@code --bind-to core} puts the peer with {@code env}'s bind index on the processor of
+     * another of {@code indices} (the bind indices of the peers this io-manager starts bound).
+     */
+    static boolean shared(Map<String, String> env, java.util.Collection<Integer> indices) throws IOException {
+        int index = bindIndex(env, "core");
+        String allowed = allowedCpus();
+        BitSet online = online();
+        int cpu = cpuFor(index, allowed, online);
+        for (int other : indices) {
+            if (other != index && cpuFor(other, allowed, online) == cpu) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static int bindIndex(Map<String, String> env, String mode) throws IOException {
         try {
             return Integer.parseInt(env.getOrDefault(JobEnvironment.BIND_INDEX, ""));
@@ -215,6 +232,20 @@ final class CoreBinding {
             }
             int index = bindIndex(env, "auto");
             return List.of(taskset, "-c", Placement.cpuList(plan[Math.floorMod(index, plan.length)]));
+        }
+
+        /** Whether the peer with {@code env}'s bind index shares a processor with another of these peers. */
+        boolean shared(Map<String, String> env) throws IOException {
+            if (plan == null) {
+                return false;
+            }
+            int own = Math.floorMod(bindIndex(env, "auto"), plan.length);
+            for (int i = 0; i < plan.length; i++) {
+                if (i != own && plan[i].intersects(plan[own])) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override

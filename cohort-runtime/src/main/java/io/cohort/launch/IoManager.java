@@ -3,12 +3,14 @@ package io.cohort.launch;
 import io.cohort.transport.shm.ShmSegmentFile;
 import io.cohort.wireup.ControlFrame;
 import io.cohort.wireup.ControlMessageType;
+import io.cohort.wireup.JobEnvironment;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -184,19 +186,26 @@ public final class IoManager implements PeerProcess.Listener {
         launched = request.peers().size();
         File cwd = new File(request.workingDirectory());
         CoreBinding.Auto auto = autoBinding(request);
+        List<Integer> coreIndices = coreBindIndices(request);
         for (LaunchRequest.Peer spec : request.peers()) {
             if (stopping) {
                 reportStartFailure(spec.rank(), "the job was stopped before this peer started", latch);
                 continue;
             }
             List<String> command = spec.command();
+            Map<String, String> environment = spec.environment();
             try {
-                CoreBinding.Mode mode = CoreBinding.mode(spec.environment());
-                List<String> prefix = mode == CoreBinding.Mode.CORE ? CoreBinding.prefix(spec.environment())
-                        : mode == CoreBinding.Mode.AUTO && auto != null ? auto.prefix(spec.environment()) : List.of();
+                CoreBinding.Mode mode = CoreBinding.mode(environment);
+                List<String> prefix = mode == CoreBinding.Mode.CORE ? CoreBinding.prefix(environment)
+                        : mode == CoreBinding.Mode.AUTO && auto != null ? auto.prefix(environment) : List.of();
                 if (!prefix.isEmpty()) {
                     command = new ArrayList<>(prefix);
                     command.addAll(spec.command());
+                    boolean shared = mode == CoreBinding.Mode.CORE ? CoreBinding.shared(environment, coreIndices) : auto.shared(environment);
+                    if (shared) {
+                        environment = new HashMap<>(environment);
+                        environment.put(JobEnvironment.CPU_SHARED, "1");
+                    }
                 }
             } catch (IOException | RuntimeException e) {
                 reportStartFailure(spec.rank(), e.getMessage(), latch);
@@ -214,7 +223,7 @@ public final class IoManager implements PeerProcess.Listener {
                 }
             }
             try {
-                PeerProcess p = PeerProcess.start(spec.rank(), command, spec.environment(), cwd);
+                PeerProcess p = PeerProcess.start(spec.rank(), command, environment, cwd);
                 peers.put(spec.rank(), p);
                 controller.trySend(ControlFrame.build(ControlMessageType.STARTED).putInt(spec.rank())
                         .putLong(p.pid()).frame());
@@ -246,6 +255,21 @@ public final class IoManager implements PeerProcess.Listener {
             remaining = latch;
             notifyAll();
         }
+    }
+
+    /** The bind indices of the peers {@code --bind-to core} binds (any that cannot be read fail their own start). */
+    private static List<Integer> coreBindIndices(LaunchRequest request) {
+        List<Integer> indices = new ArrayList<>();
+        for (LaunchRequest.Peer spec : request.peers()) {
+            try {
+                if (CoreBinding.mode(spec.environment()) == CoreBinding.Mode.CORE) {
+                    indices.add(Integer.parseInt(spec.environment().getOrDefault(JobEnvironment.BIND_INDEX, "")));
+                }
+            } catch (IllegalArgumentException e) {
+                // That peer's start fails with the sentence.
+            }
+        }
+        return indices;
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -91,6 +92,27 @@ class CoreBindingTest {
         try (CoreBinding.Auto again = CoreBinding.Auto.claim(2, dir)) {
             assertEquals(3, again.prefix(Map.of("COHORT_BIND_INDEX", "1")).size(), "the first claim's close gave them back");
         }
+    }
+
+    @Test
+    void peersThatShareAProcessorAreTold(@TempDir Path dir) throws IOException {
+        assumeTrue(CoreBinding.onPath(CoreBinding.TASKSET) != null, "needs taskset (util-linux)");
+        int n = Placement.cpuSet(CoreBinding.allowedCpus()).cardinality();
+        try (CoreBinding.Auto enough = CoreBinding.Auto.claim(n, dir)) {
+            for (int i = 0; i < n; i++) {
+                assertFalse(enough.shared(Map.of("COHORT_BIND_INDEX", Integer.toString(i))), "one processor each: rank " + i);
+            }
+        }
+        try (CoreBinding.Auto crowded = CoreBinding.Auto.claim(n + 1, dir)) {
+            // In turn: index n is back on index 0's processor; the others have one each (n > 1).
+            assertTrue(crowded.shared(Map.of("COHORT_BIND_INDEX", "0")));
+            assertTrue(crowded.shared(Map.of("COHORT_BIND_INDEX", Integer.toString(n))));
+            assertEquals(n == 1, crowded.shared(Map.of("COHORT_BIND_INDEX", Integer.toString(n - 1))));
+        }
+        List<Integer> three = List.of(0, 1, n);
+        assertTrue(CoreBinding.shared(Map.of("COHORT_BIND_INDEX", "0"), three), "core: index n on index 0's processor");
+        assertEquals(n == 1, CoreBinding.shared(Map.of("COHORT_BIND_INDEX", "1"), three));
+        assertFalse(CoreBinding.shared(Map.of("COHORT_BIND_INDEX", "0"), List.of(0)), "alone");
     }
 
     @Test

@@ -65,6 +65,12 @@ class CoreBindingSystemTest {
         CohortProcess p = run("run", "-n", "3", "--bind-to", "core", "-cp", CohortProcess.TEST_CLASSES, PROGRAMS + "WhichCpus");
         assertEquals(0, p.exitCode(), p.toString());
         assertTrue(p.out().containsAll(List.of("rank 0 cpus " + a, "rank 1 cpus " + b, "rank 2 cpus " + a)), p.toString());
+        assertEquals(List.of("rank 0 shares its processor", "rank 2 shares its processor"), shared(p), p.toString());
+    }
+
+    /** The "shares its processor" lines, sorted. */
+    private static List<String> shared(CohortProcess p) {
+        return p.out().stream().filter(l -> l.endsWith(" shares its processor")).sorted().toList();
     }
 
     @Test
@@ -83,12 +89,15 @@ class CoreBindingSystemTest {
         CohortProcess p = run("run", "-n", "2", "-cp", CohortProcess.TEST_CLASSES, PROGRAMS + "WhichCpus");
         assertEquals(0, p.exitCode(), p.toString());
         assertTrue(p.out().containsAll(List.of("rank 0 cpus " + a, "rank 1 cpus " + b)), p.toString());
+        assertEquals(List.of(), shared(p), "one processor each: " + p);
         CohortProcess one = run("run", "-n", "1", "-cp", CohortProcess.TEST_CLASSES, PROGRAMS + "WhichCpus");
         assertEquals(List.of("rank 0 cpus " + both()), one.out(), "one peer has them all: " + one);
         CohortProcess three = run("run", "-n", "3", "--bind-to", "auto", "-cp", CohortProcess.TEST_CLASSES,
                 PROGRAMS + "WhichCpus");
         assertTrue(three.out().containsAll(List.of("rank 0 cpus " + a, "rank 1 cpus " + b, "rank 2 cpus " + a)),
                 "more peers than processors: in turn: " + three);
+        assertEquals(List.of("rank 0 shares its processor", "rank 2 shares its processor"), shared(three),
+                "told, so that backoff yields at once: " + three);
     }
 
     @Test
@@ -110,6 +119,7 @@ class CoreBindingSystemTest {
             assertEquals(0, second.exitCode(), second.toString());
             assertTrue(second.out().containsAll(List.of("rank 0 cpus " + both(), "rank 1 cpus " + both())),
                     "not bound onto the first job's processors: " + second);
+            assertEquals(List.of(), shared(second), "unbound peers are not told they share: " + second);
             holder.closeStdin();
             assertEquals(0, holder.waitFor(), holder.toString());
         }
