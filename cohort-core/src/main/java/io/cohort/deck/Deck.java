@@ -2,6 +2,7 @@ package io.cohort.deck;
 
 import io.cohort.Communicator;
 import io.cohort.Message;
+import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
 import io.cohort.Request;
 import io.cohort.engine.EngineCommunicator;
@@ -152,8 +153,21 @@ public final class Deck {
         postOffice.close(box);
         addresses.remove(key(NamingRequestDescriptor.KIND_MAILBOX, box.name()), new Address(rank(), box.id()));
         if (!engine.isClosed()) {
+            // Leave its groups now: a member whose mailbox is gone would otherwise hold a sync until
+            // the next broadcast found it gone. A group destroyed meanwhile or a membership already
+            // ended refuses the leave, which changes nothing.
+            box.memberships.forEach((group, ids) -> {
+                for (int id : ids) {
+                    try {
+                        leave(group, id);
+                    } catch (io.cohort.CohortException gone) { // DeckException among them
+                        // nothing to leave
+                    }
+                }
+            });
             unregister(NamingRequestDescriptor.KIND_MAILBOX, box.name(), box.id());
         }
+        box.memberships.clear();
     }
 
     // ---- groups ------------------------------------------------------------------------------------
@@ -187,6 +201,9 @@ public final class Deck {
      * the group's broadcasts are then posted to it.
      */
     public int join(String group, Mailbox mailbox) {
+        if (mailbox == null) {
+            throw new IllegalArgumentException("join group '" + group + "': the mailbox is null; create one with createMailbox");
+        }
         if (mailbox.deck() != this) {
             throw new IllegalArgumentException("mailbox '" + mailbox.name() + "' belongs to rank " + mailbox.owner()
                     + "; join with a mailbox this peer created");
@@ -196,12 +213,20 @@ public final class Deck {
         }
         byte[] r = callAddressed(NamingRequestDescriptor.KIND_GROUP, group, DeckContexts.GROUP,
                 a -> GroupRequestDescriptor.encode(GroupRequestDescriptor.OP_JOIN, a.id(), mailbox.id(), null));
-        return ReplyDescriptor.a(r);
+        int member = ReplyDescriptor.a(r);
+        mailbox.memberships.computeIfAbsent(group, g -> ConcurrentHashMap.newKeySet()).add(member);
+        return member;
     }
 
     /** Removes member {@code memberId} from the group; its mailbox gets no more broadcasts. */
     public void leave(String group, int memberId) {
         groupCall(group, GroupRequestDescriptor.OP_LEAVE, memberId, null);
+        for (Mailbox box : postOffice.mailboxes()) {
+            java.util.Set<Integer> ids = box.memberships.get(group);
+            if (ids != null) {
+                ids.remove(memberId);
+            }
+        }
     }
 
     /**
@@ -346,16 +371,28 @@ public final class Deck {
         for (int i = 0; i < acks.length; i++) {
             GroupMembership.Member m = to.get(i);
             int tag = nextTag();
-            acks[i] = engine.receive(DeckContexts.REPLY, m.rank(), tag, null);
-            engine.send(m.rank(), DeckContexts.MAILBOX, tag,
-                    ByteBuffer.wrap(MailboxPostDescriptor.encode(m.mailboxId(), origin, body, 0, body.length)));
+            try {
+                acks[i] = engine.receive(DeckContexts.REPLY, m.rank(), tag, null);
+                engine.send(m.rank(), DeckContexts.MAILBOX, tag,
+                        ByteBuffer.wrap(MailboxPostDescriptor.encode(m.mailboxId(), origin, body, 0, body.length)));
+            } catch (PeerFailedException | PeerClosedException gone) {
+                // A member whose peer failed or closed its world: dropped like one whose mailbox is gone.
+                if (acks[i] != null) {
+                    acks[i].cancel();
+                }
+                acks[i] = null;
+                outcome[i] = ReplyDescriptor.FAILED;
+            }
         }
         for (int i = 0; i < acks.length; i++) {
+            if (acks[i] == null) {
+                continue;
+            }
             try {
                 acks[i].await();
                 byte[] r = acks[i].message().bytes();
                 outcome[i] = ReplyDescriptor.isValid(r) ? ReplyDescriptor.status(r) : ReplyDescriptor.FAILED;
-            } catch (PeerFailedException e) {
+            } catch (PeerFailedException | PeerClosedException gone) {
                 outcome[i] = ReplyDescriptor.FAILED;
             }
         }

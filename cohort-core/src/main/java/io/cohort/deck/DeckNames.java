@@ -14,7 +14,10 @@ final class DeckNames {
 
     /** The name's UTF-8 bytes. @throws IllegalArgumentException naming the bad name */
     static byte[] encode(String name) {
-        if (name == null || name.isEmpty()) {
+        if (name == null) {
+            throw new IllegalArgumentException("a DECK name must not be null");
+        }
+        if (name.isEmpty()) {
             throw new IllegalArgumentException("a DECK name must not be empty");
         }
         byte[] b;

@@ -182,13 +182,19 @@ final class GroupServer {
     /** Server thread, when idle: members whose peer the engine knows to have failed are lost. */
     private void checkMembers() {
         List<GroupMembership.Member> dead = new ArrayList<>();
+        List<GroupMembership.Member> closed = new ArrayList<>();
         for (GroupMembership.Member m : members.members()) {
             if (deck.engine().failure(m.rank()) != null) {
                 dead.add(m);
+            } else if (m.rank() != deck.engine().rank() && deck.engine().peerHasClosed(m.rank())) {
+                closed.add(m);
             }
         }
         if (!dead.isEmpty()) {
             lose(dead, "its peer failed");
+        }
+        if (!closed.isEmpty()) {
+            lose(closed, "its peer closed its world");
         }
     }
 

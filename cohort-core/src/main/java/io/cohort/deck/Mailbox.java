@@ -27,6 +27,8 @@ public final class Mailbox implements AutoCloseable {
     private final String name;
     private final int id;
     private final LinkedBlockingQueue<Mail> queue = new LinkedBlockingQueue<>();
+    /** The groups this mailbox joined, with its member id in each: left when it is destroyed. */
+    final java.util.Map<String, java.util.Set<Integer>> memberships = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean destroyed;
 
     Mailbox(Deck deck, String name, int id) {
@@ -150,8 +152,9 @@ public final class Mailbox implements AutoCloseable {
     }
 
     /**
-     * Destroys the mailbox: unregisters its name, refuses further posts (posters get a clear
-     * error), drops messages not yet taken and wakes waiting takers with an error. Idempotent.
+     * Destroys the mailbox: unregisters its name, leaves the groups it joined (so that a sync does
+     * not wait for it), refuses further posts (posters get a clear error), drops messages not yet
+     * taken and wakes waiting takers with an error. Idempotent.
      */
     @Override
     public void close() {

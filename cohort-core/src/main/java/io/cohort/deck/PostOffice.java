@@ -19,6 +19,11 @@ import java.util.function.Consumer;
 final class PostOffice implements Consumer<Message> {
     private final Deck deck;
     private final Map<Integer, Mailbox> mailboxes = new ConcurrentHashMap<>();
+
+    /** The open mailboxes of this peer. */
+    java.util.Collection<Mailbox> mailboxes() {
+        return mailboxes.values();
+    }
     private final ServiceThread thread;
     private final AtomicLong malformed = new AtomicLong();
 

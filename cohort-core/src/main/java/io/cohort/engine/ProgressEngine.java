@@ -867,6 +867,11 @@ public final class ProgressEngine implements InboundSink {
         closeTransports();
     }
 
+    /** Whether {@code peer} closed its world (said goodbye): it will send nothing more. */
+    public boolean peerHasClosed(int peer) {
+        return matching.closed(peer);
+    }
+
     /** Takes a receive no message has matched out of the posted queue; false if it is not there (matched). */
     boolean cancelPosted(RecvRequest r) {
         return matching.cancel(r);

@@ -54,6 +54,59 @@ class DeckFailureTest {
 
     @Test
     @Timeout(30)
+    void aMemberWhosePeerClosedItsWorldIsDroppedByTheNextBroadcast() {
+        AtomicReference<String> outcome = new AtomicReference<>("rank 1 never finished");
+        LocalCohort.builder().size(3).run(world -> {
+            Deck deck = Deck.of(world);
+            Mailbox box = deck.createMailbox("c" + world.rank());
+            if (world.rank() == 0) {
+                deck.createGroup("closing", 0);
+            }
+            world.barrier();
+            deck.join("closing", box);
+            world.barrier();
+            if (world.rank() == 2) {
+                world.close(); // finished: says goodbye, serves nothing more
+                return;
+            }
+            if (world.rank() == 1) {
+                assertThrows(io.cohort.PeerClosedException.class, () -> world.recv(2, 7)); // rank 2 has closed
+                int reached = deck.bcast("closing", new byte[] {1}); // hung before: the post to rank 2 never answered
+                outcome.set("broadcast reached " + reached);
+                world.send(0, 9, new byte[0]);
+            } else {
+                world.recv(1, 9); // serves the group until rank 1 is done
+            }
+        });
+        assertEquals("broadcast reached 2", outcome.get());
+    }
+
+    @Test
+    @Timeout(30)
+    void aMemberWhoseMailboxWasClosedNoLongerHoldsUpSync() {
+        LocalCohort.builder().size(3).run(world -> {
+            Deck deck = Deck.of(world);
+            Mailbox box = deck.createMailbox("s" + world.rank());
+            if (world.rank() == 0) {
+                deck.createGroup("syncing", 0);
+            }
+            world.barrier();
+            int me = deck.join("syncing", box);
+            world.barrier();
+            if (world.rank() == 2) {
+                box.close(); // without leave: closing the mailbox leaves its groups
+                world.send(0, 5, new byte[0]);
+                world.send(1, 5, new byte[0]);
+            } else {
+                world.recv(2, 5);
+                deck.sync("syncing", me); // waited for rank 2's member for ever before
+            }
+            world.barrier();
+        });
+    }
+
+    @Test
+    @Timeout(30)
     void aDeadNamingServiceIsAClearError() {
         AtomicReference<Throwable> seen = new AtomicReference<>();
         CohortException e = assertThrows(CohortException.class, () -> LocalCohort.builder().size(2).run(world -> {
