@@ -30,7 +30,7 @@ public enum CollectiveMode {
             case "auto" -> AUTO;
             case "p2p" -> P2P;
             case "bcast" -> BCAST;
-            default -> throw new IllegalArgumentException("setting " + MODE_PROP_NAME + "=" + value
+            default -> throw new io.cohort.BadSettingException("setting " + MODE_PROP_NAME + "=" + value
                     + " is not a collectives mode; use auto, p2p or bcast");
         };
     }

@@ -59,7 +59,7 @@ final class SignatureCheck {
         return switch (v) {
             case "1", "true" -> true;
             case "", "0", "false" -> false;
-            default -> throw new IllegalArgumentException("setting " + name + "=" + value + " is neither true (1) nor false (0)");
+            default -> throw new io.cohort.BadSettingException("setting " + name + "=" + value + " is neither true (1) nor false (0)");
         };
     }
 

@@ -42,6 +42,7 @@ public final class PeerRuntime {
         TcpTransport tcp = null;
         ShmTransport shm = null;
         UdpTransport udp = null;
+        ProgressAgent started = null;
         try {
             long timeout = TimeUnit.SECONDS.toNanos(env.wireupTimeoutSeconds());
             control = WireupClient.connect(env);
@@ -140,6 +141,7 @@ public final class PeerRuntime {
                 }
             }, ProgressAgent.PERIOD_NANOS_DEFAULT);
             agent.start();
+            started = agent;
             EngineCommunicator world = new EngineCommunicator(engine, 0, new Runnable() {
                 @Override
                 public void run() {
@@ -162,6 +164,9 @@ public final class PeerRuntime {
             world.recordJobStart(env.jobId(), env.host());
             return world;
         } catch (IOException | RuntimeException e) {
+            if (started != null) {
+                started.stop(); // before the transports close under it
+            }
             if (tcp != null) {
                 tcp.close();
             }

@@ -258,7 +258,7 @@ public final class WireupClient implements AutoCloseable {
      */
     static CohortException startupFailure(JobEnvironment env, Exception e) {
         String message = "rank " + env.rank() + " could not join job " + env.jobId() + ": " + e.getMessage();
-        return e instanceof IOException || e instanceof CohortException ? new StartupFailedException(message, e)
-                : new CohortException(message, e);
+        return e instanceof IOException || e instanceof CohortException || e instanceof io.cohort.BadSettingException
+                ? new StartupFailedException(message, e) : new CohortException(message, e);
     }
 }

@@ -189,6 +189,20 @@ class SharedMemorySystemTest {
 
     @Test
     @Timeout(60)
+    void badCollectiveSettingsAreOneLinePerPeerNotAStackTrace() throws Exception {
+        for (String setting : new String[] {"-Dcohort.collectives=wrong", "-Dcohort.collectives.check=maybe"}) {
+            CohortProcess p = CohortProcess.run("run", "-n", "2", "--jvm-opt", setting, "--example", "hello");
+            assertEquals(1, p.exitCode(), p.toString());
+            String value = setting.substring(2).replace(".", "\\.");
+            assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: rank [01] could not join job \\S+: setting " + value + " .*")),
+                    p.toString());
+            assertFalse(p.err().stream().anyMatch(l -> l.contains("Exception") || l.startsWith("\tat ")
+                    || l.contains("progress agent")), p.toString());
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void verboseShowsTcpWhenTcpIsForced() throws Exception {
         CohortProcess p = CohortProcess.run("run", "-n", "3", "--transport", "tcp", "--verbose",
                 "-cp", CohortProcess.TEST_CLASSES, PROGRAMS + "ChecksumAllToAll", "1", "1");

@@ -120,7 +120,7 @@ public final class DomainFactory {
     private static String medium(Properties p) {
         String medium = p.getProperty(MEDIUM_PROP_NAME, "multicast").trim().toLowerCase(Locale.ROOT);
         if (!medium.equals("multicast") && !medium.equals("broadcast")) {
-            throw new IllegalArgumentException("setting " + MEDIUM_PROP_NAME + "=" + medium
+            throw new io.cohort.BadSettingException("setting " + MEDIUM_PROP_NAME + "=" + medium
                     + " names no medium; choose multicast or broadcast");
         }
         return medium;

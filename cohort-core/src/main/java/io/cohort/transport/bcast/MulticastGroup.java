@@ -62,7 +62,7 @@ public final class MulticastGroup {
             }
             return new MulticastGroup(new InetSocketAddress(a, port));
         } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("setting " + GROUP_PROP_NAME + "=" + s
+            throw new io.cohort.BadSettingException("setting " + GROUP_PROP_NAME + "=" + s
                     + " is not an IPv4 multicast group and port such as 239.255.1.2:24000");
         }
     }

@@ -158,7 +158,7 @@ public final class PcodeContext {
         try {
             x = Long.parseLong(v.trim().replace("_", ""));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("setting " + name + "=" + v + " is not a whole number; use one between "
+            throw new io.cohort.BadSettingException("setting " + name + "=" + v + " is not a whole number; use one between "
                     + min + " and " + max);
         }
         return check(name, x, min, max);
@@ -166,7 +166,7 @@ public final class PcodeContext {
 
     private static long check(String name, long x, long min, long max) {
         if (x < min || x > max) {
-            throw new IllegalArgumentException("setting " + name + "=" + x + " is out of range; use one between "
+            throw new io.cohort.BadSettingException("setting " + name + "=" + x + " is out of range; use one between "
                     + min + " and " + max);
         }
         return x;
@@ -246,11 +246,11 @@ public final class PcodeContext {
             throw new IllegalArgumentException("a broadcast domain has 1 to 65535 peers, not " + size);
         }
         if (needed > datagramBytes) {
-            throw new IllegalArgumentException("setting " + DATAGRAM_BYTES_PROP_NAME + "=" + datagramBytes
+            throw new io.cohort.BadSettingException("setting " + DATAGRAM_BYTES_PROP_NAME + "=" + datagramBytes
                     + " is too small for a domain of " + size + " peers; use at least " + needed);
         }
         if (statusWindow > flowWindow) {
-            throw new IllegalArgumentException("setting " + STATUS_WINDOW_PROP_NAME + "=" + statusWindow
+            throw new io.cohort.BadSettingException("setting " + STATUS_WINDOW_PROP_NAME + "=" + statusWindow
                     + " exceeds " + FLOW_WINDOW_PROP_NAME + "=" + flowWindow + "; a STATUS must come before the window closes");
         }
     }
