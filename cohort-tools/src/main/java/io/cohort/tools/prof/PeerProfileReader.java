@@ -70,7 +70,9 @@ final class PeerProfileReader {
             }
         } catch (IOException | RuntimeException | InternalError e) {
             // The JDK's parser reports damage as IOException, or as an index or state error on a cut chunk.
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            String why = e instanceof IOException && e.getMessage() != null ? e.getMessage()
+                    : "cut short or damaged: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName()
+                    + ": " + e.getMessage());
             if (events == 0) {
                 throw new IOException("not a readable Flight Recorder file (" + why + ")", e);
             }

@@ -5,7 +5,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * How much of a ranked table a report shows: at most {@code top} entries, and only as many as it
- * takes to cover {@code sharePercent} of the table's total (the first entry is always shown).
+ * takes to cover {@code sharePercent} of the table's total (the first entry is always shown; at
+ * 100%, the default, every entry up to {@code top}, those of no weight too).
  */
 public record TableLimit(int top, double sharePercent) {
     public static final int TOP_DEFAULT = 20;
@@ -30,7 +31,9 @@ public record TableLimit(int top, double sharePercent) {
         double enough = total * sharePercent / 100;
         double covered = 0;
         int n = 0;
-        while (n < sorted.size() && n < top && (n == 0 || covered < enough)) {
+        // At 100% every row counts, also those of no weight (an operation that took no measurable
+        // time was still called); below it, rows stop once the share is covered.
+        while (n < sorted.size() && n < top && (n == 0 || sharePercent >= 100 || covered < enough)) {
             covered += weight.applyAsDouble(sorted.get(n));
             n++;
         }

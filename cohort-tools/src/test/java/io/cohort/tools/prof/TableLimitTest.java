@@ -34,6 +34,14 @@ class TableLimitTest {
     }
 
     @Test
+    void atTheFullShareEntriesOfNoWeightAreShownToo() {
+        List<Integer> withZeros = List.of(70, 30, 0, 0);
+        assertEquals(withZeros, new TableLimit(20, 100).apply(withZeros, Integer::doubleValue).rows(),
+                "an operation called but of no measurable time is still listed");
+        assertEquals(List.of(70, 30), new TableLimit(20, 99).apply(withZeros, Integer::doubleValue).rows());
+    }
+
+    @Test
     void badLimitsAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new TableLimit(0, 100));
         assertThrows(IllegalArgumentException.class, () -> new TableLimit(5, 0));
