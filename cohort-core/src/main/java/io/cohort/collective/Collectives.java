@@ -438,6 +438,11 @@ public final class Collectives implements AutoCloseable {
         to.put(0, (byte) Buffers.family(buffer).charAt(0)).putInt(1, count);
     }
 
+    /** For messages naming ranks: which communicator's they are, where it is not the world. */
+    private String ranksOf() {
+        return members.isEmpty() ? "" : " (ranks of the communicator of world ranks " + members + ")";
+    }
+
     /** Throws one sentence unless the {@code got} bytes of {@code in} are the root's bcast of this peer's buffer. */
     private void checkHeader(ByteBuffer in, int got, int root, Object buffer, int count, int width) {
         byte first = got >= HEADER ? in.get(0) : (byte) '?';
@@ -445,13 +450,13 @@ public final class Collectives implements AutoCloseable {
         int rootCount = got >= HEADER ? in.getInt(1) : -1;
         if (got < HEADER || Buffers.familyName(family).equals(Buffers.familyName('?'))) {
             // Not a bcast's message at all: another collective's, on a rank that called another one here.
-            throw new IllegalArgumentException("rank " + rank() + "'s bcast from root " + root + " received " + got
+            throw new IllegalArgumentException("rank " + rank() + "'s bcast from root " + root + ranksOf() + " received " + got
                     + (got == 1 ? " byte" : " bytes") + " that are no bcast's: the ranks are not in the same collective;"
                     + " every rank must make the same collective calls in the same order");
         }
         if (family != Buffers.family(buffer).charAt(0) || rootCount != count) {
             throw new IllegalArgumentException("rank " + rank() + "'s bcast buffer is " + Buffers.typeName(buffer)
-                    + " of " + count + " elements but root " + root + " sent " + Buffers.familyName(family) + " of "
+                    + " of " + count + " elements but root " + root + ranksOf() + " sent " + Buffers.familyName(family) + " of "
                     + rootCount + " elements; pass buffers of one type and length");
         }
         if ((first & CUT) != 0) {

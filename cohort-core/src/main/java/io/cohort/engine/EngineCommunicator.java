@@ -121,7 +121,7 @@ public class EngineCommunicator implements Communicator {
             }
         }
         this.collectives = new Collectives(new EngineChannel(engine, context + 2, worldRanks, rank, this::broadcastDomain),
-                collectiveMode(), verboseLog(engine.rank()), context, io.cohort.stacks.CollectiveCall.members(worldRanks));
+                collectiveMode(), verboseLog(rank), context, io.cohort.stacks.CollectiveCall.members(worldRanks));
         forceAlgorithms(collectives);
         contexts.made(this);
     }
@@ -149,10 +149,10 @@ public class EngineCommunicator implements Communicator {
         }
     }
 
-    /** With {@code cohort run --verbose}, the world's rank 0 prints each collective algorithm choice once. */
-    private static java.util.function.Consumer<String> verboseLog(int worldRank) {
+    /** With {@code cohort run --verbose}, each communicator's rank 0 prints each of its collective algorithm choices once. */
+    private static java.util.function.Consumer<String> verboseLog(int commRank) {
         boolean verbose = "1".equals(System.getenv("COHORT_VERBOSE")) || Boolean.getBoolean("cohort.verbose");
-        return verbose && worldRank == 0 ? System.err::println : null;
+        return verbose && commRank == 0 ? System.err::println : null;
     }
 
     /** This communicator's collectives, for choosing an algorithm by hand (tests, benchmarks). */
