@@ -130,6 +130,7 @@ final class PeerProcess {
     private Thread pumpThread(InputStream in, int stream, Listener listener) {
         Pump pump = new Pump(new LineSplitter(line -> listener.output(rank, stream, line)));
         Thread t = new Thread(() -> {
+            pump.tid = ownTid();
             byte[] buf = new byte[64 * 1024];
             try (in) {
                 int n;
@@ -149,6 +150,30 @@ final class PeerProcess {
         }, "cohort-iom-" + (stream == STDOUT ? "out-" : "err-") + rank);
         t.setDaemon(true);
         return t;
+    }
+
+    /** The calling thread's Linux thread id (from /proc/thread-self), or -1 where there is none. */
+    static int ownTid() {
+        try {
+            return Integer.parseInt(java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/thread-self")).getFileName().toString());
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Whether thread {@code tid} of this process sleeps in the kernel (state S or D: waiting in a read,
+     * not runnable); true where /proc cannot tell, which keeps the time alone as the test.
+     */
+    static boolean sleepsInKernel(int tid) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/task/" + tid + "/stat"));
+            int end = stat.lastIndexOf(')'); // after the command name, which may hold spaces and parentheses
+            char state = end >= 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : 'S';
+            return state == 'S' || state == 'D';
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
     }
 
     /**
@@ -181,6 +206,8 @@ final class PeerProcess {
          */
         private volatile boolean reading;
         private volatile long readingSinceNanos;
+        /** The pump thread's Linux thread id, or -1: whether it truly sleeps in its read can be looked up. */
+        volatile int tid = -1;
 
         Pump(LineSplitter splitter) {
             this.splitter = splitter;
@@ -214,6 +241,11 @@ final class PeerProcess {
             long now = System.nanoTime();
             long quietSince = reading ? readingSinceNanos : now;
             long wait = quietSince + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(UNFINISHED_LINE_MILLIS) - now;
+            if (wait <= 0 && reading && tid > 0 && !sleepsInKernel(tid)) {
+                // Said it would read, but is runnable, not asleep in the read: descheduled on a busy
+                // machine before its read, the line's end may be in the pipe. Look again shortly.
+                wait = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10);
+            }
             if (wait > 0) {
                 checkScheduled = true; // the pipe has not been empty that long: the line may yet end
                 UNFINISHED_LINES.schedule(this::check, wait, java.util.concurrent.TimeUnit.NANOSECONDS);
