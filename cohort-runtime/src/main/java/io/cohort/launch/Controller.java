@@ -1206,6 +1206,7 @@ public final class Controller {
             refusal = "rank " + rank + " has already joined";
         } else if (stopping) {
             refusal = "the job is being stopped";
+            tracker.refusedWhileStopping(rank); // its exit 1 is the stop's doing, not a failure of its own
         }
         if (refusal != null) {
             h.conn().trySend(ControlFrame.build(ControlMessageType.REJECTED).putString(refusal).frame());

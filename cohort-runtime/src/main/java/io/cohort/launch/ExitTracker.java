@@ -45,6 +45,8 @@ public final class ExitTracker {
     private final java.util.BitSet[] awaitedClosed;
     /** Another peer reported losing this one before the launcher began stopping the job. */
     private final boolean[] lostBeforeStop;
+    /** The launcher refused its hello because the job was already being stopped: it ended of the stop. */
+    private final boolean[] refusedWhileStopping;
     /** The abnormal exit that the stop followed, or -1: its PEER_FAILURE predates the stop. */
     private int stopFollowed = -1;
     private final List<List<String>> crashFiles;
@@ -64,6 +66,7 @@ public final class ExitTracker {
         this.failedPeer = new int[n];
         this.awaitedClosed = new java.util.BitSet[n];
         this.lostBeforeStop = new boolean[n];
+        this.refusedWhileStopping = new boolean[n];
         this.crashFiles = new ArrayList<>(java.util.Collections.nCopies(n, List.of()));
     }
 
@@ -192,8 +195,13 @@ public final class ExitTracker {
         return true;
     }
 
+    /** The launcher refused {@code rank}'s hello since the job was being stopped; its exit is the stop's doing. */
+    public void refusedWhileStopping(int rank) {
+        refusedWhileStopping[rank] = true;
+    }
+
     public boolean collateral(int rank) {
-        if (failureReason[rank] != null) {
+        if (failureReason[rank] != null || refusedWhileStopping[rank]) {
             return true;
         }
         if (closedPeerThatFailed(rank) >= 0) {

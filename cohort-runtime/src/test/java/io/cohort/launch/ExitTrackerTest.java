@@ -30,6 +30,25 @@ class ExitTrackerTest {
     }
 
     @Test
+    void peersRefusedBecauseTheJobWasStoppingWereStoppedNotFailed() {
+        ExitTracker t = tracker(4);
+        t.controlConnected(1);
+        t.exited(2, 1, false); // threw before it joined: the root cause
+        t.stopping();
+        t.refusedWhileStopping(0); // their hellos came after the stop began: refused, they exit 1
+        t.refusedWhileStopping(3);
+        t.exited(0, 1, false);
+        t.exited(3, 1, false);
+        t.exited(1, 143, true);
+        t.controlClosed(1);
+        JobOutcome o = t.outcome();
+        assertEquals(1, o.exitCode());
+        assertEquals(2, o.rootCauseRank());
+        assertEquals("cohort: job cafe0001 failed: rank 2 on node1 exited with status 1 (root cause); 3 other peers were stopped",
+                o.summary());
+    }
+
+    @Test
     void rootCauseWinsOverCollateralThatReportedFirst() {
         ExitTracker t = tracker(3);
         for (int r = 0; r < 3; r++) {
