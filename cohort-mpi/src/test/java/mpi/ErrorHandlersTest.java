@@ -181,10 +181,10 @@ class ErrorHandlersTest {
             Errors.abortAction = before;
         }
         assertEquals(7, code.get());
-        assertEquals(1, Errors.abortStatus(0), "status 0 would end nothing");
-        assertEquals(1, Errors.abortStatus(256));
-        assertEquals(255, Errors.abortStatus(-1));
-        assertEquals(3, Errors.abortStatus(259));
+        assertEquals(1, io.cohort.mpi.support.AbortStatus.of(0), "status 0 would end nothing");
+        assertEquals(1, io.cohort.mpi.support.AbortStatus.of(256));
+        assertEquals(255, io.cohort.mpi.support.AbortStatus.of(-1));
+        assertEquals(3, io.cohort.mpi.support.AbortStatus.of(259));
     }
 
     @Test

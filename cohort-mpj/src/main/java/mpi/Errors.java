@@ -74,25 +74,10 @@ final class Errors {
 
     /** Ends the job with {@code errorcode} (Comm.Abort). */
     static void abort(int rank, int errorcode) {
-        int status = abortStatus(errorcode);
+        int status = io.cohort.mpi.support.AbortStatus.of(errorcode);
         System.err.println("cohort-mpj: rank " + rank + " called Abort(" + errorcode + "); the job ends"
-                + (status == errorcode ? "" : " with status " + status + abortStatusWhy(errorcode)));
+                + io.cohort.mpi.support.AbortStatus.why(errorcode));
         System.err.flush();
         abortAction.accept(status);
-    }
-
-    /**
-     * The status an abort exits with: the code as a process status (its low 8 bits), but 1 where
-     * that is 0, since a peer's status 0 is a normal end that stops nothing, and the launcher would
-     * run the other peers on and report success.
-     */
-    static int abortStatus(int errorcode) {
-        int status = errorcode & 0xFF;
-        return status == 0 ? 1 : status;
-    }
-
-    private static String abortStatusWhy(int errorcode) {
-        return (errorcode & 0xFF) == 0 ? " (a status of 0 is a normal end, which would stop no other peer)"
-                : " (a process status keeps the code's low 8 bits)";
     }
 }

@@ -193,10 +193,13 @@ public class MPI {
         }
     }
 
-    /** Whether {@link #Init} was called, also once {@link #Finalize} has been (as MPI_Initialized and MPJ Express say). */
+    /**
+     * Whether {@link #Init} was called and {@link #Finalize} not yet: MPJ Express's Finalize clears
+     * the flag (unlike MPI_Initialized), and programs guard their Finalize with this.
+     */
     public static boolean Initialized() throws MPIException {
         Peer p = Peer.current();
-        return p != null && p.initialized;
+        return p != null && p.initialized && !p.finalized;
     }
 
     /** The calling peer, or an error unless MPI is initialized and not finalized. */

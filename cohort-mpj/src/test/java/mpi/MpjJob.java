@@ -44,7 +44,7 @@ final class MpjJob {
             try {
                 MPI.Init(new String[0]);
                 body.run(MPI.COMM_WORLD.Rank(), MPI.COMM_WORLD.Size());
-                if (MPI.Initialized() && !Peer.current().finalized) {
+                if (MPI.Initialized()) {
                     MPI.Finalize();
                 }
             } finally {
