@@ -106,28 +106,48 @@ public final class Datatype implements Freeable {
         for (int i = 0; i < parts.length; i++) {
             Datatype t = parts[i];
             n += t.elements * repeat[i];
-            int[] one = t.homogeneous() ? new int[] {t.baseSize, t.size} : t.elementRuns;
-            if (one == null || used / 2 + (long) one.length / 2 * repeat[i] > MAX_ELEMENT_RUNS) {
-                listed = false;
-                continue;
+            if (!listed) {
+                continue; // the count goes on; the list of runs is given up
             }
-            for (int k = 0; k < repeat[i] && listed; k++) {
-                for (int j = 0; j < one.length; j += 2) {
-                    if (used >= 2 && runs[used - 2] == one[j]) {
-                        runs[used - 1] += one[j + 1]; // same width: one run
-                    } else {
-                        if (used == runs.length) {
-                            runs = java.util.Arrays.copyOf(runs, runs.length * 2);
-                        }
-                        runs[used++] = one[j];
-                        runs[used++] = one[j + 1];
+            if (t.homogeneous()) {
+                // One run of the repeated base elements, however long the block.
+                long count = (long) t.size * repeat[i];
+                if (count > Integer.MAX_VALUE) {
+                    listed = false;
+                    continue;
+                }
+                used = addRun(runs = room(runs, used), used, t.baseSize, (int) count);
+            } else if (t.elementRuns == null) {
+                listed = false;
+            } else {
+                for (int k = 0; k < repeat[i] && listed; k++) {
+                    for (int j = 0; j < t.elementRuns.length; j += 2) {
+                        used = addRun(runs = room(runs, used), used, t.elementRuns[j], t.elementRuns[j + 1]);
                     }
+                    listed = used / 2 <= MAX_ELEMENT_RUNS;
                 }
             }
+            listed &= used / 2 <= MAX_ELEMENT_RUNS;
         }
         elements = n;
-        elementRuns = n == size ? null : listed ? java.util.Arrays.copyOf(runs, used) : null;
+        elementRuns = n == size || !listed ? null : java.util.Arrays.copyOf(runs, used);
         return this;
+    }
+
+    /** {@code runs} with room for one more (bytes, count) pair after {@code used} ints. */
+    private static int[] room(int[] runs, int used) {
+        return used + 2 > runs.length ? java.util.Arrays.copyOf(runs, runs.length * 2) : runs;
+    }
+
+    /** Appends a run of {@code count} elements of {@code bytes} each, merged with the last if as wide; the new length. */
+    private static int addRun(int[] runs, int used, int bytes, int count) {
+        if (used >= 2 && runs[used - 2] == bytes && (long) runs[used - 1] + count <= Integer.MAX_VALUE) {
+            runs[used - 1] += count;
+            return used;
+        }
+        runs[used] = bytes;
+        runs[used + 1] = count;
+        return used + 2;
     }
 
     /**
@@ -160,9 +180,12 @@ public final class Datatype implements Freeable {
         return new Datatype(baseType, NULL, new int[] {0}, new int[] {1}, 0, 1, true, name);
     }
 
-    /** A predefined type of {@code count} consecutive base elements (the complex types). */
+    /** A predefined type of {@code count} consecutive base elements (the complex types), one basic element. */
     static Datatype basicPair(int baseType, int count, String name) {
-        return new Datatype(baseType, NULL, new int[] {0}, new int[] {count}, 0, count, true, name);
+        Datatype d = new Datatype(baseType, NULL, new int[] {0}, new int[] {count}, 0, count, true, name);
+        d.elements = 1; // MPI counts a complex number as one element
+        d.elementRuns = new int[] {count * d.baseSize, 1};
+        return d;
     }
 
     /** A (value, index) pair over bytes, laid out as C lays the struct out on a 64-bit machine. */

@@ -85,6 +85,8 @@ class DatatypesTest {
                 w.send(MPI.newByteBuffer(48), 3, MPI.DOUBLE_INT, 1, 1);
                 w.send(MPI.newByteBuffer(28), 28, MPI.BYTE, 1, 2); // one struct and a double of the next
                 w.send(new int[5], 5, MPI.INT, 1, 3);
+                w.send(MPI.newByteBuffer(400), 400, MPI.BYTE, 1, 4);
+                w.send(MPI.newByteBuffer(48), 48, MPI.BYTE, 1, 5);
             } else {
                 Status st = w.recv(MPI.newByteBuffer(100), 5, t, 0, 0);
                 assertEquals(3, st.getCount(t));
@@ -97,6 +99,12 @@ class DatatypesTest {
                 Status part = w.recv(MPI.newByteBuffer(100), 100, MPI.BYTE, 0, 2);
                 assertEquals(4, part.getElements(t), "three of the first item, one double of the second");
                 assertEquals(5, w.recv(new int[5], 5, MPI.INT, 0, 3).getElements(MPI.INT));
+                // Long blocks are one run each: a partial item of 2000 ints and a double still counts.
+                Datatype big = Datatype.createStruct(new int[] {2000, 1}, new int[] {0, 8000}, new Datatype[] {MPI.INT, MPI.DOUBLE});
+                big.commit();
+                assertEquals(100, w.recv(MPI.newByteBuffer(400), 400, MPI.BYTE, 0, 4).getElements(big));
+                Status complex = w.recv(MPI.newByteBuffer(48), 48, MPI.BYTE, 0, 5);
+                assertEquals(3, complex.getElements(MPI.DOUBLE_COMPLEX), "a complex number is one element");
             }
         });
     }
