@@ -56,6 +56,10 @@ public final class Deck {
     private record Address(int rank, int id) {
     }
 
+    /** A mailbox's membership: member {@code member} of the group whose server is at {@code server}. */
+    record Membership(String group, Address server, int member) {
+    }
+
     private Deck(ProgressEngine engine) {
         this.engine = engine;
         this.postOffice = new PostOffice(this);
@@ -156,18 +160,27 @@ public final class Deck {
             // Leave its groups now: a member whose mailbox is gone would otherwise hold a sync until
             // the next broadcast found it gone. A group destroyed meanwhile or a membership already
             // ended refuses the leave, which changes nothing.
-            box.memberships.forEach((group, ids) -> {
-                for (int id : ids) {
-                    try {
-                        leave(group, id);
-                    } catch (io.cohort.CohortException gone) { // DeckException among them
-                        // nothing to leave
-                    }
-                }
-            });
+            for (Membership m : box.memberships) {
+                leaveQuietly(m);
+            }
             unregister(NamingRequestDescriptor.KIND_MAILBOX, box.name(), box.id());
         }
         box.memberships.clear();
+    }
+
+    /**
+     * Leaves {@code m}'s group at the server it was joined at (never a group re-created under the
+     * name since, whose member ids start again). A group gone meanwhile, a membership already ended
+     * or an engine closing refuses it, which changes nothing.
+     */
+    private void leaveQuietly(Membership m) {
+        try {
+            call(m.server().rank(), DeckContexts.GROUP,
+                    GroupRequestDescriptor.encode(GroupRequestDescriptor.OP_LEAVE, m.server().id(), m.member(), null),
+                    "the group '" + m.group() + "'");
+        } catch (RuntimeException gone) { // DeckException, a failed or closed peer, a closing engine
+            // nothing to leave
+        }
     }
 
     // ---- groups ------------------------------------------------------------------------------------
@@ -211,21 +224,30 @@ public final class Deck {
         if (mailbox.isDestroyed()) {
             throw new DeckException("mailbox '" + mailbox.name() + "' was destroyed; it cannot join group '" + group + "'");
         }
-        byte[] r = callAddressed(NamingRequestDescriptor.KIND_GROUP, group, DeckContexts.GROUP,
-                a -> GroupRequestDescriptor.encode(GroupRequestDescriptor.OP_JOIN, a.id(), mailbox.id(), null));
-        int member = ReplyDescriptor.a(r);
-        mailbox.memberships.computeIfAbsent(group, g -> ConcurrentHashMap.newKeySet()).add(member);
-        return member;
+        java.util.concurrent.atomic.AtomicReference<Address> at = new java.util.concurrent.atomic.AtomicReference<>();
+        byte[] r = callAddressed(NamingRequestDescriptor.KIND_GROUP, group, DeckContexts.GROUP, a -> {
+            at.set(a);
+            return GroupRequestDescriptor.encode(GroupRequestDescriptor.OP_JOIN, a.id(), mailbox.id(), null);
+        });
+        Membership m = new Membership(group, at.get(), ReplyDescriptor.a(r));
+        mailbox.memberships.add(m);
+        if (mailbox.isDestroyed() && mailbox.memberships.remove(m)) {
+            leaveQuietly(m); // closed while the join was under way: its close did not see this one
+            throw new DeckException("mailbox '" + mailbox.name() + "' was destroyed while it joined group '" + group + "'");
+        }
+        return m.member();
     }
 
     /** Removes member {@code memberId} from the group; its mailbox gets no more broadcasts. */
     public void leave(String group, int memberId) {
-        groupCall(group, GroupRequestDescriptor.OP_LEAVE, memberId, null);
+        java.util.concurrent.atomic.AtomicReference<Address> at = new java.util.concurrent.atomic.AtomicReference<>();
+        callAddressed(NamingRequestDescriptor.KIND_GROUP, group, DeckContexts.GROUP, a -> {
+            at.set(a);
+            return GroupRequestDescriptor.encode(GroupRequestDescriptor.OP_LEAVE, a.id(), memberId, null);
+        });
+        Membership left = new Membership(group, at.get(), memberId);
         for (Mailbox box : postOffice.mailboxes()) {
-            java.util.Set<Integer> ids = box.memberships.get(group);
-            if (ids != null) {
-                ids.remove(memberId);
-            }
+            box.memberships.remove(left);
         }
     }
 

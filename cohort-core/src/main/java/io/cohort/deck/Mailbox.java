@@ -27,8 +27,8 @@ public final class Mailbox implements AutoCloseable {
     private final String name;
     private final int id;
     private final LinkedBlockingQueue<Mail> queue = new LinkedBlockingQueue<>();
-    /** The groups this mailbox joined, with its member id in each: left when it is destroyed. */
-    final java.util.Map<String, java.util.Set<Integer>> memberships = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The groups this mailbox joined (server and member id): left when it is destroyed. */
+    final java.util.Set<Deck.Membership> memberships = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean destroyed;
 
     Mailbox(Deck deck, String name, int id) {

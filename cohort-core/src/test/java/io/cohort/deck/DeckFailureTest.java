@@ -107,6 +107,23 @@ class DeckFailureTest {
 
     @Test
     @Timeout(30)
+    void closingAMailboxLeavesOnlyTheGroupItJoinedNotOneRecreatedUnderTheName() {
+        LocalCohort.builder().size(1).run(world -> {
+            Deck deck = Deck.of(world);
+            Mailbox a = deck.createMailbox("a");
+            Mailbox b = deck.createMailbox("b");
+            deck.createGroup("g", 0);
+            assertEquals(1, deck.join("g", a));
+            deck.destroyGroup("g");
+            deck.createGroup("g", 0);
+            assertEquals(1, deck.join("g", b), "member ids start again in the new group");
+            a.close(); // its membership was in the old group
+            assertEquals(1, deck.bcast("g", new byte[] {1}), "b is still a member");
+        });
+    }
+
+    @Test
+    @Timeout(30)
     void aDeadNamingServiceIsAClearError() {
         AtomicReference<Throwable> seen = new AtomicReference<>();
         CohortException e = assertThrows(CohortException.class, () -> LocalCohort.builder().size(2).run(world -> {
