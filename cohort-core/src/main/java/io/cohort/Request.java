@@ -32,7 +32,8 @@ public interface Request {
      * Withdraws a receive that no message has matched yet: it completes at once, its status
      * {@link Status#cancelled()}, and no message it would have matched is taken (true). A receive
      * already matched, a send or a collective is not cancelled (false); it completes as it would
-     * have. Either way the request still has to be completed (awaited or tested) as usual.
+     * have. Either way the request still has to be completed (awaited or tested) as usual; a
+     * cancelled receive has no {@link #message()}.
      */
     default boolean cancel() {
         return false;

@@ -114,6 +114,11 @@ class CommunicatorsTest {
                 assertTrue(st.cancelled(), st.toString());
                 assertEquals(0, never.position(), "nothing written");
                 assertFalse(pending.cancel(), "already complete");
+                Request noBuffer = c.irecv(Communicator.ANY_SOURCE, 97);
+                assertTrue(noBuffer.cancel());
+                noBuffer.await();
+                IllegalStateException e = assertThrows(IllegalStateException.class, noBuffer::message);
+                assertEquals("this receive was cancelled; it carries no message", e.getMessage());
                 c.barrier(); // every rank cancelled before anyone sends tag 99
                 // A message it would have matched goes to the next receive.
                 int[] got = new int[1];

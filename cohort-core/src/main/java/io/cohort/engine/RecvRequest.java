@@ -121,6 +121,9 @@ final class RecvRequest extends AbstractRequest {
             throw new IllegalStateException("this receive wrote into a user buffer; it carries no message");
         }
         Status s = result();
+        if (s.cancelled()) {
+            throw new IllegalStateException("this receive was cancelled; it carries no message");
+        }
         if (message == null) {
             throw new IllegalStateException("receive still pending; await() it first");
         }
@@ -139,8 +142,8 @@ final class RecvRequest extends AbstractRequest {
      */
     @Override
     void handOver(Status s) {
-        if (handedOver) {
-            return;
+        if (handedOver || s.cancelled()) {
+            return; // a cancelled receive received nothing to record
         }
         handedOver = true;
         Profiling.receiveHandedOver(context, s.source(), s.tag(), s.length(), sequence, userOperation);
