@@ -486,6 +486,10 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         // Variables that options stand for, passed on with -x: checked as the options are, before anything starts.
+        if (env.containsKey(JobEnvironment.CPU_SHARED)) {
+            throw new UsageException("-x " + JobEnvironment.CPU_SHARED + ": the io-manager sets it where it binds peers to a shared"
+                    + " processor; choose how peers wait with --idle");
+        }
         checkPassedOn(env, IdleStrategies.IDLE_ENV_NAME, IdleStrategies::factory);
         checkPassedOn(env, JobEnvironment.TRANSPORT, v -> oneOf(v, JobEnvironment.TRANSPORTS));
         checkPassedOn(env, JobEnvironment.COLLECTIVES, io.cohort.collective.CollectiveMode::parse);

@@ -332,6 +332,8 @@ class RunCommandTest {
         assertUsageError(execute("run", "-n", "1", "-x", "COHORT_FAULT=loss=2", "--example", "pi"), "-x COHORT_FAULT=loss=2: ");
         assertUsageError(execute("run", "-n", "1", "-x", "COHORT_NETWORK=10.0.0.0/99", "--example", "pi"),
                 "-x COHORT_NETWORK=10.0.0.0/99: ");
+        assertUsageError(execute("run", "-n", "1", "-x", "COHORT_CPU_SHARED=1", "--example", "pi"),
+                "-x COHORT_CPU_SHARED: the io-manager sets it");
         assertEquals("udp", spec(Map.of(), "run", "-n", "1", "-x", "COHORT_TRANSPORT=udp", "--example", "pi")
                 .environment().get("COHORT_TRANSPORT"));
     }

@@ -194,6 +194,10 @@ public final class IoManager implements PeerProcess.Listener {
             }
             List<String> command = spec.command();
             Map<String, String> environment = spec.environment();
+            if (environment.containsKey(JobEnvironment.CPU_SHARED)) { // ours to set, from the binding alone
+                environment = new HashMap<>(environment);
+                environment.remove(JobEnvironment.CPU_SHARED);
+            }
             try {
                 CoreBinding.Mode mode = CoreBinding.mode(environment);
                 List<String> prefix = mode == CoreBinding.Mode.CORE ? CoreBinding.prefix(environment)
