@@ -162,7 +162,10 @@ public final class WireupClient implements AutoCloseable {
         }
         if (!open && !finished) {
             String failure = readFailure;
-            if (failure != null) {
+            // A reset or broken pipe is how a launcher that exits (or gives up on a host) ends a
+            // connection with unread data: gone, as at end of stream. Anything else (a time-out of
+            // keepalive, no route) is the connection failing, with the launcher perhaps alive.
+            if (failure != null && !failure.contains("reset") && !failure.contains("Broken pipe")) {
                 // The launcher may well be alive: the connection failed (a lossy or cut link). Not 143,
                 // which would read as a stop by the launcher.
                 exitNow("cohort: rank " + env.rank() + " lost its connection to the launcher (" + failure + "); exiting", 1);
