@@ -9,9 +9,9 @@ import java.util.List;
  * into one line for the remote shell, so each is single-quoted here. The io-manager connects back
  * to the controller itself; if the ssh session dies the controller's connection says so.
  *
- * <p>A host that names this machine ({@code localhost}, a loopback address, its host name, short or
- * full) is started here without ssh, as mpirun does: a hostfile of {@code localhost slots=4} tries a
- * job out on one machine, which may run no ssh server.
+ * <p>A host that names this machine ({@code localhost}, its host name, or a name or address of one of
+ * its interfaces or of loopback) is started here without ssh, as mpirun does: a hostfile of
+ * {@code localhost slots=4} tries a job out on one machine, which may run no ssh server.
  */
 public final class SshLaunchAgent implements LaunchAgent {
     @Override
@@ -26,19 +26,22 @@ public final class SshLaunchAgent implements LaunchAgent {
         return c;
     }
 
-    /** Whether {@code host} names the machine called {@code self}: localhost, a loopback address, or its name. */
+    /**
+     * Whether {@code host} names the machine called {@code self}: its exact name, {@code localhost},
+     * or a name or address that resolves to a loopback address or to an address of one of this
+     * machine's interfaces. A name that does not resolve is not this machine.
+     */
     static boolean isThisMachine(String host, String self) {
         String h = host.toLowerCase(java.util.Locale.ROOT);
-        String s = self.toLowerCase(java.util.Locale.ROOT);
-        if (h.equals("localhost") || h.startsWith("localhost.") || h.startsWith("127.") || h.equals("::1")) {
+        if (h.equals(self.toLowerCase(java.util.Locale.ROOT)) || h.equals("localhost") || h.startsWith("localhost.")) {
             return true;
         }
-        return h.equals(s) || h.equals(shortName(s)) || shortName(h).equals(s);
-    }
-
-    private static String shortName(String name) {
-        int dot = name.indexOf('.');
-        return dot > 0 && !Character.isDigit(name.charAt(0)) ? name.substring(0, dot) : name;
+        try {
+            java.net.InetAddress a = java.net.InetAddress.getByName(host);
+            return a.isLoopbackAddress() || a.isAnyLocalAddress() || java.net.NetworkInterface.getByInetAddress(a) != null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** 'word', with embedded quotes written as '\''. */
