@@ -120,8 +120,8 @@ final class RecvRequest extends AbstractRequest {
         if (userBuffer != null) {
             throw new IllegalStateException("this receive wrote into a user buffer; it carries no message");
         }
-        Status s = result();
-        if (s.cancelled()) {
+        Status s = result(); // null while pending
+        if (s != null && s.cancelled()) {
             throw new IllegalStateException("this receive was cancelled; it carries no message");
         }
         if (message == null) {
