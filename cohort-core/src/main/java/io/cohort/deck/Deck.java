@@ -224,12 +224,9 @@ public final class Deck {
         if (mailbox.isDestroyed()) {
             throw new DeckException("mailbox '" + mailbox.name() + "' was destroyed; it cannot join group '" + group + "'");
         }
-        java.util.concurrent.atomic.AtomicReference<Address> at = new java.util.concurrent.atomic.AtomicReference<>();
-        byte[] r = callAddressed(NamingRequestDescriptor.KIND_GROUP, group, DeckContexts.GROUP, a -> {
-            at.set(a);
-            return GroupRequestDescriptor.encode(GroupRequestDescriptor.OP_JOIN, a.id(), mailbox.id(), null);
-        });
-        Membership m = new Membership(group, at.get(), ReplyDescriptor.a(r));
+        Address[] at = new Address[1];
+        byte[] r = groupCall(group, GroupRequestDescriptor.OP_JOIN, mailbox.id(), null, a -> at[0] = a);
+        Membership m = new Membership(group, at[0], ReplyDescriptor.a(r));
         mailbox.memberships.add(m);
         if (mailbox.isDestroyed() && mailbox.memberships.remove(m)) {
             leaveQuietly(m); // closed while the join was under way: its close did not see this one
@@ -240,12 +237,9 @@ public final class Deck {
 
     /** Removes member {@code memberId} from the group; its mailbox gets no more broadcasts. */
     public void leave(String group, int memberId) {
-        java.util.concurrent.atomic.AtomicReference<Address> at = new java.util.concurrent.atomic.AtomicReference<>();
-        callAddressed(NamingRequestDescriptor.KIND_GROUP, group, DeckContexts.GROUP, a -> {
-            at.set(a);
-            return GroupRequestDescriptor.encode(GroupRequestDescriptor.OP_LEAVE, a.id(), memberId, null);
-        });
-        Membership left = new Membership(group, at.get(), memberId);
+        Address[] at = new Address[1];
+        groupCall(group, GroupRequestDescriptor.OP_LEAVE, memberId, null, a -> at[0] = a);
+        Membership left = new Membership(group, at[0], memberId);
         for (Mailbox box : postOffice.mailboxes()) {
             box.memberships.remove(left);
         }
@@ -293,8 +287,15 @@ public final class Deck {
     }
 
     private byte[] groupCall(String group, byte op, int argument, byte[] body) {
-        return callAddressed(NamingRequestDescriptor.KIND_GROUP, group, DeckContexts.GROUP,
-                a -> GroupRequestDescriptor.encode(op, a.id(), argument, body));
+        return groupCall(group, op, argument, body, a -> { });
+    }
+
+    /** As above, telling {@code at} the address of the group's server the answer came from. */
+    private byte[] groupCall(String group, byte op, int argument, byte[] body, Consumer<Address> at) {
+        return callAddressed(NamingRequestDescriptor.KIND_GROUP, group, DeckContexts.GROUP, a -> {
+            at.accept(a);
+            return GroupRequestDescriptor.encode(op, a.id(), argument, body);
+        });
     }
 
     // ---- talking to servers ------------------------------------------------------------------------

@@ -89,6 +89,17 @@ final class CoreBinding {
      * or disjoint {@code online} is not looked at.
      */
     static int cpuFor(int index, String allowed, BitSet online) {
+        BitSet set = usable(allowed, online);
+        int k = Math.floorMod(index, set.cardinality());
+        int cpu = set.nextSetBit(0);
+        for (int i = 0; i < k; i++) {
+            cpu = set.nextSetBit(cpu + 1);
+        }
+        return cpu;
+    }
+
+    /** The processors of {@code allowed} that {@code online} has (all of them where it is null or disjoint). */
+    private static BitSet usable(String allowed, BitSet online) {
         BitSet set = Placement.cpuSet(allowed);
         if (set == null || set.isEmpty()) {
             throw new IllegalArgumentException("cannot read the processors this host allows (\"" + allowed + "\")");
@@ -96,12 +107,7 @@ final class CoreBinding {
         if (online != null && set.intersects(online)) {
             set.and(online);
         }
-        int k = Math.floorMod(index, set.cardinality());
-        int cpu = set.nextSetBit(0);
-        for (int i = 0; i < k; i++) {
-            cpu = set.nextSetBit(cpu + 1);
-        }
-        return cpu;
+        return set;
     }
 
     /**
@@ -130,11 +136,9 @@ final class CoreBinding {
      */
     static boolean shared(Map<String, String> env, java.util.Collection<Integer> indices) throws IOException {
         int index = bindIndex(env, "core");
-        String allowed = allowedCpus();
-        BitSet online = online();
-        int cpu = cpuFor(index, allowed, online);
+        int n = usable(allowedCpus(), online()).cardinality(); // index i binds to the (i mod n)-th
         for (int other : indices) {
-            if (other != index && cpuFor(other, allowed, online) == cpu) {
+            if (other != index && Math.floorMod(other, n) == Math.floorMod(index, n)) {
                 return true;
             }
         }
