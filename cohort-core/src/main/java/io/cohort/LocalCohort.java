@@ -157,11 +157,12 @@ public final class LocalCohort {
             Deck.install(engines[i]); // DECK's naming service on rank 0 serves from the start
         }
         LocalFabric fabric = transport.equals("local") ? wireLocal(engines) : null;
+        String shmJob = null;
         Transport[] wired = new Transport[size];
         if (transport.equals("tcp")) {
             wireTcp(engines);
         } else if (transport.equals("shm")) {
-            wireShm(engines);
+            shmJob = wireShm(engines);
         } else if (transport.equals("udp")) {
             wireUdp(engines, FaultPlan.parse(fault), udpSettings != null ? udpSettings : UdpSettings.fromSystemProperties(),
                     wired);
@@ -216,6 +217,11 @@ public final class LocalCohort {
         } finally {
             for (ProgressAgent a : agents) {
                 a.stop();
+            }
+            if (shmJob != null) {
+                // What a peer that failed half-way left there (a collective segment it made), as the
+                // io-manager removes a launched job's.
+                ShmSegmentFile.removeJobFiles(ShmSegmentFile.defaultDirectory(), shmJob);
             }
         }
         int root = -1;
@@ -272,10 +278,11 @@ public final class LocalCohort {
         return fabric;
     }
 
-    private static void wireShm(ProgressEngine[] engines) {
+    /** Connects the peers over shared memory; returns the name their segment files carry, null if none. */
+    private static String wireShm(ProgressEngine[] engines) {
         int n = engines.length;
         if (n == 1) {
-            return;
+            return null;
         }
         long key = ThreadLocalRandom.current().nextLong();
         String jobId = "local" + Long.toHexString(key & 0xFFFFFFFFL);
@@ -295,6 +302,7 @@ public final class LocalCohort {
             t.connect(names, engines[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
             engines[rank].attach(t, t.peers());
         });
+        return jobId;
     }
 
     /** What one peer does to join the in-JVM job; all run at once, since each waits for the others. */

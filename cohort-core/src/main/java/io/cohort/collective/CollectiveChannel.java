@@ -64,6 +64,23 @@ public interface CollectiveChannel {
         return false;
     }
 
+    /**
+     * Makes this communicator's collective segment ({@link SharedSegment}) on this host, as its
+     * rank 0; the others {@link #openSharedSegment} it once told. {@code nonce} tells this segment
+     * from any other the communicator's context ever had.
+     *
+     * @return null where the communicator's peers do not all share this host's memory
+     * @throws java.io.IOException where it could not be made (naming why)
+     */
+    default SharedSegment createSharedSegment(long nonce, int areaBytes) throws java.io.IOException {
+        return null;
+    }
+
+    /** Maps the segment rank 0 made with {@code nonce}; null and exceptions as {@link #createSharedSegment}. */
+    default SharedSegment openSharedSegment(long nonce) throws java.io.IOException {
+        return null;
+    }
+
     /** Whether some other peer of the communicator is reached over a network transport (TCP or UDP). */
     default boolean anyPeerOverNetwork() {
         return false;

@@ -183,7 +183,20 @@ public final class CollectivePolicy {
         if (a == null) {
             a = byMode(operation, n, bytes, peers, datagramBytes);
         }
-        return runnable(a, n, op);
+        a = runnable(a, n, op);
+        if (a.usesSharedMemory() && (n == 1 || op != null && op.unit() == 0)) {
+            // One peer has nobody to share with; a value that must not be split cannot be chunked.
+            return runnable(p2p(operation, n, bytes, peers), n, op);
+        }
+        return a;
+    }
+
+    /**
+     * The p2p algorithm to use when {@code a} needs the shared-memory segment and the communicator
+     * has none, or the buffer is one it cannot carry ({@code Object[]}).
+     */
+    public Algorithm withoutSharedMemory(Algorithm a, int n, long bytes, Op op, Peers peers) {
+        return a.usesSharedMemory() ? runnable(p2p(a.operation(), n, bytes, peers), n, op) : a;
     }
 
     /** The p2p algorithm to use when {@code a} needs the domain and it cannot open. */
@@ -208,7 +221,25 @@ public final class CollectivePolicy {
                 return domain;
             }
         }
+        if (mode == CollectiveMode.AUTO && peers.sharedMemoryOnly() && n > 1) {
+            Algorithm shared = sharedMemoryAlgorithm(operation);
+            if (shared != null) {
+                return shared;
+            }
+        }
         return p2p(operation, n, bytes, peers);
+    }
+
+    /** The shared-memory algorithm of {@code operation}, or null where there is none. */
+    static Algorithm sharedMemoryAlgorithm(Algorithm.Operation operation) {
+        return switch (operation) {
+            case BARRIER -> Algorithm.BARRIER_SHARED_MEMORY;
+            case BCAST -> Algorithm.BCAST_SHARED_MEMORY;
+            case ALLGATHER -> Algorithm.ALLGATHER_SHARED_MEMORY;
+            case ALLREDUCE -> Algorithm.ALLREDUCE_SHARED_MEMORY;
+            case REDUCE -> Algorithm.REDUCE_SHARED_MEMORY;
+            default -> null;
+        };
     }
 
     /**

@@ -46,6 +46,8 @@ public final class Collectives implements AutoCloseable {
     /** Held while a collective runs: one at a time touches the channel's domain. */
     private final ReentrantLock running = new ReentrantLock();
     private final NonblockingRunner runner;
+    /** The shared-memory segment's collectives, set up at the first that needs it; guarded by running. */
+    private final SharedMemoryCollectives sharedMemory;
     /** Memory the running collective may reuse; guarded by running. */
     private final Scratch scratch = new Scratch();
     private long sequence; // guarded by this
@@ -94,6 +96,7 @@ public final class Collectives implements AutoCloseable {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.policy = new CollectivePolicy(Objects.requireNonNull(mode, "mode"));
         this.verbose = verbose == null ? s -> { } : verbose;
+        this.sharedMemory = new SharedMemoryCollectives(channel, this.verbose);
         this.runner = new NonblockingRunner(channel.rank());
     }
 
@@ -246,10 +249,23 @@ public final class Collectives implements AutoCloseable {
         return count * Buffers.nominalBytes(buffer);
     }
 
-    /** The policy's choice, with the domain opened on first need, or p2p if it cannot open; logged once. */
+    /** As {@link #pick(Exchange, Algorithm.Operation, long, Op, boolean)} for an operation that never uses shared memory. */
     private Algorithm pick(Algorithm.Operation operation, long bytes, Op op) {
+        return pick(null, operation, bytes, op, false);
+    }
+
+    /**
+     * The policy's choice, with the domain or the shared-memory segment opened on first need (every
+     * peer at the same call), or p2p if it cannot open; logged once. {@code primitive}: the buffer
+     * holds primitives, which shared memory can carry ({@code Object[]} it cannot; every peer's
+     * buffer is of one type, so all decide alike).
+     */
+    private Algorithm pick(Exchange x, Algorithm.Operation operation, long bytes, Op op, boolean primitive) {
         int n = channel.size();
         Algorithm a = policy.choose(operation, n, bytes, op, peers(), datagramBytes);
+        if (a.usesSharedMemory() && (!primitive || !sharedMemory.open(x))) {
+            a = policy.withoutSharedMemory(a, n, bytes, op, peers());
+        }
         if (a.usesDomain() && domain == DomainState.UNKNOWN) {
             try {
                 // collective: every peer reaches this point with the same choice
@@ -312,8 +328,9 @@ public final class Collectives implements AutoCloseable {
     }
 
     private void runBarrier(Exchange x) {
-        switch (pick(Algorithm.Operation.BARRIER, 0, null)) {
+        switch (pick(x, Algorithm.Operation.BARRIER, 0, null, true)) {
             case BARRIER_DOMAIN -> DomainCollectives.barrier(channel);
+            case BARRIER_SHARED_MEMORY -> sharedMemory.barrier();
             case BARRIER_BINOMIAL -> FanInBarrier.binomial(x);
             case BARRIER_LINEAR -> FanInBarrier.linear(x);
             default -> DisseminationBarrier.run(x);
@@ -372,12 +389,15 @@ public final class Collectives implements AutoCloseable {
     }
 
     private byte[] bcastBytes(Exchange x, int root, byte[] data, long bytes) {
-        return bcastBytes(pick(Algorithm.Operation.BCAST, bytes, null), x, root, data);
+        return bcastBytes(pick(x, Algorithm.Operation.BCAST, bytes, null, true), x, root, data);
     }
 
     private byte[] bcastBytes(Algorithm a, Exchange x, int root, byte[] data) {
         if (a == Algorithm.BCAST_DOMAIN) {
             return DomainCollectives.bcast(channel, root, data);
+        }
+        if (a == Algorithm.BCAST_SHARED_MEMORY) {
+            return sharedMemory.bcastBytes(root, data);
         }
         return a == Algorithm.BCAST_LINEAR ? LinearBcast.run(x, root, data) : BinomialBcast.run(x, root, data);
     }
@@ -391,7 +411,11 @@ public final class Collectives implements AutoCloseable {
     private void runBcast(Exchange x, int root, Object buffer) {
         int count = Buffers.count(buffer);
         int width = Buffers.elementBytes(buffer);
-        Algorithm a = pick(Algorithm.Operation.BCAST, (long) count * Buffers.nominalBytes(buffer), null);
+        Algorithm a = pick(x, Algorithm.Operation.BCAST, (long) count * Buffers.nominalBytes(buffer), null, width > 0);
+        if (a == Algorithm.BCAST_SHARED_MEMORY) {
+            sharedMemory.bcast(root, buffer, count);
+            return;
+        }
         if (width > 0 && a != Algorithm.BCAST_DOMAIN && (long) count * width <= Integer.MAX_VALUE - HEADER) {
             runBcastInPlace(x, a, root, buffer, count, width);
             return;
@@ -571,7 +595,11 @@ public final class Collectives implements AutoCloseable {
         long bytes = total * Buffers.nominalBytes(send);
         int width = Buffers.elementBytes(send);
         blocking(operation, -1, bytes(send, Buffers.count(send)), send, Buffers.count(send), null, x -> {
-            Algorithm a = pick(Algorithm.Operation.ALLGATHER, bytes, null);
+            Algorithm a = pick(x, Algorithm.Operation.ALLGATHER, bytes, null, width > 0);
+            if (a == Algorithm.ALLGATHER_SHARED_MEMORY) {
+                sharedMemory.allgatherv(send, recv, counts, displs);
+                return;
+            }
             // In place only without a network hop: over TCP in the cluster in a box it measured
             // 1.3-2.2x slower than the framed algorithms, for reasons not yet found (docs/benchmarks.md,
             // "Allgather in place").
@@ -709,8 +737,13 @@ public final class Collectives implements AutoCloseable {
         return nonblocking(operation, root, bytes, send, count, op, step);
     }
 
-    Algorithm choose(Algorithm.Operation operation, long bytes, Op op) {
-        return pick(operation, bytes, op);
+    /** The algorithm of a reduction of {@code buffer}'s type, as {@link #pick(Exchange, Algorithm.Operation, long, Op, boolean)}. */
+    Algorithm choose(Exchange x, Algorithm.Operation operation, long bytes, Op op, Object buffer) {
+        return pick(x, operation, bytes, op, Buffers.elementBytes(buffer) > 0);
+    }
+
+    SharedMemoryCollectives sharedMemory() {
+        return sharedMemory;
     }
 
     CollectiveChannel channel() {
@@ -727,6 +760,7 @@ public final class Collectives implements AutoCloseable {
         running.lock();
         try {
             scratch.release();
+            sharedMemory.close();
         } finally {
             running.unlock();
         }

@@ -4,6 +4,7 @@ import io.cohort.BroadcastDomain;
 import io.cohort.Request;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.engine.TranslatedRequest;
+import io.cohort.transport.shm.ShmTransport;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -62,6 +63,39 @@ public final class EngineChannel implements CollectiveChannel {
             }
         }
         return worldRanks.length > 1;
+    }
+
+    @Override
+    public SharedSegment createSharedSegment(long nonce, int areaBytes) throws java.io.IOException {
+        ShmTransport shm = sharedMemory();
+        return shm == null ? null : new EngineSharedSegment(
+                shm.createCollectiveSegment(segmentName(nonce), worldRanks.length, rank, areaBytes, context), engine, worldRanks);
+    }
+
+    @Override
+    public SharedSegment openSharedSegment(long nonce) throws java.io.IOException {
+        ShmTransport shm = sharedMemory();
+        return shm == null ? null : new EngineSharedSegment(
+                shm.openCollectiveSegment(segmentName(nonce), worldRanks.length, rank, context), engine, worldRanks);
+    }
+
+    private String segmentName(long nonce) {
+        return context + "-" + Long.toHexString(nonce);
+    }
+
+    /** The shared-memory transport that reaches every other member, or null where one is not so reached. */
+    private ShmTransport sharedMemory() {
+        ShmTransport shm = null;
+        for (int r = 0; r < worldRanks.length; r++) {
+            if (r == rank) {
+                continue;
+            }
+            if (!(engine.transportTo(worldRanks[r]) instanceof ShmTransport t) || (shm != null && shm != t)) {
+                return null;
+            }
+            shm = t;
+        }
+        return shm;
     }
 
     @Override

@@ -37,7 +37,11 @@ final class Reductions {
         Args.root(root, owner.size());
         int n = check("reduce", send, recv, owner.rank() == root, op);
         owner.runBlocking("reduce", root, (long) n * Buffers.nominalBytes(send), send, n, op, x -> {
-            owner.choose(Algorithm.Operation.REDUCE, (long) n * Buffers.nominalBytes(send), op);
+            Algorithm a = owner.choose(x, Algorithm.Operation.REDUCE, (long) n * Buffers.nominalBytes(send), op, send);
+            if (a == Algorithm.REDUCE_SHARED_MEMORY) {
+                owner.sharedMemory().reduce(root, send, recv, n, op, x.scratch);
+                return;
+            }
             Object work = workingCopy(x, send, n);
             BinomialReduce.run(x, root, work, n, op);
             if (x.rank == root) {
@@ -59,7 +63,11 @@ final class Reductions {
     }
 
     private void runAllreduce(Exchange x, Object send, Object recv, int n, Op op) {
-        Algorithm a = owner.choose(Algorithm.Operation.ALLREDUCE, (long) n * Buffers.nominalBytes(send), op);
+        Algorithm a = owner.choose(x, Algorithm.Operation.ALLREDUCE, (long) n * Buffers.nominalBytes(send), op, send);
+        if (a == Algorithm.ALLREDUCE_SHARED_MEMORY) {
+            owner.sharedMemory().reduce(-1, send, recv, n, op, x.scratch); // no working copy: send is read once
+            return;
+        }
         Object work = workingCopy(x, send, n);
         switch (a) {
             case ALLREDUCE_DOMAIN -> DomainCollectives.allreduce(owner.channel(), work, n, op);
@@ -86,7 +94,7 @@ final class Reductions {
         int n = (int) total;
         int[] displs = Args.packed(counts);
         owner.runBlocking("reduceScatter", -1, total * Buffers.nominalBytes(send), send, total, op, x -> {
-            owner.choose(Algorithm.Operation.REDUCE_SCATTER, total * Buffers.nominalBytes(send), op);
+            owner.choose(x, Algorithm.Operation.REDUCE_SCATTER, total * Buffers.nominalBytes(send), op, send);
             Object work = Buffers.workingCopy(send, n);
             BinomialReduce.run(x, 0, work, n, op);
             LinearRooted.scatter(x.from(8), 0, work, counts, displs, recv, counts[x.rank]);
@@ -97,7 +105,7 @@ final class Reductions {
         String name = inclusive ? "scan" : "exscan";
         int n = check(name, send, recv, true, op);
         owner.runBlocking(name, -1, (long) n * Buffers.nominalBytes(send), send, n, op, x -> {
-            owner.choose(Algorithm.Operation.SCAN, (long) n * Buffers.nominalBytes(send), op);
+            owner.choose(x, Algorithm.Operation.SCAN, (long) n * Buffers.nominalBytes(send), op, send);
             Object partial = Buffers.workingCopy(send, n);
             Object result = inclusive ? Buffers.workingCopy(send, n) : Buffers.newArrayLike(send, n);
             RecursiveDoublingScan.run(x, partial, result, n, op, inclusive);

@@ -12,7 +12,14 @@
  * barrier as an allgather of empty messages, allreduce as an allgather plus a local reduction in rank
  * order. Every reduction keeps rank order, so non-commutative ops are correct everywhere.
  *
+ * <p>Through shared memory ({@link io.cohort.collective.SharedMemoryCollectives}), where every peer
+ * of a communicator is on one host: barrier, bcast, reduce, allreduce and allgather(v) copy their
+ * data into the communicator's segment once and out once, and wait on each other's phase words
+ * instead of messages. AUTO takes them wherever all peers share a host; P2P never does.
+ *
  * <h2>Choice ({@link io.cohort.collective.CollectivePolicy}, AUTO mode)</h2>
+ * All peers on one host: barrier, bcast, allgather, reduce and allreduce through shared memory
+ * (an op whose values must not be split, and Object[] buffers, by the table below). Otherwise:
  * <pre>
  *   operation   domain when                        else (p2p)
  *   bcast       N &gt;= 3, fits one datagram,        binomial tree
@@ -43,7 +50,9 @@
  *
  * <p>Threads: see {@link io.cohort.collective.Collectives}. May depend on {@code io.cohort} (the API:
  * {@link io.cohort.Op}, {@link io.cohort.Request}, {@link io.cohort.BroadcastDomain}) and on
- * {@code io.cohort.engine} (for {@link io.cohort.collective.EngineChannel} and payload coding) and on
+ * {@code io.cohort.engine} (for {@link io.cohort.collective.EngineChannel} and payload coding), on
+ * {@code io.cohort.transport.shm} (for the segment behind {@link io.cohort.collective.EngineChannel}'s
+ * {@link io.cohort.collective.SharedSegment}), on {@code io.cohort.stacks} (what a wait waits for) and on
  * {@code io.cohort.profile} (one Collective event per call); the API package must not depend on this
  * one except to construct it.
  */

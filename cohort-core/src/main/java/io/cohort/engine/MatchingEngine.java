@@ -41,6 +41,8 @@ final class MatchingEngine implements InboundSink {
     private final int maxArrayBytes;
     /** Written under the lock after the reason; volatile so {@link #failure} can skip the lock. */
     private volatile int failedCount;
+    /** Written under the lock after the flag; volatile so {@link #closed} can skip the lock while no peer closed. */
+    private volatile int closedCount;
 
     /** The longest {@code byte[]} HotSpot allocates; longer messages live in direct memory. */
     static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
@@ -192,6 +194,7 @@ final class MatchingEngine implements InboundSink {
                 return;
             }
             closed[source] = true;
+            closedCount++;
             for (RecvRequest r = postedHead; r != null; ) {
                 RecvRequest next = r.next;
                 if (r.source == source) {
@@ -380,6 +383,9 @@ final class MatchingEngine implements InboundSink {
      * probe that finds nothing from it after this answered true will never find anything.
      */
     boolean closed(int peer) {
+        if (closedCount == 0) {
+            return false;
+        }
         lock.lock();
         try {
             return closed[peer];

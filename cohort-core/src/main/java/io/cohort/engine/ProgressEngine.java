@@ -420,6 +420,33 @@ public final class ProgressEngine implements InboundSink {
         return matching.failure(peer);
     }
 
+    /**
+     * Why a wait for something world rank {@code peer} has yet to do can never end: it failed
+     * ({@link PeerFailedException}) or closed its world ({@link PeerClosedException});
+     * null while neither. For waits outside matching, such as a shared-memory collective's.
+     */
+    public CohortException waitFailure(int peer) {
+        String reason = matching.failure(peer);
+        if (reason != null) {
+            return new PeerFailedException(peer, reason);
+        }
+        return matching.closed(peer) ? closedFailure(peer) : null;
+    }
+
+    /**
+     * Waits until {@code done} holds, polling the transports and idling as every wait of this peer
+     * does: for conditions on memory that other peers write (a shared-memory collective's phases).
+     * {@code done} ends the wait by throwing where it can never hold.
+     */
+    public void awaitCondition(BooleanSupplier done) {
+        waitUntil(done, null, Long.MAX_VALUE);
+    }
+
+    /** The transport that reaches {@code peer}: null for this peer itself and for peers no transport reaches. */
+    public Transport transportTo(int peer) {
+        return peer == rank ? null : routes[peer];
+    }
+
     // ---- operations ------------------------------------------------------------------------------
 
     /** A nonblocking send; the request's {@link AbstractRequest#sequence()} is the message's number for {@code dest}. */

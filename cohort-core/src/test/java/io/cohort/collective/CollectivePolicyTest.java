@@ -40,14 +40,14 @@ class CollectivePolicyTest {
         assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 3, 60_000, null));
         assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 3, 60_000, null, false, 1400));
         assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 3, 1 << 20, null), "longer than any datagram");
-        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 3, 8, null, true, CollectivePolicy.DATAGRAM_UNKNOWN),
+        assertEquals(Algorithm.BCAST_SHARED_MEMORY, p.choose(BCAST, 3, 8, null, true, CollectivePolicy.DATAGRAM_UNKNOWN),
                 "never over shared memory only");
     }
 
     @Test
-    void autoKeepsToTheTreeWhenEveryPeerIsOverSharedMemoryButBcastModeAndForcingDoNot() {
+    void autoKeepsToSharedMemoryWhenEveryPeerIsOverItButBcastModeAndForcingDoNot() {
         CollectivePolicy p = new CollectivePolicy(CollectiveMode.AUTO);
-        assertEquals(Algorithm.BCAST_BINOMIAL, p.choose(BCAST, 4, 8, null, true, 1400));
+        assertEquals(Algorithm.BCAST_SHARED_MEMORY, p.choose(BCAST, 4, 8, null, true, 1400));
         assertEquals(Algorithm.BCAST_DOMAIN, p.choose(BCAST, 4, 8, null, false, 1400));
         assertEquals(Algorithm.BCAST_DOMAIN, new CollectivePolicy(CollectiveMode.BCAST).choose(BCAST, 4, 8, null, true, 1400));
         p.force(Algorithm.BCAST_DOMAIN);
@@ -73,12 +73,13 @@ class CollectivePolicyTest {
         CollectivePolicy.Peers shmCrowded = new CollectivePolicy.Peers(true, false, true);
         CollectivePolicy.Peers netCrowded = new CollectivePolicy.Peers(false, true, true);
         CollectivePolicy.Peers netRoomy = new CollectivePolicy.Peers(false, true, false);
+        CollectivePolicy pp = new CollectivePolicy(CollectiveMode.P2P);
+        assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, pp.choose(ALLREDUCE, 4, min - 1, Op.SUM, shmCrowded, d),
+                "short vectors over shared memory keep the fewest rounds");
+        assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, pp.choose(ALLREDUCE, 4, min, Op.SUM, shmCrowded, d));
+        assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, pp.choose(ALLREDUCE, 4, 1 << 20, Op.SUM, shmCrowded, d));
         for (CollectiveMode mode : new CollectiveMode[] {CollectiveMode.AUTO, CollectiveMode.P2P}) {
             CollectivePolicy p = new CollectivePolicy(mode);
-            assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, p.choose(ALLREDUCE, 4, min - 1, Op.SUM, shmCrowded, d),
-                    "short vectors over shared memory keep the fewest rounds");
-            assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 4, min, Op.SUM, shmCrowded, d));
-            assertEquals(Algorithm.ALLREDUCE_REDUCE_BCAST, p.choose(ALLREDUCE, 4, 1 << 20, Op.SUM, shmCrowded, d));
             long linear = CollectivePolicy.ALLREDUCE_LINEAR_MAX_BYTES;
             assertEquals(Algorithm.ALLREDUCE_LINEAR, p.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
             assertEquals(Algorithm.ALLREDUCE_LINEAR, p.choose(ALLREDUCE, 3, linear, Op.SUM, netCrowded, d));
@@ -96,7 +97,7 @@ class CollectivePolicyTest {
         assertEquals(Algorithm.ALLGATHER_GATHER_LINEAR, a.choose(ALLGATHER, 8, most, null, netCrowded, d));
         assertEquals(Algorithm.ALLGATHER_RING, a.choose(ALLGATHER, 8, most + 1, null, netCrowded, d));
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 2, 64, null, netCrowded, d), "N = 2: one exchange");
-        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, shmCrowded, d),
+        assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, pp.choose(ALLGATHER, 8, 64, null, shmCrowded, d),
                 "over shared memory the in-place recursive doubling is faster");
         assertEquals(Algorithm.ALLGATHER_RECURSIVE_DOUBLING, a.choose(ALLGATHER, 8, 64, null, netRoomy, d));
         assertEquals(Algorithm.BCAST_DOMAIN, a.choose(BCAST, 8, 256, null, netRoomy, 1472), "one datagram: multicast");
@@ -110,19 +111,51 @@ class CollectivePolicyTest {
         assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, netCrowded, 1472),
                 "beyond one datagram the tree, crowded or not");
         assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 64 << 10, null, netCrowded, 1472));
-        assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, shmCrowded, 1472));
+        assertEquals(Algorithm.BCAST_BINOMIAL, pp.choose(BCAST, 8, 4096, null, shmCrowded, 1472));
         assertEquals(Algorithm.BCAST_BINOMIAL, a.choose(BCAST, 8, 4096, null, netRoomy, 1472));
         assertEquals(Algorithm.BCAST_BINOMIAL, new CollectivePolicy(CollectiveMode.P2P).choose(BCAST, 8, 8, null, netCrowded, d));
         assertEquals(Algorithm.BARRIER_LINEAR, a.choose(BARRIER, 8, 0, null, netCrowded, d));
         assertEquals(Algorithm.BARRIER_LINEAR, a.choose(BARRIER, 3, 0, null, netCrowded, 1472));
         assertEquals(Algorithm.BARRIER_DISSEMINATION, a.choose(BARRIER, 2, 0, null, netCrowded, d), "one round at N = 2 either way");
-        assertEquals(Algorithm.BARRIER_DISSEMINATION, a.choose(BARRIER, 8, 0, null, shmCrowded, d));
+        assertEquals(Algorithm.BARRIER_DISSEMINATION, pp.choose(BARRIER, 8, 0, null, shmCrowded, d));
         assertEquals(Algorithm.BARRIER_DISSEMINATION, a.choose(BARRIER, 8, 0, null, netRoomy, d));
         assertEquals(Algorithm.BARRIER_LINEAR, new CollectivePolicy(CollectiveMode.P2P).choose(BARRIER, 8, 0, null, netCrowded, d));
         CollectivePolicy b = new CollectivePolicy(CollectiveMode.BCAST);
         assertEquals(Algorithm.BARRIER_DOMAIN, b.choose(BARRIER, 8, 0, null, netCrowded, d));
         assertEquals(Algorithm.ALLREDUCE_DOMAIN, b.choose(ALLREDUCE, 8, 8, Op.SUM, netCrowded, d));
         assertEquals(Algorithm.ALLREDUCE_LINEAR, b.withoutDomain(Algorithm.ALLREDUCE_DOMAIN, 8, 8, Op.SUM, netCrowded));
+    }
+
+    /**
+     * Where every peer is over shared memory, AUTO runs barrier, bcast, allgather, reduce and
+     * allreduce through the communicator's segment, crowded or not; P2P never does; one peer, ops
+     * that must not be split and a communicator without the segment go by point-to-point.
+     */
+    @Test
+    void autoRunsFiveCollectivesThroughSharedMemoryWhereAllPeersShareIt() {
+        long d = CollectivePolicy.DATAGRAM_UNKNOWN;
+        CollectivePolicy a = new CollectivePolicy(CollectiveMode.AUTO);
+        for (CollectivePolicy.Peers shm : new CollectivePolicy.Peers[] {new CollectivePolicy.Peers(true, false, true),
+            new CollectivePolicy.Peers(true, false, false)}) {
+            assertEquals(Algorithm.BARRIER_SHARED_MEMORY, a.choose(BARRIER, 8, 0, null, shm, d));
+            assertEquals(Algorithm.BCAST_SHARED_MEMORY, a.choose(BCAST, 2, 1 << 20, null, shm, d));
+            assertEquals(Algorithm.ALLGATHER_SHARED_MEMORY, a.choose(ALLGATHER, 9, 64, null, shm, d));
+            assertEquals(Algorithm.ALLREDUCE_SHARED_MEMORY, a.choose(ALLREDUCE, 4, 8, Op.SUM, shm, d));
+            assertEquals(Algorithm.ALLREDUCE_SHARED_MEMORY, a.choose(ALLREDUCE, 4, 1 << 20, Op.MAXLOC, shm, d));
+            assertEquals(Algorithm.REDUCE_SHARED_MEMORY, a.choose(Algorithm.Operation.REDUCE, 3, 8, Op.SUM, shm, d));
+        }
+        CollectivePolicy.Peers shm = new CollectivePolicy.Peers(true, false, false);
+        assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING, a.choose(ALLREDUCE, 4, 1 << 20, Op.create("whole", true,
+                (x, y, n) -> { }), shm, d), "a value that must not be split cannot be chunked");
+        assertEquals(Algorithm.BARRIER_DISSEMINATION, a.choose(BARRIER, 1, 0, null, shm, d), "one peer shares nothing");
+        assertEquals(Algorithm.ALLTOALL_PAIRWISE, a.choose(Algorithm.Operation.ALLTOALL, 4, 64, null, shm, d));
+        assertEquals(Algorithm.BCAST_BINOMIAL, new CollectivePolicy(CollectiveMode.P2P).choose(BCAST, 4, 8, null, shm, d));
+        assertEquals(Algorithm.ALLREDUCE_RECURSIVE_DOUBLING,
+                a.withoutSharedMemory(Algorithm.ALLREDUCE_SHARED_MEMORY, 4, 8, Op.SUM, shm), "no segment: p2p");
+        CollectivePolicy forced = new CollectivePolicy(CollectiveMode.P2P);
+        forced.force(Algorithm.ALLGATHER_SHARED_MEMORY);
+        assertEquals(Algorithm.ALLGATHER_SHARED_MEMORY, forced.choose(ALLGATHER, 4, 8, null, CollectivePolicy.Peers.UNKNOWN, d),
+                "forced: tried, and the communicator falls back if it has no segment");
     }
 
     @Test

@@ -39,6 +39,25 @@ class PeerWaitsTest {
         });
     }
 
+    /** A barrier through shared memory (AUTO's, all peers on one host) waits for a rank's phase, not a message. */
+    @Test
+    void aCaptureShowsTheRankASharedMemoryCollectiveWaitsFor() {
+        AtomicLong waiter = new AtomicLong(-1);
+        LocalCohort.builder().size(2).transport("shm").timeout(Duration.ofSeconds(25)).run(world -> {
+            world.barrier(); // sets the communicator's segment up
+            if (world.rank() == 0) {
+                waiter.set(Thread.currentThread().getId());
+                world.barrier(); // until rank 1 has seen it waiting
+            } else {
+                ThreadStack t = awaitWait(waiter);
+                assertEquals(new PeerWait(PeerWait.PHASE, 1, -1, -1), t.peerWait());
+                assertEquals("waiting for rank 1 to finish its part of the step (shared memory)", t.peerWait().describe(true));
+                assertEquals("barrier", t.call().operation());
+                world.barrier();
+            }
+        });
+    }
+
     /** Captures until the thread with id {@code thread} (once known) waits for a message. */
     private static ThreadStack awaitWait(AtomicLong thread) {
         while (true) { // each capture is the wait; the class's time-out ends a test that never sees it

@@ -49,6 +49,11 @@ public final class ShmSegmentFile {
         return dir.resolve(PREFIX + jobId + "-" + sender + "-" + receiver);
     }
 
+    /** The collective segment called {@code name} of job {@code jobId} ({@link ShmCollectiveSegment}). */
+    public static Path collectivePath(Path dir, String jobId, String name) {
+        return dir.resolve(PREFIX + jobId + "-coll-" + name);
+    }
+
     /**
      * Creates, maps and formats a segment, then publishes it under its final name. {@code doorbellPort}
      * is the receiver's doorbell (0: none).
@@ -71,7 +76,7 @@ public final class ShmSegmentFile {
         return segment;
     }
 
-    private static java.nio.file.attribute.FileAttribute<?>[] ownerOnly() {
+    static java.nio.file.attribute.FileAttribute<?>[] ownerOnly() {
         if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
             return new java.nio.file.attribute.FileAttribute<?>[] {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))};

@@ -7,10 +7,12 @@ import io.cohort.transport.SendCompletion;
 import io.cohort.transport.Transport;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.SelectableChannel;
 import java.nio.file.Path;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -44,6 +46,8 @@ public final class ShmTransport implements Transport {
     private final Path[] inbound;
     /** Where the progress owner sleeps; null when loopback UDP does not work here (then it parks on a timer). */
     private ShmDoorbell bell;
+    /** The collective segments of this peer's communicators, whose waits its sleeps must end. */
+    private final CopyOnWriteArrayList<ShmCollectiveSegment> segments = new CopyOnWriteArrayList<>();
 
     public ShmTransport(int rank, int size, long jobKey, String jobId, Path dir, int[] localPeers, int capacity) {
         this.rank = rank;
@@ -219,7 +223,11 @@ public final class ShmTransport implements Transport {
             }
             b.sleeping(); // after arming: whoever sees the count sees the words raised
         }
-        return poll();
+        int work = poll();
+        for (ShmCollectiveSegment s : segments) {
+            work += s.prepareSleep();
+        }
+        return work;
     }
 
     @Override
@@ -232,6 +240,9 @@ public final class ShmTransport implements Transport {
             if (connections[p] != null) {
                 connections[p].disarm();
             }
+        }
+        for (ShmCollectiveSegment s : segments) {
+            s.endSleep();
         }
         try {
             b.awake();
@@ -266,6 +277,47 @@ public final class ShmTransport implements Transport {
     /** Whether the peer sleeps on a doorbell rather than a timer. */
     public boolean hasDoorbell() {
         return bell != null;
+    }
+
+    // ---- collective segments ---------------------------------------------------------------------
+
+    /**
+     * Makes the collective segment {@code name} of this job for a communicator of {@code members}
+     * on this host, this peer being member {@code member}; the others {@link #openCollectiveSegment}
+     * it once told. Its sleeps now also end when the segment's wait is over.
+     */
+    public ShmCollectiveSegment createCollectiveSegment(String name, int members, int member, int areaBytes,
+                                                        int context) throws IOException {
+        ShmCollectiveSegment s = ShmCollectiveSegment.create(ShmSegmentFile.collectivePath(dir, jobId, name), jobKey,
+                members, member, areaBytes, context, this);
+        return attached(s);
+    }
+
+    /** Maps the collective segment {@code name} another member made; see {@link #createCollectiveSegment}. */
+    public ShmCollectiveSegment openCollectiveSegment(String name, int members, int member, int context)
+            throws IOException {
+        ShmCollectiveSegment s = ShmCollectiveSegment.open(ShmSegmentFile.collectivePath(dir, jobId, name), jobKey,
+                members, member, context, this);
+        return attached(s);
+    }
+
+    private ShmCollectiveSegment attached(ShmCollectiveSegment s) {
+        ShmDoorbell b = bell;
+        s.announceDoorbell(b == null ? 0 : b.port());
+        segments.add(s);
+        return s;
+    }
+
+    /** Rings a member of a collective segment that sleeps; nothing without a doorbell (it wakes on its timer). */
+    void ring(InetSocketAddress to) {
+        ShmDoorbell b = bell;
+        if (b != null) {
+            b.ring(to);
+        }
+    }
+
+    void forget(ShmCollectiveSegment s) {
+        segments.remove(s);
     }
 
     @Override

@@ -7,8 +7,15 @@
  * through in fragments. No locks shared between processes, {@code VarHandle}s over mapped buffers
  * instead of {@code sun.misc.Unsafe}.
  *
+ * <p>Beside the rings, a communicator whose peers all share the host has one collective segment
+ * ({@link io.cohort.transport.shm.ShmCollectiveSegment}, {@link io.cohort.transport.shm.ShmCollectiveDescriptor}):
+ * a slot per member, two shared areas and a phase word per member, through which the
+ * shared-memory collectives of {@code io.cohort.collective} copy data once in and once out. A
+ * member about to sleep asks to be rung there as on its rings, so the same doorbell wakes it.
+ *
  * <p>Segment files live in {@code /dev/shm} (or the temporary directory), are created owner-only,
  * and are unlinked as soon as both ends have mapped them, so a peer killed later leaves nothing
- * behind; the io-manager removes the job's files at job end for peers killed earlier.
+ * behind; the io-manager removes the job's files at job end for peers killed earlier (collective
+ * segments are named after the job too).
  */
 package io.cohort.transport.shm;

@@ -88,6 +88,7 @@ public final class WaitCycles {
             case PeerWait.SEND -> "to have its send taken by rank ";
             case PeerWait.REQUEST -> "to get a multicast from rank ";
             case PeerWait.MULTICAST -> "to have its multicasts confirmed by rank ";
+            case PeerWait.PHASE -> "to see a shared-memory step finished by rank ";
             default -> "to receive from rank ";
         };
     }

@@ -41,6 +41,16 @@ class WaitCyclesTest {
                 format(job(4, r -> r == 0 ? 3 : 0)));
     }
 
+    /** Rank 0 in a shared-memory barrier waits for rank 1's phase; rank 1 receives from rank 0. */
+    @Test
+    void aSharedMemoryStepIsOneEdgeOfACycle() {
+        JobStacks j = StackTreeTest.job(2, r -> List.of(r == 1 ? receiving(0)
+                : thread("main", false, Thread.State.WAITING, null, f("app.Ring", "main", 7))
+                        .withWait(new PeerWait(PeerWait.PHASE, 1, -1, -1))));
+        assertEquals("\nwaiting for each other:\n  ranks 0 and 1: rank 0 to see a shared-memory step finished by rank 1,"
+                + " rank 1 to receive from rank 0\n", format(j));
+    }
+
     @Test
     void aLongerRingIsShownByItsFirstSteps() {
         String three = format(job(3, r -> (r + 1) % 3));
