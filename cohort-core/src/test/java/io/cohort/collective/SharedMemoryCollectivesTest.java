@@ -146,6 +146,34 @@ class SharedMemoryCollectivesTest {
         assertTrue(java.util.Arrays.stream(rings).sum() > 0, "no arrival rang a sleeping peer");
     }
 
+    /**
+     * A nonblocking allreduce runs on the collectives' own thread while the program's thread waits
+     * in a receive that only comes after the allreduce is done elsewhere: the collective's thread
+     * waits apart from the one that polls, and is woken when its step comes.
+     */
+    @Test
+    void aNonblockingCollectiveFinishesWhileTheProgramWaitsForAMessage() {
+        LocalCohort.builder().size(3).transport("shm").idle("park").timeout(Duration.ofSeconds(100)).run(world -> {
+            try (Collectives c = shared(world, new ConcurrentLinkedQueue<>())) {
+                c.barrier();
+                for (int i = 0; i < 20; i++) {
+                    double[] x = {world.rank() + i};
+                    if (world.rank() == 0) {
+                        io.cohort.Request r = c.iallreduce(x, x, Op.SUM);
+                        assertEquals(i, world.recv(1, 7).asInts()[0]);
+                        r.await();
+                    } else {
+                        c.allreduce(x, x, Op.SUM);
+                        if (world.rank() == 1) {
+                            world.send(0, 7, new int[] {i});
+                        }
+                    }
+                    assertEquals(3.0 + 3 * i, x[0]);
+                }
+            }
+        });
+    }
+
     /** Two communicators' collectives interleave without touching each other's segment. */
     @Test
     void communicatorsHaveSegmentsOfTheirOwn() {

@@ -13,6 +13,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static io.cohort.transport.shm.ShmCollectiveDescriptor.AREA_BYTES_OFFSET;
@@ -62,6 +63,8 @@ public final class ShmCollectiveSegment implements AutoCloseable {
     private InetSocketAddress[] bells;
     /** What this member's collective waits for now, asked before its peer sleeps; null while it does not wait. */
     private volatile BooleanSupplier waiting;
+    /** The thread that waits, which may park apart from the progress owner (a nonblocking collective's). */
+    private volatile Thread waiter;
     private volatile boolean closed;
 
     private ShmCollectiveSegment(ByteBuffer segment, Path path, int members, int member, int areaBytes,
@@ -259,6 +262,7 @@ public final class ShmCollectiveSegment implements AutoCloseable {
      * waits no more). Its peer's progress owner asks {@code ready} before sleeping; it must not throw.
      */
     public void waiting(BooleanSupplier ready) {
+        waiter = ready == null ? null : Thread.currentThread();
         waiting = ready;
     }
 
@@ -272,10 +276,19 @@ public final class ShmCollectiveSegment implements AutoCloseable {
         return w.getAsBoolean() ? 1 : 0;
     }
 
-    /** Progress owner, awake again. */
+    /**
+     * Progress owner, awake again. Where the wait is over and its thread is not the owner (it parks
+     * on a timer, as threads that do not hold the progress role do), wakes that thread now.
+     */
     void endSleep() {
-        if (!closed) {
-            INT.setOpaque(segment, ShmCollectiveDescriptor.waitingOffset(member), 0);
+        if (closed) {
+            return;
+        }
+        INT.setOpaque(segment, ShmCollectiveDescriptor.waitingOffset(member), 0);
+        BooleanSupplier w = waiting;
+        Thread t = waiter;
+        if (w != null && t != null && t != Thread.currentThread() && w.getAsBoolean()) {
+            LockSupport.unpark(t);
         }
     }
 
