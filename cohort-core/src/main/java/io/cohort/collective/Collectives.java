@@ -249,21 +249,22 @@ public final class Collectives implements AutoCloseable {
         return count * Buffers.nominalBytes(buffer);
     }
 
-    /** As {@link #pick(Exchange, Algorithm.Operation, long, Op, boolean)} for an operation that never uses shared memory. */
+    /** As {@link #pick(Exchange, Algorithm.Operation, long, Op, int)} for an operation that never uses shared memory. */
     private Algorithm pick(Algorithm.Operation operation, long bytes, Op op) {
-        return pick(null, operation, bytes, op, false);
+        return pick(null, operation, bytes, op, 0);
     }
 
     /**
      * The policy's choice, with the domain or the shared-memory segment opened on first need (every
-     * peer at the same call), or p2p if it cannot open; logged once. {@code primitive}: the buffer
-     * holds primitives, which shared memory can carry ({@code Object[]} it cannot; every peer's
-     * buffer is of one type, so all decide alike).
+     * peer at the same call), or p2p if it cannot open; logged once. {@code width}: the bytes of
+     * one element of the buffer, 0 for {@code Object[]}, which shared memory cannot carry, nor an
+     * op's indivisible unit longer than a slot (every peer's buffer is of one type, and the slot
+     * size the segment's, so all decide alike).
      */
-    private Algorithm pick(Exchange x, Algorithm.Operation operation, long bytes, Op op, boolean primitive) {
+    private Algorithm pick(Exchange x, Algorithm.Operation operation, long bytes, Op op, int width) {
         int n = channel.size();
         Algorithm a = policy.choose(operation, n, bytes, op, peers(), datagramBytes);
-        if (a.usesSharedMemory() && (!primitive || !sharedMemory.open(x))) {
+        if (a.usesSharedMemory() && (width == 0 || !sharedMemory.open(x) || !sharedMemory.fits(op, width))) {
             a = policy.withoutSharedMemory(a, n, bytes, op, peers());
         }
         if (a.usesDomain() && domain == DomainState.UNKNOWN) {
@@ -328,7 +329,7 @@ public final class Collectives implements AutoCloseable {
     }
 
     private void runBarrier(Exchange x) {
-        switch (pick(x, Algorithm.Operation.BARRIER, 0, null, true)) {
+        switch (pick(x, Algorithm.Operation.BARRIER, 0, null, 1)) {
             case BARRIER_DOMAIN -> DomainCollectives.barrier(channel);
             case BARRIER_SHARED_MEMORY -> sharedMemory.barrier();
             case BARRIER_BINOMIAL -> FanInBarrier.binomial(x);
@@ -389,7 +390,7 @@ public final class Collectives implements AutoCloseable {
     }
 
     private byte[] bcastBytes(Exchange x, int root, byte[] data, long bytes) {
-        return bcastBytes(pick(x, Algorithm.Operation.BCAST, bytes, null, true), x, root, data);
+        return bcastBytes(pick(x, Algorithm.Operation.BCAST, bytes, null, 1), x, root, data);
     }
 
     private byte[] bcastBytes(Algorithm a, Exchange x, int root, byte[] data) {
@@ -411,7 +412,7 @@ public final class Collectives implements AutoCloseable {
     private void runBcast(Exchange x, int root, Object buffer) {
         int count = Buffers.count(buffer);
         int width = Buffers.elementBytes(buffer);
-        Algorithm a = pick(x, Algorithm.Operation.BCAST, (long) count * Buffers.nominalBytes(buffer), null, width > 0);
+        Algorithm a = pick(x, Algorithm.Operation.BCAST, (long) count * Buffers.nominalBytes(buffer), null, width);
         if (a == Algorithm.BCAST_SHARED_MEMORY) {
             sharedMemory.bcast(root, buffer, count);
             return;
@@ -595,7 +596,7 @@ public final class Collectives implements AutoCloseable {
         long bytes = total * Buffers.nominalBytes(send);
         int width = Buffers.elementBytes(send);
         blocking(operation, -1, bytes(send, Buffers.count(send)), send, Buffers.count(send), null, x -> {
-            Algorithm a = pick(x, Algorithm.Operation.ALLGATHER, bytes, null, width > 0);
+            Algorithm a = pick(x, Algorithm.Operation.ALLGATHER, bytes, null, width);
             if (a == Algorithm.ALLGATHER_SHARED_MEMORY) {
                 sharedMemory.allgatherv(send, recv, counts, displs);
                 return;
@@ -737,9 +738,9 @@ public final class Collectives implements AutoCloseable {
         return nonblocking(operation, root, bytes, send, count, op, step);
     }
 
-    /** The algorithm of a reduction of {@code buffer}'s type, as {@link #pick(Exchange, Algorithm.Operation, long, Op, boolean)}. */
+    /** The algorithm of a reduction of {@code buffer}'s type, as {@link #pick(Exchange, Algorithm.Operation, long, Op, int)}. */
     Algorithm choose(Exchange x, Algorithm.Operation operation, long bytes, Op op, Object buffer) {
-        return pick(x, operation, bytes, op, Buffers.elementBytes(buffer) > 0);
+        return pick(x, operation, bytes, op, Buffers.elementBytes(buffer));
     }
 
     SharedMemoryCollectives sharedMemory() {

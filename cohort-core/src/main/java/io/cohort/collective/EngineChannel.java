@@ -79,8 +79,12 @@ public final class EngineChannel implements CollectiveChannel {
                 shm.openCollectiveSegment(segmentName(nonce), worldRanks.length, rank, context), engine, worldRanks);
     }
 
+    /**
+     * Its context, the nonce, and the world rank of its maker (rank 0) last: the io-manager removes a
+     * killed job's files by the rank they end in, as it does the rings of its peers.
+     */
     private String segmentName(long nonce) {
-        return context + "-" + Long.toHexString(nonce);
+        return context + "-" + Long.toHexString(nonce) + "-" + worldRanks[0];
     }
 
     /** The shared-memory transport that reaches every other member, or null where one is not so reached. */

@@ -113,7 +113,7 @@ final class EngineSharedSegment implements SharedSegment {
                     if (segment.phase(r) >= phase) {
                         continue; // it got there before it gave up
                     }
-                    throw causeAfter(r);
+                    throw cause(r);
                 }
                 CohortException gone = gone(r);
                 if (gone == null) {
@@ -133,11 +133,11 @@ final class EngineSharedSegment implements SharedSegment {
         }
 
         /**
-         * Member {@code r} abandoned the collective, so the wait cannot end: names a later member that
-         * failed or left instead, where there is one, since that is likely why {@code r} gave up.
+         * Member {@code r} abandoned the collective, so the wait cannot end: names a member that died
+         * or left instead, where one did, since that is likely why {@code r} gave up.
          */
-        private CohortException causeAfter(int r) {
-            for (int q = r + 1; q < to; q++) {
+        private CohortException cause(int r) {
+            for (int q = next; q < to; q++) {
                 CohortException gone = segment.phase(q) < phase && !segment.abandoned(q) ? gone(q) : null;
                 if (gone != null) {
                     return gone;
@@ -170,8 +170,9 @@ final class EngineSharedSegment implements SharedSegment {
     }
 
     private PeerFailedException abandoned(int rank) {
-        return new PeerFailedException(worldRanks[rank], "rank " + rank + " left this collective with an error (its own"
-                + " report says which), so the others cannot finish it");
+        String world = worldRanks[rank] == rank ? "" : " (world rank " + worldRanks[rank] + ")";
+        return new PeerFailedException(worldRanks[rank], "rank " + rank + world + " left this collective with an error"
+                + " (its own report says which), so the others cannot finish it");
     }
 
     @Override

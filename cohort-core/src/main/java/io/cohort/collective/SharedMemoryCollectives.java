@@ -3,8 +3,6 @@ package io.cohort.collective;
 import io.cohort.BadSettingException;
 import io.cohort.CohortException;
 import io.cohort.Op;
-import io.cohort.PeerClosedException;
-import io.cohort.PeerFailedException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -147,6 +145,25 @@ final class SharedMemoryCollectives implements AutoCloseable {
     }
 
     private boolean setUp(Exchange x) {
+        SharedSegment[] made = new SharedSegment[1];
+        try {
+            return setUp(x, made);
+        } catch (RuntimeException | Error e) {
+            // The agreement never ended here: the others may be anywhere in it, so this communicator's
+            // collectives fail from now on rather than start it again on the same tags.
+            if (made[0] != null) {
+                made[0].close();
+            }
+            state = State.BROKEN;
+            throw e;
+        } finally {
+            if (x.rank == 0 && made[0] != null) {
+                made[0].unlink(); // every member has mapped it or given up: the name is no longer needed
+            }
+        }
+    }
+
+    private boolean setUp(Exchange x, SharedSegment[] made) {
         SharedSegment s = null;
         String why = null;
         byte[] word = new byte[9];
@@ -154,6 +171,7 @@ final class SharedMemoryCollectives implements AutoCloseable {
             long nonce = ThreadLocalRandom.current().nextLong();
             try {
                 s = channel.createSharedSegment(nonce, areaBytesWanted > 0 ? areaBytesWanted : areaBytes(x.size));
+                made[0] = s;
                 why = s == null ? "its peers do not all share this host's memory" : null;
             } catch (IOException | RuntimeException e) {
                 why = "rank 0 could not make it: " + e.getMessage();
@@ -164,6 +182,7 @@ final class SharedMemoryCollectives implements AutoCloseable {
         if (x.rank != 0 && told[0] == 1) {
             try {
                 s = channel.openSharedSegment(ByteBuffer.wrap(told).getLong(1));
+                made[0] = s;
                 why = s == null ? "its peers do not all share this host's memory" : null;
             } catch (IOException | RuntimeException e) {
                 why = "rank " + x.rank + " could not map it: " + e.getMessage();
@@ -171,9 +190,6 @@ final class SharedMemoryCollectives implements AutoCloseable {
         }
         int[] mapped = {s == null ? 0 : 1};
         RecursiveDoublingAllreduce.run(x.from(201), mapped, 1, Op.MIN);
-        if (x.rank == 0 && s != null) {
-            s.unlink(); // every member has mapped it or given up: the name is no longer needed
-        }
         if (mapped[0] == 0) {
             if (s != null) {
                 s.close();
@@ -185,6 +201,22 @@ final class SharedMemoryCollectives implements AutoCloseable {
         s.setUpComplete();
         segment = s;
         return true;
+    }
+
+    private void abandon() {
+        state = State.BROKEN;
+        if (segment != null) {
+            segment.abandon();
+        }
+    }
+
+    /**
+     * Whether a reduction with {@code op} of elements {@code width} bytes wide fits the segment's
+     * slots: one indivisible unit of the op must fit in one. The same at every member (the slot size
+     * is the segment's).
+     */
+    boolean fits(Op op, int width) {
+        return segment == null || op == null || (long) Math.max(1, op.unit()) * width <= segment.areaBytes();
     }
 
     @Override
@@ -209,23 +241,21 @@ final class SharedMemoryCollectives implements AutoCloseable {
      * Runs one collective's steps. Where they fail, this member abandons the segment for good: every
      * other member's wait on it fails from then on (a member left half-way would leave them waiting
      * for ever), and so does every later collective of this member that would use it. Where they
-     * fail because another member failed or left, the others learn that from the engine as this one
-     * did, and hear of it by that member's name.
+     * fail because another member failed or left, the others still hear of that member by name:
+     * a wait that meets an abandoned member names a member that died or left instead, where one did.
      */
     private void guarded(Runnable steps) {
         if (state == State.BROKEN) {
+            abandon(); // a member that waits for this one must not wait for ever either
             throw new CohortException("an earlier collective on this communicator failed at rank " + channel.rank()
                     + " half-way through its shared-memory steps, so the ranks are no longer in step there;"
                     + " its collectives cannot run again");
         }
         try {
             steps.run();
-        } catch (PeerFailedException | PeerClosedException e) {
-            state = State.BROKEN; // another member's end, which every member that waits for it learns itself
-            throw e;
         } catch (RuntimeException | Error e) {
-            segment.abandon();
-            state = State.BROKEN;
+            // Also where another member failed or left: a third may be waiting for this one.
+            abandon();
             throw e;
         }
     }
@@ -258,7 +288,8 @@ final class SharedMemoryCollectives implements AutoCloseable {
             reduceSmall(root, send, recv, n, op, scratch, w);
             return;
         }
-        for (int c0 = 0; c0 < n; c0 += chunk) {
+        for (long at = 0; at < n; at += chunk) {
+            int c0 = (int) at;
             int m = Math.min(chunk, n - c0);
             awaitAll(slotsFree);
             Buffers.encodeInto(send, c0, m, segment.slot(me), 0);
@@ -449,10 +480,13 @@ final class SharedMemoryCollectives implements AutoCloseable {
             e0 += m;
         }
         if (!match) {
-            mismatch = new IllegalArgumentException("rank " + channel.rank() + "'s bcast buffer is "
-                    + (buffer == null ? "byte[]" : Buffers.typeName(buffer)) + " of " + count + " elements but root " + root
-                    + " sent " + Buffers.familyName(rootFamily) + " of " + rootCount + " elements; pass buffers of one type"
-                    + " and length");
+            mismatch = new IllegalArgumentException(buffer == null
+                    ? "rank " + channel.rank() + " takes root " + root + "'s bytes but root " + root + " sent "
+                            + Buffers.familyName(rootFamily) + " of " + rootCount + " elements; every rank must make the"
+                            + " same collective calls in the same order"
+                    : "rank " + channel.rank() + "'s bcast buffer is " + Buffers.typeName(buffer) + " of " + count
+                            + " elements but root " + root + " sent " + Buffers.familyName(rootFamily) + " of " + rootCount
+                            + " elements; pass buffers of one type and length");
         }
         return buffer;
     }
@@ -482,7 +516,8 @@ final class SharedMemoryCollectives implements AutoCloseable {
             for (int c : counts) {
                 longest = Math.max(longest, c);
             }
-            for (int e0 = 0; e0 < longest; e0 += chunk) {
+            for (long at = 0; at < longest; at += chunk) {
+                int e0 = (int) at;
                 awaitAll(slotsFree);
                 int mine = Math.max(0, Math.min(chunk, counts[me] - e0));
                 if (mine > 0) {

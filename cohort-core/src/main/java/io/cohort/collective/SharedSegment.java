@@ -13,8 +13,9 @@ import java.nio.ByteBuffer;
  *   member s:                   awaitAll(p) ◄──────────┘  then read slot r
  * </pre>
  *
- * A phase word that is negative says its member left a collective with an error; every wait on it
- * then fails at once, naming that member, so no other member waits for ever.
+ * A member that leaves a collective with an error marks itself abandoned; every wait for a phase
+ * it has not reached then fails at once, naming it (or a member that died, where one did), so no
+ * other member waits for ever.
  *
  * <p>Threads: the thread running the communicator's collective (one at a time).
  */

@@ -287,6 +287,33 @@ class SharedMemoryCollectivesTest {
         assertTrue(later[1].startsWith("an earlier collective on this communicator failed at rank 1"), later[1]);
     }
 
+    /**
+     * An op whose indivisible unit is longer than a slot (4 KiB here: 600 doubles) cannot be
+     * chunked: the reductions go by point-to-point, and every rank agrees so.
+     */
+    @Test
+    void anOpWhoseUnitDoesNotFitASlotGoesByPointToPoint() {
+        Op blocks = Op.create("sum of blocks of 600", true, 600, (in, inout, count) -> {
+            for (int i = 0; i < count; i++) {
+                ((double[]) inout)[i] += ((double[]) in)[i];
+            }
+        });
+        ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+        shm(3).run(world -> {
+            try (Collectives c = shared(world, log)) {
+                c.sharedMemory().areaBytesForTests(4096);
+                double[] x = new double[1200];
+                java.util.Arrays.fill(x, world.rank());
+                c.allreduce(x, x, blocks);
+                assertEquals(3.0, x[1199]);
+                c.reduce(2, x, x, blocks);
+                assertEquals(world.rank() == 2 ? 9.0 : 3.0, x[0]);
+            }
+        });
+        assertTrue(log.stream().anyMatch(s -> s.startsWith("cohort: allreduce of 9600 B at 3 peers uses ")), String.valueOf(log));
+        assertTrue(log.stream().noneMatch(s -> s.contains("reduce of") && s.contains("shared-memory")), String.valueOf(log));
+    }
+
     /** A bcast into a buffer unlike the root's fails there, in step, and leaves the communicator usable. */
     @Test
     void aMismatchedBcastFailsAtThatRankAlone() {

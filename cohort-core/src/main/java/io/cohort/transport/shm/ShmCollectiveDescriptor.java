@@ -16,7 +16,7 @@ package io.cohort.transport.shm;
  *   128 + 128 r         8  phase of member r     member r     setVolatile: the last step r finished
  *   128 + 128 r + 8     4  member r abandoned    member r     setVolatile 1 when r left a collective
  *                                                             with an error; never cleared
- *   128 + 128 r + 64    4  member r waiting      member r     setVolatile 1 before it sleeps, 0 after;
+ *   128 + 128 r + 64    4  member r waiting      member r     setVolatile 1 before it sleeps, setOpaque 0 after;
  *                                                             whoever advances a phase clears it by
  *                                                             CAS and rings member r's doorbell
  *   128 + 128 r + 68    4  member r's doorbell   member r     plain, at attach, before the agreement
@@ -26,10 +26,11 @@ package io.cohort.transport.shm;
  *   D + A (N + 1)       A  area 1                any member   plain
  * </pre>
  *
- * D, the data offset, is the control lines' end rounded up to 4096. A member's phase word and its
- * waiting word share a line that only that member writes (but for the CAS that takes a ring), so
- * no two members write one cache line; each line is 128 bytes, as adjacent-line prefetch pairs
- * them on x86.
+ * D, the data offset, is the control lines' end rounded up to 4096. A member's words share a
+ * line that only that member writes (but for the CAS that takes a ring), so no two members write
+ * one control line; each line is 128 bytes, as adjacent-line prefetch pairs them on x86. Slots
+ * start on page boundaries (A is a multiple of 4096 in practice); the members' parts of an area
+ * meet wherever the split puts them.
  */
 public final class ShmCollectiveDescriptor {
     public static final long MAGIC = 0x31304C4F43484F43L; // "COHCOL01" read little-endian

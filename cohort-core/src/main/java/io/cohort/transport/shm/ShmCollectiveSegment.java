@@ -108,23 +108,23 @@ public final class ShmCollectiveSegment implements AutoCloseable {
         }
         Path temp = path.resolveSibling(path.getFileName() + ".tmp");
         MappedByteBuffer map;
-        try (FileChannel ch = FileChannel.open(temp, EnumSet.of(StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE), ShmSegmentFile.ownerOnly())) {
-            map = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
-        }
-        ByteBuffer b = map.duplicate().order(ByteOrder.nativeOrder());
-        b.putLong(JOB_KEY_OFFSET, jobKey);
-        b.putInt(VERSION_OFFSET, VERSION);
-        b.putInt(MEMBERS_OFFSET, members);
-        b.putInt(AREA_BYTES_OFFSET, areaBytes);
-        b.putInt(CONTEXT_OFFSET, context);
-        // Release: the header is complete before a member that maps the file can see the magic.
-        LONG.setRelease(map, MAGIC_OFFSET, MAGIC);
         try {
+            try (FileChannel ch = FileChannel.open(temp, EnumSet.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE), ShmSegmentFile.ownerOnly())) {
+                map = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
+            }
+            ByteBuffer b = map.duplicate().order(ByteOrder.nativeOrder());
+            b.putLong(JOB_KEY_OFFSET, jobKey);
+            b.putInt(VERSION_OFFSET, VERSION);
+            b.putInt(MEMBERS_OFFSET, members);
+            b.putInt(AREA_BYTES_OFFSET, areaBytes);
+            b.putInt(CONTEXT_OFFSET, context);
+            // Release: the header is complete before a member that maps the file can see the magic.
+            LONG.setRelease(map, MAGIC_OFFSET, MAGIC);
             // A hard link publishes the file at once and, unlike a rename, never replaces one that exists.
             Files.createLink(path, temp);
         } finally {
-            ShmSegmentFile.unlink(temp);
+            ShmSegmentFile.unlink(temp); // whether or not it was published: the name that counts is path's
         }
         return new ShmCollectiveSegment(map, path, members, member, areaBytes, transport);
     }
@@ -266,14 +266,26 @@ public final class ShmCollectiveSegment implements AutoCloseable {
         waiting = ready;
     }
 
-    /** Progress owner, before it sleeps: asks to be rung, then looks once more; 1 if the wait is over. */
+    /**
+     * Progress owner, before it sleeps: asks to be rung, then looks once more. 1 if its own wait is
+     * over (then it does not sleep); where the wait is another thread's, that thread is woken and the
+     * owner may sleep, rather than spin until the other runs.
+     */
     int prepareSleep() {
         BooleanSupplier w = waiting;
         if (w == null || closed) {
             return 0;
         }
         INT.setVolatile(segment, ShmCollectiveDescriptor.waitingOffset(member), 1);
-        return w.getAsBoolean() ? 1 : 0;
+        if (!w.getAsBoolean()) {
+            return 0;
+        }
+        Thread t = waiter;
+        if (t == null || t == Thread.currentThread()) {
+            return 1;
+        }
+        LockSupport.unpark(t);
+        return 0;
     }
 
     /**
