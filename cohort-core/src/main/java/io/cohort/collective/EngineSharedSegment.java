@@ -46,6 +46,16 @@ final class EngineSharedSegment implements SharedSegment {
     }
 
     @Override
+    public void header(int area, long value) {
+        segment.header(area, value);
+    }
+
+    @Override
+    public long header(int rank, int area) {
+        return segment.header(rank, area);
+    }
+
+    @Override
     public void arrive(long phase) {
         segment.arrive(phase);
     }

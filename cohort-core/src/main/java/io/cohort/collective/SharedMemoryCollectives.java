@@ -67,8 +67,6 @@ final class SharedMemoryCollectives implements AutoCloseable {
      * member); at N = 2 level within the noise up to 16 KiB.
      */
     static final int SMALL_REDUCE_READ_BYTES = 32 << 10;
-    /** Bytes of a bcast's header at the start of its first chunk: the element type's letter and the count. */
-    private static final int BCAST_HEADER = 8;
 
     private enum State { UNKNOWN, OPEN, UNAVAILABLE, BROKEN }
 
@@ -410,22 +408,18 @@ final class SharedMemoryCollectives implements AutoCloseable {
     }
 
     private void sendBcast(Object buffer, char family, int count) {
-        int w = Buffers.elementBytes(buffer);
-        int first = Math.min(count, (segment.areaBytes() - BCAST_HEADER) / w);
-        int later = segment.areaBytes() / w;
+        int per = segment.areaBytes() / Buffers.elementBytes(buffer);
         int e0 = 0;
         boolean head = true;
         while (head || e0 < count) {
-            int m = head ? first : Math.min(later, count - e0);
+            int m = Math.min(per, count - e0);
             int area = nextArea;
             awaitAll(areaFree[area]);
-            ByteBuffer to = segment.area(area);
-            int at = 0;
             if (head) {
-                to.put(0, (byte) family).putInt(1, count);
-                at = BCAST_HEADER;
+                // In the root's line, not the area, so that a bcast of exactly a slot is one chunk.
+                segment.header(area, (long) family << 32 | (count & 0xFFFFFFFFL));
             }
-            Buffers.encodeInto(buffer, e0, m, to, at);
+            Buffers.encodeInto(buffer, e0, m, segment.area(area), 0);
             long p = ++phase;
             segment.arrive(p);
             areaFree[area] = p;
@@ -443,9 +437,9 @@ final class SharedMemoryCollectives implements AutoCloseable {
         int area = nextArea;
         long p = ++phase;
         segment.await(root, p);
-        ByteBuffer from = segment.area(area);
-        char rootFamily = (char) from.get(0);
-        int rootCount = from.getInt(1);
+        long header = segment.header(root, area);
+        char rootFamily = (char) (header >>> 32);
+        int rootCount = (int) header;
         int rootWidth = widthOf(rootFamily);
         if (buffer == null && rootFamily == family && rootCount >= 0) {
             buffer = new byte[rootCount];
@@ -458,10 +452,10 @@ final class SharedMemoryCollectives implements AutoCloseable {
                     + " found no bcast in shared memory: the ranks are not in the same collective;"
                     + " every rank must make the same collective calls in the same order");
         }
-        int first = Math.min(rootCount, (segment.areaBytes() - BCAST_HEADER) / rootWidth);
         int later = segment.areaBytes() / rootWidth;
+        int first = Math.min(rootCount, later);
         if (match) {
-            Buffers.decodeFrom(from, BCAST_HEADER, buffer, 0, first);
+            Buffers.decodeFrom(segment.area(area), 0, buffer, 0, first);
         }
         segment.arrive(p);
         areaFree[area] = p;

@@ -29,6 +29,12 @@ interface SharedSegment extends AutoCloseable {
     /** Shared area 0 or 1; absolute gets and puts only. */
     ByteBuffer area(int area);
 
+    /** Writes what this member's bcast puts in {@code area}, for the others to read once its next phase is seen. */
+    void header(int area, long value);
+
+    /** What member {@code rank}'s bcast put in {@code area}; read after its phase was seen. */
+    long header(int rank, int area);
+
     /** This member has finished {@code phase} (positive, never smaller than before); wakes whoever waits for it. */
     void arrive(long phase);
 

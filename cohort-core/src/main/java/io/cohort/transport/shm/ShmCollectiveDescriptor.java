@@ -16,6 +16,9 @@ package io.cohort.transport.shm;
  *   128 + 128 r         8  phase of member r     member r     setVolatile: the last step r finished
  *   128 + 128 r + 8     4  member r abandoned    member r     setVolatile 1 when r left a collective
  *                                                             with an error; never cleared
+ *   128 + 128 r + 16    8  header for area 0     member r     plain, published by r's next phase: what
+ *   128 + 128 r + 24    8  header for area 1     member r     r's bcast puts in that area (its element
+ *                                                             type's letter &lt;&lt; 32 | its count)
  *   128 + 128 r + 64    4  member r waiting      member r     setVolatile 1 before it sleeps, setOpaque 0 after;
  *                                                             whoever advances a phase clears it by
  *                                                             CAS and rings member r's doorbell
@@ -46,6 +49,7 @@ public final class ShmCollectiveDescriptor {
     public static final int CONTROL_LINE = 128;
     public static final int PHASE_IN_LINE = 0;
     public static final int ABANDONED_IN_LINE = 8;
+    public static final int HEADERS_IN_LINE = 16;
     public static final int WAITING_IN_LINE = 64;
     public static final int DOORBELL_IN_LINE = 68;
     private static final int PAGE = 4096;
@@ -59,6 +63,10 @@ public final class ShmCollectiveDescriptor {
 
     public static int abandonedOffset(int member) {
         return CONTROL_OFFSET + member * CONTROL_LINE + ABANDONED_IN_LINE;
+    }
+
+    public static int headerOffset(int member, int area) {
+        return CONTROL_OFFSET + member * CONTROL_LINE + HEADERS_IN_LINE + 8 * area;
     }
 
     public static int waitingOffset(int member) {

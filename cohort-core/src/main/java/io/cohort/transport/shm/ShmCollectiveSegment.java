@@ -185,6 +185,19 @@ public final class ShmCollectiveSegment implements AutoCloseable {
         return areas[a];
     }
 
+    /**
+     * Writes what this member's bcast puts in {@code area} into its line; plain, published by its
+     * next {@link #arrive}.
+     */
+    public void header(int area, long value) {
+        LONG.set(segment, ShmCollectiveDescriptor.headerOffset(member, area), value); // native order, as the layout
+    }
+
+    /** What member {@code r} said its bcast put in {@code area}; read after seeing its phase. */
+    public long header(int r, int area) {
+        return (long) LONG.get(segment, ShmCollectiveDescriptor.headerOffset(r, area));
+    }
+
     /** Writes this member's doorbell port into its line; before the set-up's agreement, which publishes it. */
     void announceDoorbell(int port) {
         segment.duplicate().order(ByteOrder.nativeOrder()).putInt(ShmCollectiveDescriptor.doorbellOffset(member), port);

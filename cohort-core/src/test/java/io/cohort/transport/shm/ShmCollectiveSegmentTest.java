@@ -37,6 +37,7 @@ class ShmCollectiveSegmentTest {
         assertEquals(28, ShmCollectiveDescriptor.CONTEXT_OFFSET);
         assertEquals(128 + 2 * 128, ShmCollectiveDescriptor.phaseOffset(2));
         assertEquals(128 + 2 * 128 + 8, ShmCollectiveDescriptor.abandonedOffset(2));
+        assertEquals(128 + 2 * 128 + 24, ShmCollectiveDescriptor.headerOffset(2, 1));
         assertEquals(128 + 2 * 128 + 64, ShmCollectiveDescriptor.waitingOffset(2));
         assertEquals(128 + 2 * 128 + 68, ShmCollectiveDescriptor.doorbellOffset(2));
         assertEquals(4096, ShmCollectiveDescriptor.dataOffset(3));
@@ -52,12 +53,15 @@ class ShmCollectiveSegmentTest {
         ShmCollectiveSegment b = transport(1).openCollectiveSegment("7-1", 3, 1, 7);
         assertEquals(4096, b.areaBytes(), "the creator's size");
         a.slot(0).putLong(8, 0x1122334455667788L);
+        a.header(1, 0x4400000007L);
         a.arrive(5);
+        assertEquals(0x4400000007L, b.header(0, 1));
         assertEquals(5, b.phase(0));
         assertEquals(0x1122334455667788L, b.slot(0).getLong(8));
         assertEquals(ByteOrder.LITTLE_ENDIAN, b.slot(0).order());
         ByteBuffer raw = map(dir.resolve("cohort-job-coll-7-1"));
         assertEquals(5, raw.getLong(ShmCollectiveDescriptor.phaseOffset(0)));
+        assertEquals(0x4400000007L, raw.getLong(ShmCollectiveDescriptor.headerOffset(0, 1)));
         assertEquals(ShmCollectiveDescriptor.MAGIC, raw.getLong(0));
         assertFalse(b.abandoned(0));
         a.abandon();
