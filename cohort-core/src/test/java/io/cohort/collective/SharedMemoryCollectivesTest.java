@@ -314,6 +314,39 @@ class SharedMemoryCollectivesTest {
         assertTrue(log.stream().noneMatch(s -> s.contains("reduce of") && s.contains("shared-memory")), String.valueOf(log));
     }
 
+    /**
+     * The grouping of a reduction is the binomial tree's: {@code ((x0 x1)(x2 x3))((x4 x5) x6)} at
+     * N = 7, as MPI libraries group at N = 2^k (Java Grande's MolDyn checks its sums to the last bit
+     * at 4 processes). An op that is neither associative nor commutative shows the grouping, for
+     * short vectors (reduced whole by every rank) and long ones (split into parts).
+     */
+    @ParameterizedTest(name = "N = {0}")
+    @ValueSource(ints = {2, 4, 5, 7})
+    void reductionsGroupAsABinomialTree(int n) {
+        Op pairs = Op.ofLongs((a, b) -> a * 1000 + b, false); // (x o y) = 1000 x + y: the grouping shows
+        long expected = group(0, n);
+        shm(n).run(world -> {
+            try (Collectives c = shared(world, new ConcurrentLinkedQueue<>())) {
+                for (int len : new int[] {3, 9000}) {
+                    long[] x = new long[len];
+                    java.util.Arrays.fill(x, world.rank() + 1);
+                    c.allreduce(x, x, pairs);
+                    assertEquals(expected, x[0], "allreduce of " + len);
+                    assertEquals(expected, x[len - 1], "allreduce of " + len);
+                }
+            }
+        });
+    }
+
+    /** The binomial tree's grouping of ranks [lo, hi) with values rank + 1. */
+    private static long group(int lo, int hi) {
+        if (hi - lo == 1) {
+            return lo + 1;
+        }
+        int half = Integer.highestOneBit(hi - lo - 1); // the largest aligned power of two below the count
+        return group(lo, lo + half) * 1000 + group(lo + half, hi);
+    }
+
     /** A bcast into a buffer unlike the root's fails there, in step, and leaves the communicator usable. */
     @Test
     void aMismatchedBcastFailsAtThatRankAlone() {
