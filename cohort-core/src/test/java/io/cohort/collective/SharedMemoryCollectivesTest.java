@@ -247,6 +247,32 @@ class SharedMemoryCollectivesTest {
         }
     }
 
+    /** A rank that dies (its thread fails outside any collective) ends the others' wait for it with its failure. */
+    @Test
+    void aRankThatDiesEndsTheOthersWaitAsAFailureNamingIt() {
+        List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        assertThrows(CohortException.class, () -> shm(3).run(world -> {
+            try (Collectives c = shared(world, new ConcurrentLinkedQueue<>())) {
+                c.barrier(); // the segment is set up
+                if (world.rank() == 1) {
+                    throw new IllegalStateException("rank 1 dies");
+                }
+                try {
+                    c.barrier();
+                } catch (RuntimeException e) {
+                    errors.add(e);
+                    throw e;
+                }
+            }
+        }));
+        assertEquals(2, errors.size(), String.valueOf(errors));
+        for (Throwable e : errors) {
+            assertInstanceOf(PeerFailedException.class, e);
+            assertEquals(1, ((PeerFailedException) e).peer());
+            assertTrue(e.getMessage().contains("rank 1 dies"), e.getMessage());
+        }
+    }
+
     /**
      * A user op that throws at rank 1 half-way through an allreduce: rank 1 fails with its own
      * error, the others at once with one naming rank 1, and later collectives fail too, not hang.

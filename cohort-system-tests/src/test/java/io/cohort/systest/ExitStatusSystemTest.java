@@ -93,6 +93,26 @@ class ExitStatusSystemTest {
         assertTrue(namedBoth > 0, "no run named both other failures");
     }
 
+    /**
+     * The others wait for the killed rank in a barrier through shared memory (all peers on this
+     * host), on its phase word, not a message: the launcher's word that it is gone ends their wait,
+     * and the job ends with the same summary as for a receive.
+     */
+    @Test
+    @Timeout(60)
+    void peerKilledWhileTheOthersWaitForItInASharedMemoryBarrierEndsTheJob() throws Exception {
+        CohortProcess p = CohortProcess.run("run", "-n", "3", "--verbose", "-cp", CohortProcess.TEST_CLASSES, FAILING, "2",
+                "kill9", "0", "barrier");
+        assertEquals(137, p.exitCode(), p.toString());
+        assertTrue(p.err().stream().anyMatch(l -> l.contains("barrier of 0 B at 3 peers uses shared-memory-phases")),
+                p.toString());
+        List<String> s = summaries(p).stream().filter(l -> l.contains(" failed: ")).toList(); // --verbose has a first line
+        assertEquals(1, s.size(), p.toString());
+        assertTrue(s.get(0).contains("rank 2 on ") && s.get(0).contains("was killed by signal 9 (SIGKILL) or exited with status 137 (root cause)"),
+                s.get(0));
+        assertFalse(p.out().stream().anyMatch(l -> l.contains("unexpectedly")), p.toString());
+    }
+
     @Test
     @Timeout(60)
     void peerKilledBySigkillIsReportedAsSignal9() throws Exception {

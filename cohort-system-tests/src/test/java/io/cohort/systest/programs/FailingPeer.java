@@ -6,9 +6,9 @@ import io.cohort.Communicator;
 import java.io.IOException;
 
 /**
- * {@code FailingPeer <rank> exit <status> | kill9}: that rank exits with the status (or SIGKILLs
- * itself) once the job is wired up; every other peer blocks receiving from it and so fails as
- * collateral damage. With {@code all} for the rank, every peer exits with the status on its own.
+ * {@code FailingPeer <rank> exit <status> | kill9 [barrier]}: that rank exits with the status (or SIGKILLs
+ * itself) once the job is wired up; every other peer blocks receiving from it (or, with
+ * {@code barrier}, waits for it in a second barrier) and so fails as collateral damage. With {@code all} for the rank, every peer exits with the status on its own.
  *
  * <p>{@code FailingPeer <rank> throw <millis>}: the program runs in try-with-resources and that rank
  * throws, so its world closes (a clean goodbye) before the exception leaves {@code main}; its
@@ -39,6 +39,11 @@ public final class FailingPeer {
                 new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
             }
             System.exit(Integer.parseInt(args[2]));
+        }
+        if (args.length > 3 && args[3].equals("barrier")) {
+            world.barrier(); // on one host, through shared memory: a wait on the victim's phase word
+            System.out.println("rank " + world.rank() + " unexpectedly left the barrier");
+            return;
         }
         world.recv(victim, 0);
         System.out.println("rank " + world.rank() + " unexpectedly received a message");
