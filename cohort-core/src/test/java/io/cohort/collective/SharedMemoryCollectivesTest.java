@@ -373,6 +373,22 @@ class SharedMemoryCollectivesTest {
         return group(lo, lo + half) * 1000 + group(lo + half, hi);
     }
 
+    /** The slot size setting: a power of two from 4 KiB to 16 MiB, else one sentence; the default shrinks with N. */
+    @Test
+    void theSlotSizeSettingIsCheckedAndTheDefaultFitsTheBudget() {
+        assertEquals(8192, SharedMemoryCollectives.checkedAreaBytes(" 8192 "));
+        for (String bad : new String[] {"5000", "2048", "33554432", "lots"}) {
+            io.cohort.BadSettingException e = assertThrows(io.cohort.BadSettingException.class,
+                    () -> SharedMemoryCollectives.checkedAreaBytes(bad));
+            assertEquals("cohort.collectives.sharedAreaBytes=" + bad + " must be a power of two from 4096 to 16777216",
+                    e.getMessage());
+        }
+        assertEquals(64 << 10, SharedMemoryCollectives.areaBytes(126), "(126 + 2) slots of 64 KiB: 8 MiB");
+        assertEquals(64 << 10, SharedMemoryCollectives.areaBytes(254), "16 MiB exactly");
+        assertEquals(32 << 10, SharedMemoryCollectives.areaBytes(255));
+        assertEquals(4096, SharedMemoryCollectives.areaBytes(100_000), "never below 4 KiB");
+    }
+
     /** A bcast into a buffer unlike the root's fails there, in step, and leaves the communicator usable. */
     @Test
     void aMismatchedBcastFailsAtThatRankAlone() {
