@@ -84,6 +84,9 @@ final class SharedMemoryCollectives implements AutoCloseable {
     private int nextArea;
     /** The highest phase every member is known to have finished: waits up to it cost nothing. */
     private long allPast;
+    /** combineSlots' stack of partials (depth k: scratch slot k) and how many ranks each combines; kept between calls. */
+    private final Object[] combineStack = new Object[Scratch.SLOTS];
+    private final int[] combineRanks = new int[Scratch.SLOTS];
     /** Slot and area bytes rank 0 uses instead of {@link #areaBytes(int)}'s, where positive (tests: many chunks). */
     private int areaBytesWanted;
 
@@ -356,29 +359,34 @@ final class SharedMemoryCollectives implements AutoCloseable {
      */
     private Object combineSlots(int at, int len, Object like, Op op, Scratch scratch) {
         int members = channel.size();
-        Object[] stack = new Object[Scratch.SLOTS]; // stack[k]: the partial at depth k (scratch slot k)
-        int[] ranks = new int[Scratch.SLOTS];      // how many ranks it combines
+        Object[] stack = combineStack; // empty between calls
+        int[] ranks = combineRanks;
         int depth = 0;
-        for (int r = 0; r < members; r++) {
-            if (stack[depth] == null) {
-                stack[depth] = scratch.array(depth, like, len);
+        try {
+            for (int r = 0; r < members; r++) {
+                if (stack[depth] == null) {
+                    stack[depth] = scratch.array(depth, like, len);
+                }
+                Object leaf = stack[depth];
+                Buffers.decodeFrom(segment.slot(r), at, leaf, 0, len);
+                int size = 1;
+                while (depth > 0 && ranks[depth - 1] == size) {
+                    Combine.higherLast(op, leaf, stack[depth - 1], 0, len); // lower op leaf, into the lower
+                    depth--;
+                    leaf = stack[depth];
+                    size <<= 1;
+                }
+                ranks[depth++] = size;
             }
-            Object leaf = stack[depth];
-            Buffers.decodeFrom(segment.slot(r), at, leaf, 0, len);
-            int size = 1;
-            while (depth > 0 && ranks[depth - 1] == size) {
-                Combine.higherLast(op, leaf, stack[depth - 1], 0, len); // lower op leaf, into the lower
-                depth--;
-                leaf = stack[depth];
-                size <<= 1;
+            Object acc = stack[depth - 1];
+            for (int k = depth - 2; k >= 0; k--) {
+                Combine.lowerFirst(op, stack[k], acc, 0, len); // the tree's right side first
             }
-            ranks[depth++] = size;
+            return acc;
+        } finally {
+            // No arrays between calls: stale ones of another length, or long ones the scratch dropped.
+            java.util.Arrays.fill(stack, null);
         }
-        Object acc = stack[depth - 1];
-        for (int k = depth - 2; k >= 0; k--) {
-            Combine.lowerFirst(op, stack[k], acc, 0, len); // the tree's right side first
-        }
-        return acc;
     }
 
     /** The first unit of part {@code r} when {@code units} are split into {@code members} parts, the first ones larger. */

@@ -225,21 +225,7 @@ class SharedMemoryCollectivesTest {
     /** A rank that closes its world without the barrier the others are in fails them, naming it. */
     @Test
     void aRankThatLeftEndsTheOthersWaitWithItsName() {
-        List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
-        assertThrows(CohortException.class, () -> shm(3).run(world -> {
-            try (Collectives c = shared(world, new ConcurrentLinkedQueue<>())) {
-                c.barrier(); // the segment is set up
-                if (world.rank() == 2) {
-                    return;
-                }
-                try {
-                    c.barrier();
-                } catch (RuntimeException e) {
-                    errors.add(e);
-                    throw e;
-                }
-            }
-        }));
+        List<Throwable> errors = othersInASecondBarrier(2, () -> { });
         assertEquals(2, errors.size(), String.valueOf(errors));
         for (Throwable e : errors) {
             assertInstanceOf(PeerClosedException.class, e);
@@ -250,12 +236,29 @@ class SharedMemoryCollectivesTest {
     /** A rank that dies (its thread fails outside any collective) ends the others' wait for it with its failure. */
     @Test
     void aRankThatDiesEndsTheOthersWaitAsAFailureNamingIt() {
+        List<Throwable> errors = othersInASecondBarrier(1, () -> {
+            throw new IllegalStateException("rank 1 dies");
+        });
+        assertEquals(2, errors.size(), String.valueOf(errors));
+        for (Throwable e : errors) {
+            assertInstanceOf(PeerFailedException.class, e);
+            assertEquals(1, ((PeerFailedException) e).peer());
+            assertTrue(e.getMessage().contains("rank 1 dies"), e.getMessage());
+        }
+    }
+
+    /**
+     * Three ranks set their segment up with a barrier; then rank {@code victim} runs {@code leave}
+     * and leaves its program, and the others enter a second barrier. Returns what they failed with.
+     */
+    private static List<Throwable> othersInASecondBarrier(int victim, Runnable leave) {
         List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
         assertThrows(CohortException.class, () -> shm(3).run(world -> {
             try (Collectives c = shared(world, new ConcurrentLinkedQueue<>())) {
-                c.barrier(); // the segment is set up
-                if (world.rank() == 1) {
-                    throw new IllegalStateException("rank 1 dies");
+                c.barrier();
+                if (world.rank() == victim) {
+                    leave.run();
+                    return;
                 }
                 try {
                     c.barrier();
@@ -265,12 +268,7 @@ class SharedMemoryCollectivesTest {
                 }
             }
         }));
-        assertEquals(2, errors.size(), String.valueOf(errors));
-        for (Throwable e : errors) {
-            assertInstanceOf(PeerFailedException.class, e);
-            assertEquals(1, ((PeerFailedException) e).peer());
-            assertTrue(e.getMessage().contains("rank 1 dies"), e.getMessage());
-        }
+        return errors;
     }
 
     /**
