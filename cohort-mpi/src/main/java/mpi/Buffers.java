@@ -88,6 +88,15 @@ final class Buffers {
                 && (long) count * t.size <= Array.getLength(buf)) {
             return null; // the common case of collectives: an array of the type's own elements that holds the items
         }
+        return refusal(buf, count, t, what);
+    }
+
+    /**
+     * {@link #check} past its common case. Kept apart so that {@code check} stays small enough for
+     * the JIT to inline into every call: with the refusals' strings in it, it was too big to inline
+     * and cost every collective of the layer a call.
+     */
+    private static MPIException refusal(Object buf, int count, Datatype t, String what) {
         if (t == null || t.baseType == Datatype.NULL) {
             return Errors.error(MPI.ERR_TYPE, "the " + what + "'s datatype is " + (t == null ? "null" : "MPI.DATATYPE_NULL"));
         }

@@ -1440,6 +1440,16 @@ public class Comm implements Freeable {
 
     /** The Cohort op for {@code type}, checked against its elements before anything is sent. */
     final io.cohort.Op cohortOp(Op op, Datatype type, int count, String what) throws MPIException {
+        if (op != null && op.predefined != null && !op.isNull() && type != null && type.baseType != Datatype.NULL
+                && type.pair == Datatype.NULL && op.knownToApply(type.baseType) && !op.isMinMaxLoc()) {
+            // The common case, small enough for the JIT to inline into every reduction.
+            return op.predefined;
+        }
+        return checkedOp(op, type, count, what);
+    }
+
+    /** {@link #cohortOp} past its common case: user ops, pair types, first uses, and every refusal. */
+    private io.cohort.Op checkedOp(Op op, Datatype type, int count, String what) throws MPIException {
         if (op == null || op.isNull()) {
             throw error(MPI.ERR_OP, what + " needs an op, not " + (op == null ? "null" : "a freed one"));
         }

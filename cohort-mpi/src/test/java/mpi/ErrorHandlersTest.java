@@ -54,6 +54,11 @@ class ErrorHandlersTest {
             expect(MPI.ERR_ROOT, () -> w.bcast(buf, 1, MPI.INT, size));
             expect(MPI.ERR_OP, () -> w.allReduce(new double[1], new double[1], 1, MPI.DOUBLE, MPI.BAND));
             expect(MPI.ERR_OP, () -> w.allReduce(new int[2], new int[2], 1, MPI.INT, MPI.MINLOC));
+            // Once SUM has run on int, its quick acceptance must still refuse it on a pair type of ints.
+            int[] sum = new int[1];
+            w.allReduce(new int[] {1}, sum, 1, MPI.INT, MPI.SUM);
+            assertEquals(size, sum[0]);
+            assertNamed("does not apply to the pair type", () -> w.allReduce(new int[2], new int[2], 1, MPI.INT2, MPI.SUM));
             expect(MPI.ERR_COMM, () -> MPI.COMM_WORLD.free());
             // Each message names the call it refuses.
             assertNamed("iSend: the send buffer holds double elements", () -> w.iSend(new double[1], 1, MPI.INT, 0, 0));
