@@ -23,6 +23,7 @@
 #
 #   scripts/bench-mpi.sh [--quick] [--reps N] [--parts latency,bw,coll] [--impls cohort,cohort-mpi,ompi-java,mpj,cohort-mpj]
 #                        [--idles busy-spin,backoff] [--buffers array,direct] [--peers "2 4"] [--timeout S] [--out FILE]
+#                        [--no-probe]
 #
 # Results: every program's lines, tagged with idle= and rep=, go to FILE (default
 # bench-out/mpi-<time>.txt), and Markdown tables of them (scripts/lib/bench-mpi-table.py) to FILE
@@ -34,6 +35,14 @@
 # scripts/public-suites.sh, else /tmp/pub/, else deb.debian.org), checked against the SHA-256 in
 # openmpi_4.1.4-3.dsc; once mpi.jar is built no
 # network is needed. Nothing fetched or generated goes into the source tree.
+#
+# The machine's state: on a virtual machine the host moves the guest's processors between its cores,
+# and copies between processes run 3-5x slower while the two sit on cores that share no cache. So,
+# unless --no-probe, CoreDistanceProbe (cohort-bench) runs through the whole run, pinned to
+# processors 0 and 1 by taskset: every 200 ms it times a cache line's round trip between them
+# (about 0.2 % of each processor) and its "probe" lines join FILE; the tables then also give the
+# point-to-point figures per mode (scripts/lib/bench-mpi-table.py). It needs taskset and two
+# processors; without them the run goes on unprobed.
 #
 # BENCH_COHORT_RUN_ARGS="--collectives p2p" adds options to every `cohort run` (Cohort, cohort-mpi,
 # cohort-mpj alike), for experiments; the default run uses Cohort's defaults.
@@ -48,7 +57,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 reps=3 parts=latency,bw,coll impls=cohort,cohort-mpi,ompi-java,mpj,cohort-mpj idles=busy-spin,backoff
-buffers=array,direct peers="2 4" limit=900 out="" quick=0
+buffers=array,direct peers="2 4" limit=900 out="" quick=0 probe=1
 die() { echo "bench-mpi: $*" >&2; exit 2; }
 while (($#)); do
   case $1 in
@@ -56,6 +65,7 @@ while (($#)); do
   esac
   case $1 in
     --quick) quick=1 reps=1 ;;
+    --no-probe) probe=0 ;;
     --reps) reps=$2; shift ;;
     --parts) parts=$2; shift ;;
     --impls) impls=$2; shift ;;
@@ -65,7 +75,7 @@ while (($#)); do
     --timeout) limit=$2; shift ;;
     --out) out=$2; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown argument '$1'; usage: scripts/bench-mpi.sh [--quick] [--reps N] [--parts ..] [--impls ..] [--idles ..] [--buffers ..] [--peers \"2 4\"] [--timeout S] [--out FILE] (see --help)" ;;
+    *) die "unknown argument '$1'; usage: scripts/bench-mpi.sh [--quick] [--reps N] [--parts ..] [--impls ..] [--idles ..] [--buffers ..] [--peers \"2 4\"] [--timeout S] [--out FILE] [--no-probe] (see --help)" ;;
   esac
   shift
 done
@@ -100,7 +110,11 @@ cores=$(nproc)
 heap=512m
 
 work=$(mktemp -d /tmp/bench-mpi.XXXXXX)
-cleanup() { rm -rf "$work"; }
+probes=()
+cleanup() {
+  ((${#probes[@]} == 0)) || kill "${probes[@]}" 2>/dev/null || true
+  rm -rf "$work"
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -273,6 +287,19 @@ variants() { # PART N BUFFER OP
   echo "# reps=$reps parts=$parts impls=$impls idles=$idles buffers=$buffers peers=\"$peers\" quick=$quick prewarm=${prewarm}s (above the cores 5 s x N / cores)${BENCH_COHORT_RUN_ARGS:+ cohort-run-args=\"$BENCH_COHORT_RUN_ARGS\"}"
 } | tee -a "$out"
 
+# The machine's state through the run (see the top): the probe's lines go to FILE at the end.
+if ((probe)); then
+  if ((cores >= 2)) && command -v taskset >/dev/null; then
+    pjava=(java -XX:+UseSerialGC -Xmx16m -cp "$bench" io.cohort.bench.CoreDistanceProbe)
+    taskset -c 1 "${pjava[@]}" follow "$work/probe.line" 200 >/dev/null 2>&1 &
+    probes+=($!)
+    taskset -c 0 "${pjava[@]}" lead "$work/probe.line" 200 >"$work/probe.out" 2>&1 &
+    probes+=($!)
+  else
+    echo "bench-mpi: no probe of the processors' distance (it needs taskset and two processors); the run goes on" >&2
+  fi
+fi
+
 start=$(date +%s)
 for ((r = 1; r <= reps; r++)); do
   echo "repetition $r of $reps..." >&2
@@ -296,6 +323,12 @@ for ((r = 1; r <= reps; r++)); do
   done
 done
 echo "# took $(($(date +%s) - start)) s" | tee -a "$out"
+if ((${#probes[@]})); then
+  kill "${probes[@]}" 2>/dev/null || true
+  wait "${probes[@]}" 2>/dev/null || true
+  probes=()
+  grep '^probe ' "$work/probe.out" >>"$out" || echo "bench-mpi: the probe printed nothing: $(head -c 300 "$work/probe.out")" >&2
+fi
 
 python3 scripts/lib/bench-mpi-table.py "$out" >"$md" || { echo "bench-mpi: the tables could not be made from $out" >&2; failed=1; }
 echo "Results: $out, tables: $md" >&2

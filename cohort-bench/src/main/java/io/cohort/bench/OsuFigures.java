@@ -20,10 +20,13 @@ import java.util.Locale;
  * <p>
  * Result lines, one per size, printed by rank 0:
  * <pre>
- *   osu impl=cohort-mpi op=latency n=2 buffer=array size=8 median_us=.. p99_us=.. avg_us=.. iters=10000 samples=10000
- *   osu impl=cohort-mpi op=bw n=2 buffer=array size=8 window=64 mibps=.. mibps_p99=.. mibps_avg=.. median_us=.. p99_us=.. iters=200 samples=200
- *   osu impl=cohort-mpi op=bcast n=4 buffer=array size=8 median_us=.. p99_us=.. avg_us=.. iters=1000 samples=4000
+ *   osu impl=cohort-mpi op=latency n=2 buffer=array size=8 median_us=.. p99_us=.. avg_us=.. iters=10000 samples=10000 end_ms=.. span_ms=..
+ *   osu impl=cohort-mpi op=bw n=2 buffer=array size=8 window=64 mibps=.. mibps_p99=.. mibps_avg=.. median_us=.. p99_us=.. iters=200 samples=200 end_ms=.. span_ms=..
+ *   osu impl=cohort-mpi op=bcast n=4 buffer=array size=8 median_us=.. p99_us=.. avg_us=.. iters=1000 samples=4000 end_ms=.. span_ms=..
  * </pre>
+ * {@code end_ms}: when the line was made (milliseconds since the epoch), {@code span_ms}: how long
+ * the timed calls took together; with {@link CoreDistanceProbe}'s lines they tell which state the
+ * machine was in while the samples were taken.
  * latency: half a round trip (osu_latency's figure is {@code avg_us}). bw: one window of W messages
  * and the ack per sample; {@code mibps} is W x size over the median window, {@code mibps_p99} over
  * the 99th percentile window (the slow tail), {@code mibps_avg} over the mean (osu_bw's figure).
@@ -170,9 +173,9 @@ public final class OsuFigures {
     public String latencyLine(int size, long[] roundTrips) {
         Arrays.sort(roundTrips);
         return String.format(Locale.ROOT,
-                "osu impl=%s op=latency n=2 buffer=%s size=%d median_us=%.3f p99_us=%.3f avg_us=%.3f iters=%d samples=%d",
+                "osu impl=%s op=latency n=2 buffer=%s size=%d median_us=%.3f p99_us=%.3f avg_us=%.3f iters=%d samples=%d%s",
                 impl, buffer(), size, percentile(roundTrips, 50) / 2000.0, percentile(roundTrips, 99) / 2000.0,
-                mean(roundTrips) / 2000.0, roundTrips.length, roundTrips.length);
+                mean(roundTrips) / 2000.0, roundTrips.length, roundTrips.length, when(roundTrips, 1));
     }
 
     /** The bandwidth line for per-window samples in nanoseconds; sorts them. */
@@ -182,9 +185,24 @@ public final class OsuFigures {
         long median = percentile(windows, 50);
         long p99 = percentile(windows, 99);
         return String.format(Locale.ROOT,
-                "osu impl=%s op=bw n=2 buffer=%s size=%d window=%d mibps=%.1f mibps_p99=%.1f mibps_avg=%.1f median_us=%.3f p99_us=%.3f iters=%d samples=%d",
+                "osu impl=%s op=bw n=2 buffer=%s size=%d window=%d mibps=%.1f mibps_p99=%.1f mibps_avg=%.1f median_us=%.3f p99_us=%.3f iters=%d samples=%d%s",
                 impl, buffer(), size, window, mibps(bytes, median), mibps(bytes, p99), mibps(bytes, mean(windows)),
-                median / 1000.0, p99 / 1000.0, windows.length, windows.length);
+                median / 1000.0, p99 / 1000.0, windows.length, windows.length, when(windows, 1));
+    }
+
+    /**
+     * When the samples were taken, for matching them with the machine's state (CoreDistanceProbe):
+     * now, as the line is made right after the last sample, in milliseconds since the epoch, and
+     * how long the timed calls took together ({@code peers} ranks' samples of concurrent calls count
+     * once), which leaves out the untimed steps between them.
+     */
+    private static String when(long[] samples, int peers) {
+        double sum = 0;
+        for (long s : samples) {
+            sum += s;
+        }
+        return String.format(Locale.ROOT, " end_ms=%d span_ms=%d", System.currentTimeMillis(),
+                Math.round(sum / peers / 1e6));
     }
 
     private static double mibps(double bytes, double nanos) {
@@ -195,9 +213,9 @@ public final class OsuFigures {
     public String collectiveLine(String op, int n, int size, int iters, long[] all) {
         Arrays.sort(all);
         return String.format(Locale.ROOT,
-                "osu impl=%s op=%s n=%d buffer=%s size=%d median_us=%.3f p99_us=%.3f avg_us=%.3f iters=%d samples=%d",
+                "osu impl=%s op=%s n=%d buffer=%s size=%d median_us=%.3f p99_us=%.3f avg_us=%.3f iters=%d samples=%d%s",
                 impl, op, n, buffer(), size, percentile(all, 50) / 1000.0, percentile(all, 99) / 1000.0,
-                mean(all) / 1000.0, iters, all.length);
+                mean(all) / 1000.0, iters, all.length, when(all, n));
     }
 
     /** Prints the problem and the usage line to stderr and exits 2. */
