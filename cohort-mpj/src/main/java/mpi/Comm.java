@@ -204,6 +204,20 @@ public class Comm {
 
     /** Checks that {@code buf} from {@code offset} holds {@code count} items of {@code type}. */
     static void checkBuffer(Object buf, int offset, int count, Datatype type, String what) {
+        if (type != null && buf != null && count >= 0 && offset >= 0 && type.element != BaseType.NULL
+                && BaseType.ofArray(buf) == type.element && (count == 0 || offset + type.layout.trueLb >= 0)
+                && offset + type.layout.span(count) <= java.lang.reflect.Array.getLength(buf)) {
+            return; // the common case, small enough for the JIT to inline into every call
+        }
+        refuse(buf, offset, count, type, what);
+    }
+
+    /**
+     * {@link #checkBuffer} past its common case: throws what is wrong, or returns for the few buffers
+     * the quick test leaves out that are right (an empty Struct over an array of another type).
+     * Apart so that checkBuffer stays small enough to inline: with these strings it was not.
+     */
+    private static void refuse(Object buf, int offset, int count, Datatype type, String what) {
         if (type == null) {
             throw Errors.error(what + ": the datatype is null");
         }

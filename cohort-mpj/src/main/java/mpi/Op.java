@@ -18,6 +18,8 @@ public class Op {
     private final User_function function;
     private final boolean commute;
     private final String name;
+    /** Element types (bits) a predefined op other than MINLOC and MAXLOC was found to apply to. */
+    private int appliesTo;
 
     /** A predefined op. */
     static Op predefined(io.cohort.Op op, String name) {
@@ -78,6 +80,13 @@ public class Op {
      * against the type before anything is sent.
      */
     io.cohort.Op toCohort(Datatype t, int count, String what) {
+        if (predefined != null && (appliesTo & (1 << t.element)) != 0) {
+            return predefined; // checked on this element type before; the check depends on nothing else
+        }
+        return checkedOp(t, count, what);
+    }
+
+    private io.cohort.Op checkedOp(Datatype t, int count, String what) {
         if (predefined == null) {
             int unit = Math.max(1, t.layout.size);
             if (t.element == BaseType.OBJECT) {
@@ -106,6 +115,9 @@ public class Op {
             predefined.check(BaseType.empty(t.element), count * t.layout.size);
         } catch (IllegalArgumentException e) {
             throw Errors.error(what + ": " + name + " does not apply to " + t + " (" + e.getMessage() + ")");
+        }
+        if (!isLoc()) {
+            appliesTo |= 1 << t.element; // racy but monotonic: a lost update only means one more check
         }
         return predefined;
     }

@@ -30,6 +30,16 @@ class ErrorsTest {
             assertMessage(() -> w.Allreduce(new double[1], 0, new double[1], 0, 1, MPI.DOUBLE, MPI.BAND), "BAND");
             assertMessage(() -> w.Allreduce(new int[1], 0, new int[1], 0, 1, MPI.INT, MPI.MINLOC), "pair type");
             assertMessage(() -> w.Allreduce(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM), "User_function");
+            // After SUM and MINLOC have run on int, their quick acceptance still refuses what it refused.
+            int[] sum = new int[1];
+            w.Allreduce(new int[] {1}, 0, sum, 0, 1, MPI.INT, MPI.SUM);
+            assertEquals(size, sum[0]);
+            int[] loc = new int[2];
+            w.Allreduce(new int[] {rank, rank}, 0, loc, 0, 1, MPI.INT2, MPI.MINLOC);
+            assertEquals(0, loc[0]);
+            assertMessage(() -> w.Allreduce(new int[1], 0, new int[1], 0, 1, MPI.INT, MPI.MINLOC), "pair type");
+            assertMessage(() -> w.Allreduce(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM), "User_function");
+            assertMessage(() -> w.Allreduce(new int[1], 0, new int[1], 0, 2, MPI.INT, MPI.SUM), "need 2 elements");
             assertMessage(() -> w.Split(-5, 0), "color -5");
             assertMessage(() -> MPI.COMM_WORLD.Create_cart(new int[] {3, 3}, new boolean[2], false), "needs 9 processes");
             assertMessage(() -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1}, new Datatype[] {MPI.INT, MPI.DOUBLE}),
