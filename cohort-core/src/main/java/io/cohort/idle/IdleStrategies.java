@@ -18,10 +18,24 @@ public final class IdleStrategies {
     public static final String IDLE_ENV_NAME = "COHORT_IDLE";
     public static final String IDLE_DEFAULT = "backoff";
 
-    /** Spins of the backoff strategy before it yields: about 20-50 µs of polling on current CPUs. */
+    /**
+     * Spins of the backoff strategy before it yields: a spin is one {@code Thread.onSpinWait()}, 25 ns
+     * on the AMD EPYC of docs/benchmarks.md (its PAUSE), about 40 ns on recent Intel cores, so 5-8 µs.
+     */
     public static final int BACKOFF_SPINS_DEFAULT = 200;
-    /** Yields of the backoff strategy before it blocks. */
+    /** Yields of the backoff strategy before it blocks, at least; see {@link #BACKOFF_YIELD_NANOS}. */
     public static final int BACKOFF_YIELDS_DEFAULT = 20;
+    /**
+     * How long the backoff strategy yields before it blocks (after {@link #BACKOFF_YIELDS_DEFAULT}
+     * yields at least): 100 µs, about what a block and its wake-up cost on the virtual machines of
+     * docs/benchmarks.md (60-200 µs), so that a wait never loses more than about twice its length by
+     * polling rather than sleeping at once. Twenty yields alone (13 µs there) were shorter than the
+     * waits of a large transfer between two peers, whose every sleep then made the other side wait
+     * and sleep too: 4 MiB messages moved at 17-20 GB/s instead of busy-spin's 23-26 GB/s
+     * ("Backoff that yields for 100 µs", benchmarks.md). A yield gives the processor to any thread
+     * that wants it, so the longer phase takes nothing from others, only idle time.
+     */
+    public static final long BACKOFF_YIELD_NANOS = 100_000L;
     /** First blocking period of backoff; the kernel wakes a blocked owner earlier when data arrives. */
     public static final long BACKOFF_MIN_BLOCK_NANOS = 50_000L;
     /** Longest blocking period of backoff and park. */
@@ -85,7 +99,7 @@ public final class IdleStrategies {
                     return new ParkingIdleStrategy(BACKOFF_MAX_BLOCK_NANOS);
                 default:
                     return sharedCpu ? new BackoffIdleStrategy(0, 0, BACKOFF_SHARED_YIELD_NANOS, BACKOFF_MIN_BLOCK_NANOS, BACKOFF_MAX_BLOCK_NANOS)
-                            : new BackoffIdleStrategy(BACKOFF_SPINS_DEFAULT, BACKOFF_YIELDS_DEFAULT,
+                            : new BackoffIdleStrategy(BACKOFF_SPINS_DEFAULT, BACKOFF_YIELDS_DEFAULT, BACKOFF_YIELD_NANOS,
                             BACKOFF_MIN_BLOCK_NANOS, BACKOFF_MAX_BLOCK_NANOS);
             }
         }
