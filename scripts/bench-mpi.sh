@@ -116,7 +116,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP
 
 # ---- the peers: Debian's packages ----------------------------------------------------------------
 install() {
@@ -291,7 +291,7 @@ variants() { # PART N BUFFER OP
 if ((probe)); then
   if ((cores >= 2)) && command -v taskset >/dev/null; then
     pjava=(java -XX:+UseSerialGC -Xmx16m -cp "$bench" io.cohort.bench.CoreDistanceProbe)
-    taskset -c 1 "${pjava[@]}" follow "$work/probe.line" 200 >/dev/null 2>&1 &
+    taskset -c 1 "${pjava[@]}" follow "$work/probe.line" 200 >"$work/probe.err" 2>&1 &
     probes+=($!)
     taskset -c 0 "${pjava[@]}" lead "$work/probe.line" 200 >"$work/probe.out" 2>&1 &
     probes+=($!)
@@ -327,7 +327,8 @@ if ((${#probes[@]})); then
   kill "${probes[@]}" 2>/dev/null || true
   wait "${probes[@]}" 2>/dev/null || true
   probes=()
-  grep '^probe ' "$work/probe.out" >>"$out" || echo "bench-mpi: the probe printed nothing: $(head -c 300 "$work/probe.out")" >&2
+  grep '^probe ' "$work/probe.out" >>"$out" \
+    || echo "bench-mpi: the probe printed nothing: $(cat "$work/probe.out" "$work/probe.err" | head -c 400)" >&2
 fi
 
 python3 scripts/lib/bench-mpi-table.py "$out" >"$md" || { echo "bench-mpi: the tables could not be made from $out" >&2; failed=1; }

@@ -26,6 +26,7 @@ the nearest probe within one period). A last section then gives the point-to-poi
 N = 2 with arrays per mode: the median over the repetitions taken in that mode, how many there
 were, and the ratio to MPJ Express within the mode. Standard library only.
 """
+import bisect
 import collections
 import statistics
 import sys
@@ -37,16 +38,21 @@ FAST_NS = 300
 PROBE_PERIOD_MS = 200
 
 
-def mode_of(kv, probes):
-    """fast, slow, mixed, or None: the machine's mode while the line's samples were taken."""
+def mode_of(kv, probes, times):
+    """fast, slow, mixed, or None: the machine's mode while the line's samples were taken.
+
+    probes: (end_ms, rtt_ns) sorted by time; times: their end_ms alone, for bisect."""
     if not probes or "end_ms" not in kv or "span_ms" not in kv:
         return None
     end = int(kv["end_ms"])
     start = end - int(kv["span_ms"])
-    rtts = [r for t, r in probes if start <= t <= end]
+    lo, hi = bisect.bisect_left(times, start), bisect.bisect_right(times, end)
+    rtts = [r for _, r in probes[lo:hi]]
     if not rtts:
-        near = min(probes, key=lambda p: abs(p[0] - (start + end) / 2))
-        if abs(near[0] - (start + end) / 2) > PROBE_PERIOD_MS:
+        mid = (start + end) / 2
+        near = [probes[i] for i in (lo - 1, lo) if 0 <= i < len(probes)]
+        near = min(near, key=lambda p: abs(p[0] - mid))
+        if abs(near[0] - mid) > PROBE_PERIOD_MS:
             return None
         rtts = [near[1]]
     if all(r < FAST_NS for r in rtts):
@@ -66,8 +72,12 @@ def parse(path):
     for line in lines:
         if line.startswith("probe "):
             kv = dict(p.split("=", 1) for p in line.split()[1:] if "=" in p)
-            probes.append((int(kv["end_ms"]), int(kv["rtt_ns"])))
+            try:
+                probes.append((int(kv["end_ms"]), int(kv["rtt_ns"])))
+            except (KeyError, ValueError):
+                print(f"bench-mpi-table: skipping a malformed probe line: {line.strip()[:100]}", file=sys.stderr)
     probes.sort()
+    times = [t for t, _ in probes]
     for line in lines:
         if line.startswith("# ") and not line.startswith("# FAILED"):
             header.append(line[2:].strip())
@@ -81,7 +91,7 @@ def parse(path):
             fig = (float(kv["median_us"]), float(kv["p99_us"]))
         key = (op, int(kv["n"]), kv["buffer"], kv["impl"], kv.get("idle", "-"), int(kv["size"]))
         runs[key].append(fig)
-        mode = mode_of(kv, probes)
+        mode = mode_of(kv, probes, times)
         if mode:
             modes[key].append((mode, fig[0]))
     figs = {k: (statistics.median(a for a, _ in v), statistics.median(b for _, b in v), len(v))
