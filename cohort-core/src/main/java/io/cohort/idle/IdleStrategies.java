@@ -32,8 +32,9 @@ public final class IdleStrategies {
      * polling rather than sleeping at once. Twenty yields alone (13 µs there) were shorter than the
      * waits of a large transfer between two peers, whose every sleep then made the other side wait
      * and sleep too: 4 MiB messages moved at 17-20 GB/s instead of busy-spin's 23-26 GB/s
-     * ("Backoff that yields for 100 µs", benchmarks.md). A yield gives the processor to any thread
-     * that wants it, so the longer phase takes nothing from others, only idle time.
+     * (benchmarks.md, "The machine's two modes, and backoff that yields for 100 µs"). A yield
+     * gives the processor to any thread that wants it, so the longer phase takes nothing from
+     * others, only idle time.
      */
     public static final long BACKOFF_YIELD_NANOS = 100_000L;
     /** First blocking period of backoff; the kernel wakes a blocked owner earlier when data arrives. */
