@@ -1000,7 +1000,13 @@ public class Comm implements Freeable {
     /** Returns when every process of the communicator has called it. */
     public final void barrier() throws MPIException {
         Communicator c = cc();
-        blocking("barrier", c::barrier);
+        // Straight to Cohort, as bcast: nothing to prepare or store, and no Prepared made per call.
+        queue().drain();
+        try {
+            c.barrier();
+        } catch (RuntimeException e) {
+            throw fail(e, "barrier");
+        }
     }
 
     public final Request iBarrier() throws MPIException {
