@@ -37,7 +37,7 @@
 # mpi_yield_when_idle=1, which it would set itself if it knew the hosts share cores (each namespace
 # looks like a whole machine to it); MPJ's niodev blocks in a selector anyway. Open MPI's yield still
 # polls when nothing else wants the core (N = 2 on two cores), where Cohort's park sleeps in the
-# kernel: BENCH_COHORT_IDLE=yield|backoff measures Cohort polling too (docs/benchmarks.md, "Idle
+# kernel: BENCH_COHORT_IDLE=yield|backoff measures Cohort polling too (docs/notes/benchmark-history.md, "Idle
 # strategies at N = 2 in the box"). Open MPI spinning (BENCH_OMPI_YIELD=0; auto = only
 # when N exceeds the cores) was far worse here even at N = 2 with other work on the machine: 2 ms
 # medians and 10 ms p99s where yielding gave 30-70 us. Java peers get the same fixed heap.
@@ -182,7 +182,7 @@ run() {
   fi
 }
 # args OP N: the programs' options. With more peers than cores and no --prewarm given, the pre-warm
-# is 30000 calls: 8 JVMs compiling on 2 cores were still in C2 after 5000 (docs/benchmarks.md).
+# is 30000 calls: 8 JVMs compiling on 2 cores were still in C2 after 5000 (docs/notes/benchmark-history.md).
 args() {
   local p=$prewarm
   ((prewarm_given == 0 && $2 > cores && p < 30000)) && p=30000

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How late a waiting peer sees a message that comes after a pause (docs/benchmarks.md, "Waking a
+# How late a waiting peer sees a message that comes after a pause (docs/notes/benchmark-history.md, "Waking a
 # waiting peer"): io.cohort.bench.IdleWakeJob, 2 peers on this host, rank 0 pausing GAP ms before
 # each send. Three variants, run alternately so machine noise hits each alike:
 #   shm-doorbell  shared memory, the receiver sleeping on its doorbell (the default);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mpi layer's own cost per call (docs/benchmarks.md, "The mpi layer's own cost"): one job of 2
+# The mpi layer's own cost per call (docs/benchmarks.md, "MPI for Java: the mpi layer's own cost"): one job of 2
 # peers over shared memory, busy-spinning, runs each operation through Cohort's API and through
 # cohort-mpi.jar in alternating blocks (MpiLayerCost, in cohort-bench/src/main/java-mpi-layer), so
 # that machine noise hits both alike; each run prints the best and the median block of each.

@@ -32,9 +32,9 @@
 #
 # Installs openmpi-bin, libopenmpi-dev and libmpj-java if missing (needs root then). The bindings'
 # sources come from Debian's openmpi_4.1.4.orig.tar.xz (bench-out/ompi-java/, else the cache of
-# scripts/public-suites.sh, else /tmp/pub/, else deb.debian.org), checked against the SHA-256 in
-# openmpi_4.1.4-3.dsc; once mpi.jar is built no
-# network is needed. Nothing fetched or generated goes into the source tree.
+# scripts/public-suites.sh, else /tmp/pub/, else `apt-get source` from the machine's own Debian
+# mirror, scripts/lib/debian-source.sh), checked against the SHA-256 in openmpi_4.1.4-3.dsc; once
+# mpi.jar is built no network is needed. Nothing fetched or generated goes into the source tree.
 #
 # The machine's state: on a virtual machine the host moves the guest's processors between its cores,
 # and copies between processes run 3-5x slower while the two sit on cores that share no cache. So,
@@ -141,8 +141,8 @@ fi
 ompi_jar=bench-out/ompi-java/mpi.jar
 build_ompi_jar() {
   local cache=bench-out/ompi-java tarball=openmpi_4.1.4.orig.tar.xz dsc=openmpi_4.1.4-3.dsc
-  local base=http://deb.debian.org/debian/pool/main/o/openmpi
   mkdir -p "$cache"
+  local f missing=()
   for f in $tarball $dsc; do
     [[ -s $cache/$f ]] && continue
     # The cache of scripts/public-suites.sh, or a copy left in /tmp/pub, saves the download.
@@ -150,9 +150,14 @@ build_ompi_jar() {
     for d in "${COHORT_PUBLIC_CACHE:-$HOME/.cache/cohort/public}" /tmp/pub; do
       if [[ -s $d/$f ]]; then cp "$d/$f" "$cache/$f"; continue 2; fi
     done
-    echo "fetching $base/$f..." >&2
-    curl -fsS -o "$cache/$f.part" "$base/$f" && mv "$cache/$f.part" "$cache/$f" || die "could not fetch $base/$f"
+    missing+=("$f")
   done
+  if ((${#missing[@]})); then
+    echo "fetching ${missing[*]} with apt-get source..." >&2
+    . "$root/scripts/lib/debian-source.sh"
+    debian_source openmpi 4.1.4-3 "$cache" --tar-only --dsc-only || die "could not fetch ${missing[*]}"
+    for f in "${missing[@]}"; do [[ -s $cache/$f ]] || die "apt-get source openmpi=4.1.4-3 did not bring $f"; done
+  fi
   local want got
   want=$(awk '/^Checksums-Sha256:/ {on = 1; next} /^[^ ]/ {on = 0} on && $3 == "'$tarball'" {print $1}' "$cache/$dsc")
   got=$(sha256sum "$cache/$tarball" | cut -d' ' -f1)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs well-known public Java MPI programs and test suites, unmodified, on Cohort's two MPI layers
-# (issue 9): each is fetched as Debian's source package of the library it was written for, its
-# checksum checked, compiled against our jar and started with `cohort run`.
+# (issue 9): each is fetched as Debian's source package of the library it was written for (with
+# `apt-get source`, scripts/lib/debian-source.sh), its checksum checked, compiled against our jar and
+# started with `cohort run`.
 #
 #   - ompi-examples: Open MPI 4.1.4's examples/Hello.java and Ring.java (the Open MPI Java bindings
 #     API) on lib/cohort-mpi.jar;
@@ -14,11 +15,14 @@
 #                            [--timeout SECONDS] [--out DIR]
 #
 # Nothing fetched is kept in the repository: sources are cached under ${COHORT_PUBLIC_CACHE:-
-# ~/.cache/cohort/public} and unpacked into a temporary directory. The MPJ tests and the JGF
-# benchmarks report failures by printing them (ERROR, Validation failed) rather than by their exit
-# status, so a run passes when `cohort run` exits 0 within the time-out and no line of its output
-# reports an error. Each test's output goes to DIR/<suite>/<np>/<class>.out and the verdicts to
-# DIR/results.txt (default DIR: bench-out/public-suites-<time>). Exits 1 if any run failed.
+# ~/.cache/cohort/public} and unpacked into a temporary directory. A source tarball not in the cache
+# comes from the Debian mirror this machine's apt uses; where apt has no deb-src entry, root gets one
+# added for the run and removed afterwards (scripts/lib/debian-source.sh says how), and anyone else
+# is told which entry to add. The MPJ tests and the JGF benchmarks report failures by printing them
+# (ERROR, Validation failed) rather than by their exit status, so a run passes when `cohort run`
+# exits 0 within the time-out and no line of its output reports an error. Each test's output goes
+# to DIR/<suite>/<np>/<class>.out and the verdicts to DIR/results.txt (default DIR:
+# bench-out/public-suites-<time>). Exits 1 if any run failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 suites="ompi-examples,mpj-tests,jgf" nps="2 4" only="" timeout=120 out=""
@@ -41,19 +45,20 @@ mkdir -p "$cache"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Debian's source tarballs, with the SHA-256 sums their .dsc files give.
-pool=http://deb.debian.org/debian/pool/main
-OMPI_TAR=openmpi_4.1.4.orig.tar.xz
+# Debian's source packages (those of Debian 12), their upstream tarballs, and the SHA-256 sums the
+# packages' .dsc files give.
+. "$root/scripts/lib/debian-source.sh"
+OMPI_SRC=openmpi OMPI_VER=4.1.4-3 OMPI_TAR=openmpi_4.1.4.orig.tar.xz
 OMPI_SHA=ddaee7dbdb01eb4fab1fda5b5e03e8bbff026711806c095c1f39bb410f99f263
-MPJ_TAR=mpj_0.44+dfsg.orig.tar.xz
+MPJ_SRC=mpj MPJ_VER=0.44+dfsg-4 MPJ_TAR=mpj_0.44+dfsg.orig.tar.xz
 MPJ_SHA=75ab5bbb2e40359c75cb30222b6d85d2ba0d1291a0fcef0c6b0b4f465436bb75
 
-fetch() { # URL FILE SHA256: into the cache once, checked every time
-  local url=$1 file=$cache/$2 sha=$3
+fetch() { # SOURCE_PACKAGE VERSION FILE SHA256: FILE into the cache once, checked every time
+  local pkg=$1 ver=$2 file=$cache/$3 sha=$4
   if [ ! -f "$file" ]; then
-    echo "fetching $url" >&2
-    curl -fsSL --retry 3 -o "$file.part" "$url" || { echo "could not fetch $url" >&2; rm -f "$file.part"; exit 1; }
-    mv "$file.part" "$file"
+    echo "fetching $pkg $ver's source with apt-get source" >&2
+    debian_source "$pkg" "$ver" "$cache" --tar-only || { echo "could not fetch $3" >&2; exit 1; }
+    [ -f "$file" ] || { echo "apt-get source $pkg=$ver did not bring $3" >&2; exit 1; }
   fi
   if [ "$(sha256sum "$file" | cut -d' ' -f1)" != "$sha" ]; then
     echo "$file does not have the SHA-256 Debian's .dsc gives; delete it and run again" >&2
@@ -155,7 +160,7 @@ IFS=, read -r -a suite_list <<< "$suites"
 for suite in "${suite_list[@]}"; do
   case "$suite" in
     ompi-examples)
-      fetch "$pool/o/openmpi/$OMPI_TAR" "$OMPI_TAR" "$OMPI_SHA"
+      fetch "$OMPI_SRC" "$OMPI_VER" "$OMPI_TAR" "$OMPI_SHA"
       tar -xJf "$cache/$OMPI_TAR" -C "$work" openmpi-4.1.4/examples/Hello.java openmpi-4.1.4/examples/Ring.java
       jar=$lib/cohort-mpi.jar
       mkdir -p "$work/ompi-classes"
@@ -168,7 +173,7 @@ for suite in "${suite_list[@]}"; do
     mpj-tests|jgf)
       jar=$lib/cohort-mpj.jar
       [ -f "$jar" ] || { echo "$jar is missing: build Cohort with the cohort-mpj module" >&2; exit 1; }
-      fetch "$pool/m/mpj/$MPJ_TAR" "$MPJ_TAR" "$MPJ_SHA"
+      fetch "$MPJ_SRC" "$MPJ_VER" "$MPJ_TAR" "$MPJ_SHA"
       [ -d "$work/mpj-v0_44" ] || tar -xJf "$cache/$MPJ_TAR" -C "$work" mpj-v0_44/test
       src=$work/mpj-v0_44/test
       if [ "$suite" = mpj-tests ]; then dirs=(mpi); else dirs=(jgf_mpj_benchmarks); fi

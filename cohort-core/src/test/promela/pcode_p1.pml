@@ -11,7 +11,7 @@
  *   - Progress, as a liveness claim: <> all processors finished (ltl "progress"), under weak
  *     fairness and a bound on losses (the paper's Assumption 4, eventual receipt, made finite).
  *
- * What the model leaves out of PCODE (Cohort's io.cohort.transport.bcast has them): the global
+ * What the model leaves out of PCODE (Cohort's io.cohort.broadcast.pcode has them): the global
  * counter and gcv flow control (5.1, 5.2), early loss detection by gaps (5.3), the early-message
  * buffer (5.4), periodic STATUS (5.5: here STATUS is only asked for by a sender whose buffer is
  * full, as in P1), point-to-point unicast streams (5.6), time-outs and their delays (5.7: a timer

@@ -1,7 +1,9 @@
 package mpi;
 
 import io.cohort.mpi.support.BaseType;
-import io.cohort.mpi.support.Carriers;
+import io.cohort.mpi.support.buffers.Blocks;
+import io.cohort.mpi.support.buffers.Carriers;
+import io.cohort.mpi.support.buffers.Operand;
 
 import java.lang.reflect.Array;
 import java.nio.Buffer;
@@ -24,6 +26,10 @@ import java.nio.ShortBuffer;
  * read in the platform's byte order as raw memory is; a typed array or buffer holds its own type.
  * Where the buffer already is the wire form or the carrier (a direct {@code ByteBuffer} of bytes,
  * an {@code int[]} of exactly the items' length for a contiguous int type) nothing is copied.
+ *
+ * <p>This class holds the bindings' own rules (what a buffer may be, how much it holds, that item 0
+ * is at index 0, that a receive buffer may be longer than the items); the mechanics are those both
+ * MPI layers share, in {@link io.cohort.mpi.support.buffers}.
  *
  * <p>Threads: stateless; any thread.
  */
@@ -72,10 +78,7 @@ final class Buffers {
 
     /** Elements {@code count} items span from index 0: the highest element index touched, plus one. */
     static long span(int count, Datatype t) {
-        if (count == 0 || t.size == 0) {
-            return 0;
-        }
-        return (long) (count - 1) * t.extent + t.trueLb + t.trueExtent;
+        return t.layout.span(count);
     }
 
     /**
@@ -210,45 +213,30 @@ final class Buffers {
     }
 
     /**
-     * The user's own storage as a carrier of exactly {@code elements} base elements from index 0,
+     * The user's own storage as a carrier of exactly {@code elements} base elements from index 0
+     * ({@code exact}), or of at least that many where the collective writes only the first ones,
      * when that needs no copy; else null.
      */
     static Object direct(Object buf, int elements, Datatype t, boolean exact) {
-        if (!t.contiguous) {
-            return null;
-        }
-        if (BaseType.isCarrier(buf, t.baseType)) {
-            int len = Array.getLength(buf);
-            return len == elements || !exact && len >= elements ? buf : null;
-        }
-        if (buf instanceof ByteBuffer b && t.baseType == Datatype.BYTE) {
-            ByteBuffer w = b.duplicate();
-            w.clear();
-            w.limit(elements);
-            return w;
-        }
-        return null;
+        return Operand.direct(buf, 0, elements, t.layout, t.baseType, exact);
     }
 
-    /** A carrier of items {@code first} to {@code first + count - 1} packed back to back ({@code t.size} elements each). */
-    static Object gather(Object buf, int first, int count, Datatype t, boolean load) {
-        return Carriers.gather(buf, first * t.extent, count, t.layout, t.baseType, load);
+    /** A carrier holding exactly items [first, first + count) of {@code buf}, with their values: the buffer itself when it is them. */
+    static Object input(Object buf, int first, int count, Datatype t) {
+        return Operand.inputCarrier(buf, first * t.extent, count, t.layout, t.baseType);
     }
 
-    /** Writes items {@code first} to {@code first + count - 1} of a packed carrier back into the buffer. */
-    static void scatter(Object carrier, Object buf, int first, int count, Datatype t) {
-        if (carrier == buf || count == 0) {
-            return;
-        }
-        if (carrier instanceof ByteBuffer c) {
-            // A window on the user's ByteBuffer: already in place.
-            if (buf instanceof ByteBuffer) {
-                return;
-            }
-            byte[] copy = new byte[c.remaining()];
-            c.duplicate().get(copy);
-            carrier = copy;
-        }
-        Carriers.scatter(carrier, first * t.size, buf, first * t.extent, count, t.layout, t.baseType);
+    /**
+     * Where a collective writes {@code count} items for {@code buf}: the buffer itself when it is the
+     * carrier (it may be longer: Cohort writes the first elements), else a carrier stored back by
+     * {@link Operand#store()}, holding the buffer's items where {@code load}.
+     */
+    static Operand output(Object buf, int count, Datatype t, boolean load) {
+        return Operand.output(buf, 0, count, t.layout, t.baseType, false, load);
+    }
+
+    /** Blocks of {@code counts[r]} items at {@code displs[r]} items (in extents of the type) of {@code buf}. */
+    static Blocks blocks(Object buf, int[] counts, int[] displs, Datatype t, boolean load) {
+        return new Blocks(buf, 0, counts, displs, t.layout, t.baseType, load);
     }
 }

@@ -4,6 +4,8 @@ import io.cohort.Communicator;
 import io.cohort.Message;
 import io.cohort.collective.NonblockingRunner;
 import io.cohort.mpi.support.InterGroups;
+import io.cohort.mpi.support.buffers.Blocks;
+import io.cohort.mpi.support.buffers.Operand;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -24,6 +26,12 @@ import java.util.function.Supplier;
  * <p>Errors go to this communicator's error handler: {@link MPI#ERRORS_ARE_FATAL} (the default)
  * ends the job with one line naming the rank and the error, {@link MPI#ERRORS_RETURN} throws an
  * {@link MPIException}.
+ *
+ * <p>This class is the communicator: its Cohort communicator, error handler, name and queue of
+ * nonblocking collectives, its management (dup, free, compare, attributes) and the argument checks
+ * every call shares. Its communication calls are the bindings' public methods here, and their work
+ * is done by one package-private class per job: {@link PointToPoint}, {@link Collectives},
+ * {@link Reductions}; buffers become what Cohort takes through {@link Buffers}.
  *
  * <p>Threads: any thread may call (Cohort's communicators are thread-safe, so
  * {@link MPI#THREAD_MULTIPLE} is provided); collectives of one communicator must be started in
@@ -266,7 +274,8 @@ public class Comm implements Freeable {
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
         if (comm1 == null || comm2 == null) {
             MPI.check();
-            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_COMM, "compare needs two communicators, not null"));
+            throw Errors.handle(MPI.worldErrhandler(), Errors.error(MPI.ERR_COMM,
+                    "compare needs two communicators, not null"));
         }
         Communicator a = comm1.c();
         Communicator b = comm2.c();
@@ -415,50 +424,9 @@ public class Comm implements Freeable {
         }
     }
 
-    private void checkDest(Communicator c, int dest, String op) throws MPIException {
-        int n = peers(c);
-        if (dest < 0 || dest >= n) {
-            throw error(MPI.ERR_RANK, op + ": destination rank " + dest + " is not in " + whom() + " of "
-                    + n + " (ranks 0 to " + (n - 1) + ", or MPI.PROC_NULL)");
-        }
-    }
-
-    private void checkSource(Communicator c, int source, String op) throws MPIException {
-        int n = peers(c);
-        if (source != MPI.ANY_SOURCE && (source < 0 || source >= n)) {
-            throw error(MPI.ERR_RANK, op + ": source rank " + source + " is not in " + whom() + " of " + n
-                    + " (ranks 0 to " + (n - 1) + ", MPI.ANY_SOURCE or MPI.PROC_NULL)");
-        }
-    }
-
-    /** What point-to-point ranks name, in errors. */
-    private String whom() {
-        return this instanceof Intercomm ? "the remote group" : "this communicator";
-    }
-
-    private void checkSendTag(int tag, String op) throws MPIException {
-        if (tag < 0) {
-            throw error(MPI.ERR_TAG, op + ": tag " + tag + " is negative; tags are 0 to MPI.TAG_UB (MPI.ANY_TAG is for receives)");
-        }
-    }
-
-    private void checkRecvTag(int tag, String op) throws MPIException {
-        if (tag < 0 && tag != MPI.ANY_TAG) {
-            throw error(MPI.ERR_TAG, op + ": tag " + tag + " is negative; receives take 0 to MPI.TAG_UB or MPI.ANY_TAG");
-        }
-    }
-
     final void checkRoot(Communicator c, int root, String op) throws MPIException {
         if (root < 0 || root >= c.size()) {
             throw error(MPI.ERR_ROOT, op + ": root " + root + " is not in this communicator of " + c.size());
-        }
-    }
-
-    private void checkFits(long got, int count, Datatype type, int source, int tag, String op) throws MPIException {
-        long room = Buffers.wireBytes(count, type);
-        if (got > room) {
-            throw error(MPI.ERR_TRUNCATE, op + ": the message of " + got + " bytes from rank " + source + " (tag " + tag
-                    + ") does not fit the receive buffer of " + count + " items of " + type + " (" + room + " bytes)");
         }
     }
 
@@ -468,7 +436,7 @@ public class Comm implements Freeable {
      * and handed out again for it: statuses are immutable, and a steady loop allocates none. The
      * field is a plain one: a racing thread at worst makes its own (final fields publish safely).
      */
-    private Status status(io.cohort.Status s) {
+    Status status(io.cohort.Status s) {
         Status last = lastStatus;
         if (last != null && last.origin == s) {
             return last;
@@ -482,120 +450,26 @@ public class Comm implements Freeable {
 
     /** Sends {@code count} items of {@code type} from {@code buf}; returns once {@code buf} may be reused. */
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        Communicator c = c();
-        int raw = Buffers.checkedRawBytes(buf, count, type);
-        if (raw < 0) {
-            checkBuffer(buf, count, type, "send", "send buffer");
-        }
-        if (dest == MPI.PROC_NULL) {
-            return;
-        }
-        checkDest(c, dest, "send");
-        checkSendTag(tag, "send");
-        try {
-            if (buf instanceof ByteBuffer b && raw >= 0) {
-                c.send(out(dest), tag, b, 0, raw);
-            } else if (buf instanceof byte[] a && raw >= 0) {
-                c.send(out(dest), tag, a, 0, raw);
-            } else {
-                c.send(out(dest), tag, Buffers.pack(buf, count, type));
-            }
-        } catch (RuntimeException e) {
-            throw fail(e, "send");
-        }
+        PointToPoint.send(this, buf, count, type, dest, tag);
     }
 
     /** Receives at most {@code count} items of {@code type} into {@code buf}. */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        Communicator c = c();
-        int raw = Buffers.checkedRawBytes(buf, count, type);
-        if (raw < 0) {
-            checkBuffer(buf, count, type, "recv", "receive buffer");
-        }
-        if (source == MPI.PROC_NULL) {
-            return Status.procNull(MPI.UNDEFINED);
-        }
-        checkSource(c, source, "recv");
-        checkRecvTag(tag, "recv");
-        if (raw < 0) {
-            return receive(c, buf, count, type, source, tag, "recv");
-        }
-        try { // the checked common case: straight into the buffer's bytes, no view, no copy
-            return status(buf instanceof byte[] a ? c.recv(out(source), tag, a, 0, raw)
-                    : c.recv(out(source), tag, (ByteBuffer) buf, 0, raw));
-        } catch (RuntimeException e) {
-            throw fail(e, "recv");
-        }
-    }
-
-    private Status receive(Communicator c, Object buf, int count, Datatype type, int source, int tag, String op)
-            throws MPIException {
-        try {
-            ByteBuffer raw = Buffers.rawWindow(buf, count, type);
-            if (raw != null) {
-                return status(c.recv(out(source), tag, raw));
-            }
-            Message m = c.recv(out(source), tag);
-            Buffers.unpack(m.buffer(), buf, count, type); // a longer message leaves the items that fit, as the raw path does
-            checkFits(m.length(), count, type, in(m.source()), m.tag(), op);
-            return status(m.status());
-        } catch (RuntimeException e) {
-            throw fail(e, op);
-        }
+        return PointToPoint.recv(this, buf, count, type, source, tag);
     }
 
     /** Sends and receives at once (the two buffers must not overlap). */
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
-        Communicator c = c();
-        checkBuffer(sendbuf, sendcount, sendtype, "sendRecv", "send buffer");
-        checkBuffer(recvbuf, recvcount, recvtype, "sendRecv", "receive buffer");
-        return exchange(c, Buffers.pack(sendbuf, sendcount, sendtype), dest, sendtag, recvbuf, recvcount, recvtype,
-                source, recvtag, "sendRecv");
+        return PointToPoint.sendRecv(this, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                source, recvtag);
     }
 
     /** Sends {@code buf}'s items, then receives into the same buffer. */
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
                                         int recvtag) throws MPIException {
-        Communicator c = c();
-        checkBuffer(buf, count, type, "sendRecvReplace", "buffer");
-        ByteBuffer out = Buffers.pack(buf, count, type);
-        if (Buffers.rawWindow(buf, count, type) != null) {
-            // The wire bytes are the buffer itself, which the receive overwrites: send a copy.
-            ByteBuffer copy = ByteBuffer.allocate(out.remaining());
-            copy.put(out.duplicate()).flip();
-            out = copy;
-        }
-        return exchange(c, out, dest, sendtag, buf, count, type, source, recvtag, "sendRecvReplace");
-    }
-
-    private Status exchange(Communicator c, ByteBuffer payload, int dest, int sendtag, Object recvbuf, int recvcount,
-                            Datatype recvtype, int source, int recvtag, String op) throws MPIException {
-        if (dest != MPI.PROC_NULL) {
-            checkDest(c, dest, op);
-            checkSendTag(sendtag, op);
-        }
-        if (source != MPI.PROC_NULL) {
-            checkSource(c, source, op);
-            checkRecvTag(recvtag, op);
-        }
-        io.cohort.Request sent;
-        try {
-            sent = dest == MPI.PROC_NULL ? null : c.isend(out(dest), sendtag, payload);
-        } catch (RuntimeException e) {
-            throw fail(e, op);
-        }
-        Status s = source == MPI.PROC_NULL ? Status.procNull(MPI.UNDEFINED)
-                : receive(c, recvbuf, recvcount, recvtype, source, recvtag, op);
-        if (sent != null) {
-            try {
-                sent.await();
-            } catch (RuntimeException e) {
-                throw fail(e, op);
-            }
-        }
-        return s;
+        return PointToPoint.sendRecvReplace(this, buf, count, type, dest, sendtag, source, recvtag);
     }
 
     /** A buffered-mode send; Cohort's sends are always buffered (eager), so this is {@link #send}. */
@@ -620,18 +494,7 @@ public class Comm implements Freeable {
 
     /** Starts a send; {@code buf} (an array or any NIO buffer) must stay untouched until the request completes. */
     public final Request iSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        Communicator c = c();
-        checkBuffer(buf, count, type, "iSend", "send buffer");
-        if (dest == MPI.PROC_NULL) {
-            return Request.completed(this, Status.procNull(MPI.UNDEFINED));
-        }
-        checkDest(c, dest, "iSend");
-        checkSendTag(tag, "iSend");
-        try {
-            return new Request(c.isend(out(dest), tag, Buffers.pack(buf, count, type)), this, true, null);
-        } catch (RuntimeException e) {
-            throw fail(e, "iSend");
-        }
+        return PointToPoint.iSend(this, buf, count, type, dest, tag);
     }
 
     public final Request ibSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
@@ -652,59 +515,14 @@ public class Comm implements Freeable {
      * is filled as the message arrives; any other buffer when a wait or test completes the request.
      */
     public final Request iRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        Communicator c = c();
-        checkBuffer(buf, count, type, "iRecv", "receive buffer");
-        if (source == MPI.PROC_NULL) {
-            return Request.completed(this, Status.procNull(MPI.UNDEFINED));
-        }
-        checkSource(c, source, "iRecv");
-        checkRecvTag(tag, "iRecv");
-        Request r = new Request(null, this, true, null);
-        postReceive(c, r, buf, count, type, source, tag);
-        return r;
-    }
-
-    private void postReceive(Communicator c, Request into, Object buf, int count, Datatype type, int source, int tag)
-            throws MPIException {
-        try {
-            ByteBuffer raw = Buffers.rawWindow(buf, count, type);
-            if (raw != null) {
-                into.start(c.irecv(out(source), tag, raw), true, null);
-                return;
-            }
-            io.cohort.Request[] inner = new io.cohort.Request[1];
-            inner[0] = c.irecv(out(source), tag);
-            into.start(inner[0], true, s -> {
-                Message m = inner[0].message();
-                Buffers.unpack(m.buffer(), buf, count, type); // the items that fit, then the truncation
-                checkFits(m.length(), count, type, in(m.source()), m.tag(), "iRecv");
-            });
-        } catch (RuntimeException e) {
-            throw fail(e, "iRecv");
-        }
+        return PointToPoint.iRecv(this, buf, count, type, source, tag);
     }
 
     // ---- persistent requests --------------------------------------------------------------------
 
     /** A persistent send: each {@link Prequest#start()} sends {@code buf}'s current items. */
     public final Prequest sendInit(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        Communicator c = c();
-        checkBuffer(buf, count, type, "sendInit", "send buffer");
-        if (dest != MPI.PROC_NULL) {
-            checkDest(c, dest, "sendInit");
-            checkSendTag(tag, "sendInit");
-        }
-        return new Prequest(this, p -> {
-            if (dest == MPI.PROC_NULL) {
-                p.startCompleted(Status.procNull(MPI.UNDEFINED));
-                return;
-            }
-            try {
-                p.start(c.isend(out(dest), tag, Buffers.pack(buf, count, type)), true, null);
-            } catch (RuntimeException e) {
-                throw fail(e, "start");
-            }
-        });
+        return PointToPoint.sendInit(this, buf, count, type, dest, tag);
     }
 
     public final Prequest bSendInit(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
@@ -721,103 +539,37 @@ public class Comm implements Freeable {
 
     /** A persistent receive into {@code buf}. */
     public final Prequest recvInit(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        Communicator c = c();
-        checkBuffer(buf, count, type, "recvInit", "receive buffer");
-        if (source != MPI.PROC_NULL) {
-            checkSource(c, source, "recvInit");
-            checkRecvTag(tag, "recvInit");
-        }
-        return new Prequest(this, p -> {
-            if (source == MPI.PROC_NULL) {
-                p.startCompleted(Status.procNull(MPI.UNDEFINED));
-            } else {
-                postReceive(c, p, buf, count, type, source, tag);
-            }
-        });
+        return PointToPoint.recvInit(this, buf, count, type, source, tag);
     }
 
     // ---- pack -------------------------------------------------------------------------------------
 
     /** Packs {@code incount} items into {@code outbuf} from {@code position}; returns the position after them. */
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
-        c();
-        checkBuffer(inbuf, incount, type, "pack", "input buffer");
-        if (outbuf == null) {
-            throw error(MPI.ERR_BUFFER, "pack: the output buffer is null");
-        }
-        ByteBuffer b = Buffers.pack(inbuf, incount, type);
-        if (position < 0 || (long) position + b.remaining() > outbuf.length) {
-            throw error(MPI.ERR_TRUNCATE, "pack: " + b.remaining() + " bytes do not fit in " + outbuf.length
-                    + " bytes from position " + position);
-        }
-        b.duplicate().get(outbuf, position, b.remaining());
-        return position + b.remaining();
+        return PointToPoint.pack(this, inbuf, incount, type, outbuf, position);
     }
 
     /** Unpacks {@code outcount} items from {@code inbuf} at {@code position}; returns the position after them. */
-    public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
-        c();
-        checkBuffer(outbuf, outcount, type, "unpack", "output buffer");
-        if (inbuf == null) {
-            throw error(MPI.ERR_BUFFER, "unpack: the input buffer is null");
-        }
-        long n = Buffers.wireBytes(outcount, type);
-        if (position < 0 || position + n > inbuf.length) {
-            throw error(MPI.ERR_TRUNCATE, "unpack: " + outcount + " items need " + n + " bytes but " + inbuf.length
-                    + " bytes from position " + position + " hold fewer");
-        }
-        Buffers.unpack(ByteBuffer.wrap(inbuf, position, (int) n).slice(), outbuf, outcount, type);
-        return position + (int) n;
+    public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount,
+            Datatype type) throws MPIException {
+        return PointToPoint.unpack(this, inbuf, position, outbuf, outcount, type);
     }
 
     /** The bytes {@link #pack} writes for {@code incount} items. */
     public final int packSize(int incount, Datatype type) throws MPIException {
-        c();
-        if (type == null || type.baseType == Datatype.NULL) {
-            throw error(MPI.ERR_TYPE, "packSize: the datatype is " + (type == null ? "null" : "MPI.DATATYPE_NULL"));
-        }
-        if (incount < 0) {
-            throw error(MPI.ERR_COUNT, "packSize: the count is negative: " + incount);
-        }
-        long n = Buffers.wireBytes(incount, type);
-        if (n > Integer.MAX_VALUE) {
-            throw error(MPI.ERR_COUNT, "packSize: " + incount + " items of " + type + " take " + n
-                    + " bytes, more than a Java array holds");
-        }
-        return (int) n;
+        return PointToPoint.packSize(this, incount, type);
     }
 
     // ---- probes -------------------------------------------------------------------------------------
 
     /** The status of a matching message if one has arrived, else null; receives nothing. */
     public final Status iProbe(int source, int tag) throws MPIException {
-        Communicator c = c();
-        if (source == MPI.PROC_NULL) {
-            return Status.procNull(MPI.UNDEFINED);
-        }
-        checkSource(c, source, "iProbe");
-        checkRecvTag(tag, "iProbe");
-        try {
-            Optional<io.cohort.Status> s = c.iprobe(out(source), tag);
-            return s.map(this::status).orElse(null);
-        } catch (RuntimeException e) {
-            throw fail(e, "iProbe");
-        }
+        return PointToPoint.iProbe(this, source, tag);
     }
 
     /** Waits until a matching message has arrived and returns its status; receives nothing. */
     public final Status probe(int source, int tag) throws MPIException {
-        Communicator c = c();
-        if (source == MPI.PROC_NULL) {
-            return Status.procNull(MPI.UNDEFINED);
-        }
-        checkSource(c, source, "probe");
-        checkRecvTag(tag, "probe");
-        try {
-            return status(c.probe(out(source), tag));
-        } catch (RuntimeException e) {
-            throw fail(e, "probe");
-        }
+        return PointToPoint.probe(this, source, tag);
     }
 
     // ---- collectives: running them -------------------------------------------------------------
@@ -853,952 +605,274 @@ public class Comm implements Freeable {
         }
     }
 
-    /** A carrier holding exactly items [first, first + count) of {@code buf}, with their values. */
-    private static Object input(Object buf, int first, int count, Datatype t) {
-        if (first == 0) {
-            Object d = Buffers.direct(buf, count * t.size, t, true);
-            if (d != null) {
-                return d;
-            }
-        }
-        return Buffers.gather(buf, first, count, t, true);
-    }
-
-    /** Where a collective writes {@code count} items for {@code buf}: the buffer itself or a carrier copied back by {@link Out#store}. */
-    static final class Out {
-        final Object carrier;
-        private final Object buf;
-        private final int count;
-        private final Datatype t;
-
-        Out(Object buf, int count, Datatype t, boolean load) {
-            Object d = Buffers.direct(buf, count * t.size, t, false);
-            this.carrier = d != null ? d : Buffers.gather(buf, 0, count, t, load);
-            this.buf = buf;
-            this.count = count;
-            this.t = t;
-        }
-
-        private Out(Object carrier, Object buf, int count, Datatype t) {
-            this.carrier = carrier;
-            this.buf = buf;
-            this.count = count;
-            this.t = t;
-        }
-
-        static Out over(Object carrier, Object buf, int count, Datatype t) {
-            return new Out(carrier, buf, count, t);
-        }
-
-        void store() {
-            Buffers.scatter(carrier, buf, 0, count, t);
-        }
-    }
-
-    /** Blocks of items at displacements (in extents of the type), as a carrier with element counts and displacements. */
-    static final class Blocks {
-        final Object carrier;
-        final int[] counts;
-        final int[] displs;
-        private final Object buf;
-        private final int[] itemCounts;
-        private final int[] itemDispls;
-        private final Datatype t;
-
-        Blocks(Object buf, int[] itemCounts, int[] itemDispls, Datatype t, boolean load) {
-            this.buf = buf;
-            this.itemCounts = itemCounts;
-            this.itemDispls = itemDispls;
-            this.t = t;
-            int n = itemCounts.length;
-            int span = 0;
-            for (int r = 0; r < n; r++) {
-                span = Math.max(span, itemDispls[r] + itemCounts[r]);
-            }
-            this.counts = new int[n];
-            this.displs = new int[n];
-            Object d = Buffers.direct(buf, span * t.size, t, false);
-            for (int r = 0; r < n; r++) {
-                counts[r] = itemCounts[r] * t.size;
-                displs[r] = itemDispls[r] * t.size; // contiguous types: extent == size; else packed items
-            }
-            this.carrier = d != null ? d : Buffers.gather(buf, 0, span, t, load);
-        }
-
-        /** Copies the blocks {@code which} (all if null) back into the buffer. */
-        void store(boolean[] which) {
-            for (int r = 0; r < itemCounts.length; r++) {
-                if (which == null || which[r]) {
-                    Buffers.scatter(carrier, buf, itemDispls[r], itemCounts[r], t);
-                }
-            }
-        }
-    }
-
-    static int[] uniform(int count, int n) {
-        int[] c = new int[n];
-        Arrays.fill(c, count);
-        return c;
-    }
-
-    static int[] packed(int count, int n) {
-        int[] d = new int[n];
-        for (int r = 0; r < n; r++) {
-            d[r] = r * count;
-        }
-        return d;
-    }
-
-    /** Counts with their displacements, as the v-collectives take them: both required, one per process. */
-    private void checkCounts(Communicator c, int[] counts, int[] displs, String op) throws MPIException {
-        if (displs == null) {
-            throw error(MPI.ERR_ARG, op + " needs one count and one displacement per process (" + c.size()
-                    + "), not null displacements");
-        }
-        checkCountsOnly(c, counts, displs, op);
-    }
-
-    /** Counts alone (reduceScatter), or with displacements when {@code displs} is not null. */
-    private void checkCountsOnly(Communicator c, int[] counts, int[] displs, String op) throws MPIException {
-        if (counts == null || counts.length != c.size() || displs != null && displs.length != c.size()) {
-            throw error(MPI.ERR_ARG, op + " needs one count" + (displs != null ? " and one displacement" : "")
-                    + " per process (" + c.size() + ")");
-        }
-        for (int r = 0; r < counts.length; r++) {
-            if (counts[r] < 0 || displs != null && displs[r] < 0) {
-                throw error(MPI.ERR_COUNT, op + ": the count or displacement of rank " + r + " is negative");
-            }
-        }
-    }
-
-    private void checkBlocks(Object buf, int[] counts, int[] displs, Datatype t, String what) throws MPIException {
-        long span = 0;
-        for (int r = 0; r < counts.length; r++) {
-            span = Math.max(span, (long) displs[r] + counts[r]);
-        }
-        checkBuffer(buf, (int) Math.min(Integer.MAX_VALUE, span), t, what);
-    }
-
-    /** As {@link #checkBlocks}, for blocks received into: they may not overlap (the data would depend on arrival order). */
-    private void checkReceiveBlocks(Object buf, int[] counts, int[] displs, Datatype t, String what) throws MPIException {
-        checkBlocks(buf, counts, displs, t, what);
-        String overlap = io.cohort.mpi.support.ReceiveBlocks.overlap(counts, displs);
-        if (overlap != null) {
-            throw error(MPI.ERR_ARG, what + ": " + overlap);
-        }
-    }
-
-    private void sameBase(Datatype a, Datatype b, String op) throws MPIException {
-        if (a.baseType != b.baseType) {
-            throw error(MPI.ERR_TYPE, op + ": the send type " + a + " and the receive type " + b
-                    + " have different base types; they must carry the same elements");
-        }
-    }
-
     // ---- barrier and bcast ------------------------------------------------------------------------
 
     /** Returns when every process of the communicator has called it. */
     public final void barrier() throws MPIException {
-        Communicator c = cc();
-        // Straight to Cohort, as bcast: nothing to prepare or store, and no Prepared made per call.
-        queue().drain();
-        try {
-            c.barrier();
-        } catch (RuntimeException e) {
-            throw fail(e, "barrier");
-        }
+        Collectives.barrier(this);
     }
 
     public final Request iBarrier() throws MPIException {
-        Communicator c = cc();
-        return nonblocking("iBarrier", c::barrier, c::ibarrier);
+        return Collectives.iBarrier(this);
     }
 
     /** The root's {@code count} items into every process's {@code buf}. */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        Communicator c = cc();
-        checkRoot(c, root, "bcast");
-        checkBuffer(buf, count, type, "bcast", "buffer");
-        Object d = Buffers.direct(buf, count * type.size, type, true);
-        if (d == null) {
-            blocking("bcast", packedBcast(c, buf, count, type, root));
-            return;
-        }
-        // The buffer is the carrier (the common case): no prepared call to make, nothing to store.
-        queue().drain();
-        try {
-            c.bcast(root, d);
-        } catch (RuntimeException e) {
-            throw fail(e, "bcast");
-        }
+        Collectives.bcast(this, buf, count, type, root);
     }
 
     public final Request iBcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        Communicator c = cc();
-        Prepared p = prepareBcast(c, buf, count, type, root);
-        Object carrier = ((BcastPrepared) p).carrier;
-        return nonblocking("iBcast", p, () -> c.ibcast(root, carrier));
-    }
-
-    private record BcastPrepared(Communicator c, int root, Object carrier, Out out) implements Prepared {
-        @Override
-        public void run() {
-            c.bcast(root, carrier);
-        }
-
-        @Override
-        public void store() {
-            if (out != null && c.rank() != root) {
-                out.store();
-            }
-        }
-    }
-
-    private Prepared prepareBcast(Communicator c, Object buf, int count, Datatype type, int root) throws MPIException {
-        checkRoot(c, root, "bcast");
-        checkBuffer(buf, count, type, "bcast", "buffer");
-        Object d = Buffers.direct(buf, count * type.size, type, true);
-        return d != null ? new BcastPrepared(c, root, d, null) : packedBcast(c, buf, count, type, root);
-    }
-
-    /** A bcast through a packed carrier of {@code buf}'s items (loaded at the root), stored back into it after. */
-    private static Prepared packedBcast(Communicator c, Object buf, int count, Datatype type, int root) {
-        Object carrier = Buffers.gather(buf, 0, count, type, c.rank() == root);
-        return new BcastPrepared(c, root, carrier, Out.over(carrier, buf, count, type));
+        return Collectives.iBcast(this, buf, count, type, root);
     }
 
     // ---- gather ------------------------------------------------------------------------------------
 
-    private record GatherPrepared(Communicator c, int root, Object send, Blocks recv) implements Prepared {
-        @Override
-        public void run() {
-            c.gatherv(root, send, recv == null ? null : recv.carrier, recv == null ? null : recv.counts,
-                    recv == null ? null : recv.displs);
-        }
-
-        @Override
-        public void store() {
-            if (recv != null) {
-                recv.store(null);
-            }
-        }
-    }
-
-    /**
-     * Gathers: rank r's send items into the root's receive buffer at r x recvcount items (or at
-     * {@code displs[r]} for gatherv). {@code sendbuf} null means in place (the root's own block is
-     * already in its receive buffer, which the others' send from).
-     */
-    private Prepared prepareGather(Communicator c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                   int[] recvcounts, int[] displs, Datatype recvtype, int root, boolean inPlace, String op)
-            throws MPIException {
-        checkRoot(c, root, op);
-        boolean atRoot = c.rank() == root;
-        Blocks recv = null;
-        Object send;
-        if (atRoot) {
-            checkCounts(c, recvcounts, displs, op);
-            checkReceiveBlocks(recvbuf, recvcounts, displs, recvtype, op + " receive buffer");
-            recv = new Blocks(recvbuf, recvcounts, displs, recvtype, false);
-            if (inPlace) {
-                send = input(recvbuf, displs[root], recvcounts[root], recvtype);
-            } else {
-                checkBuffer(sendbuf, sendcount, sendtype, op, "send buffer");
-                sameBase(sendtype, recvtype, op);
-                send = input(sendbuf, 0, sendcount, sendtype);
-            }
-        } else {
-            checkBuffer(sendbuf, sendcount, sendtype, op, "send buffer");
-            send = input(sendbuf, 0, sendcount, sendtype);
-        }
-        return new GatherPrepared(c, root, send, recv);
-    }
-
-    private Prepared gatherPrepared(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                                    Datatype recvtype, int root, String op) throws MPIException {
-        Communicator c = cc();
-        boolean root0 = c.rank() == root;
-        return prepareGather(c, sendbuf, sendcount, sendtype, recvbuf, root0 ? uniform(recvcount, c.size()) : null,
-                root0 ? packed(recvcount, c.size()) : null, recvtype, root, false, op);
-    }
-
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                              Datatype recvtype, int root) throws MPIException {
-        blocking("gather", gatherPrepared(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, "gather"));
+        Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** In place: the root's own items are already at root x count in {@code buf}; the others send {@code buf}. */
     public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("gather", gatherInPlace(buf, count, type, root));
-    }
-
-    private Prepared gatherInPlace(Object buf, int count, Datatype type, int root) throws MPIException {
-        Communicator c = cc();
-        if (c.rank() == root) {
-            return prepareGather(c, null, 0, type, buf, uniform(count, c.size()), packed(count, c.size()), type, root,
-                    true, "gather");
-        }
-        return prepareGather(c, buf, count, type, null, null, null, type, root, false, "gather");
+        Collectives.gather(this, buf, count, type, root);
     }
 
     public final Request iGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                  Datatype recvtype, int root) throws MPIException {
-        return nonblocking("iGather", gatherPrepared(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                "iGather"), null);
+        return Collectives.iGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     public final Request iGather(Object buf, int count, Datatype type, int root) throws MPIException {
-        return nonblocking("iGather", gatherInPlace(buf, count, type, root), null);
+        return Collectives.iGather(this, buf, count, type, root);
     }
 
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                               int[] displs, Datatype recvtype, int root) throws MPIException {
-        Communicator c = cc();
-        blocking("gatherv", prepareGather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root,
-                false, "gatherv"));
+        Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root);
     }
 
     /** In place, at the root: its own block is already at {@code displs[root]}. */
     public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        Communicator c = cc();
-        blocking("gatherv", prepareGather(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true,
-                "gatherv"));
+        Collectives.gatherv(this, recvbuf, recvcount, displs, recvtype, root);
     }
 
     /** In place, off the root: sends {@code sendbuf}. */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        Communicator c = cc();
-        blocking("gatherv", prepareGather(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false,
-                "gatherv"));
+        Collectives.gatherv(this, sendbuf, sendcount, sendtype, root);
     }
 
     public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                   int[] displs, Datatype recvtype, int root) throws MPIException {
-        Communicator c = cc();
-        return nonblocking("iGatherv", prepareGather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
-                recvtype, root, false, "iGatherv"), null);
+        return Collectives.iGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root);
     }
 
     public final Request iGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        Communicator c = cc();
-        return nonblocking("iGatherv", prepareGather(c, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root,
-                true, "iGatherv"), null);
+        return Collectives.iGatherv(this, recvbuf, recvcount, displs, recvtype, root);
     }
 
     public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        Communicator c = cc();
-        return nonblocking("iGatherv", prepareGather(c, sendbuf, sendcount, sendtype, null, null, null, sendtype, root,
-                false, "iGatherv"), null);
+        return Collectives.iGatherv(this, sendbuf, sendcount, sendtype, root);
     }
 
     // ---- scatter -----------------------------------------------------------------------------------
 
-    private record ScatterPrepared(Communicator c, int root, Blocks send, Out recv, int[] elementCounts)
-            implements Prepared {
-        @Override
-        public void run() {
-            c.scatterv(root, send == null ? null : send.carrier, elementCounts, send == null ? null : send.displs,
-                    recv.carrier);
-        }
-
-        @Override
-        public void store() {
-            recv.store();
-        }
-    }
-
-    /**
-     * Scatters: the root's block r (r x sendcount items, or {@code displs[r]} for scatterv) into
-     * rank r's receive buffer. In place, the root keeps its block where it is.
-     */
-    private Prepared prepareScatter(Communicator c, Object sendbuf, int[] sendcounts, int[] displs, Datatype sendtype,
-                                    Object recvbuf, int recvcount, Datatype recvtype, int root, boolean inPlace,
-                                    String op) throws MPIException {
-        checkRoot(c, root, op);
-        Blocks send = null;
-        Out recv;
-        int[] elementCounts;
-        if (c.rank() == root) {
-            checkCounts(c, sendcounts, displs, op);
-            checkBlocks(sendbuf, sendcounts, displs, sendtype, op + " send buffer");
-            send = new Blocks(sendbuf, sendcounts, displs, sendtype, true);
-            elementCounts = send.counts;
-            if (inPlace) {
-                // The root's own block stays where it is: Cohort copies it into a scratch carrier.
-                recv = Out.over(Buffers.newCarrier(sendtype.baseType, sendcounts[root] * sendtype.size), null, 0, sendtype);
-            } else {
-                checkBuffer(recvbuf, recvcount, recvtype, op, "receive buffer");
-                sameBase(sendtype, recvtype, op);
-                recv = new Out(recvbuf, recvcount, recvtype, false);
-            }
-        } else {
-            checkBuffer(recvbuf, recvcount, recvtype, op, "receive buffer");
-            recv = new Out(recvbuf, recvcount, recvtype, false);
-            elementCounts = new int[c.size()];
-            elementCounts[c.rank()] = recvcount * recvtype.size;
-        }
-        return new ScatterPrepared(c, root, send, recv, elementCounts);
-    }
-
-    private Prepared scatterPrepared(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                                     Datatype recvtype, int root, boolean inPlace, String op) throws MPIException {
-        Communicator c = cc();
-        return prepareScatter(c, sendbuf, uniform(sendcount, c.size()), packed(sendcount, c.size()), sendtype, recvbuf,
-                recvcount, recvtype, root, inPlace, op);
-    }
-
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                               Datatype recvtype, int root) throws MPIException {
-        blocking("scatter", scatterPrepared(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false,
-                "scatter"));
+        Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** In place: the root sends from {@code buf} and keeps its own block there; the others receive into {@code buf}. */
     public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("scatter", scatterPrepared(buf, count, type, buf, count, type, root, true, "scatter"));
+        Collectives.scatter(this, buf, count, type, root);
     }
 
     public final Request iScatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                   Datatype recvtype, int root) throws MPIException {
-        return nonblocking("iScatter", scatterPrepared(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                false, "iScatter"), null);
+        return Collectives.iScatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     public final Request iScatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        return nonblocking("iScatter", scatterPrepared(buf, count, type, buf, count, type, root, true, "iScatter"),
-                null);
+        return Collectives.iScatter(this, buf, count, type, root);
     }
 
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                                int recvcount, Datatype recvtype, int root) throws MPIException {
-        blocking("scatterv", prepareScatter(cc(), sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype,
-                root, false, "scatterv"));
+        Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** In place, at the root: it keeps its own block. */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        blocking("scatterv", prepareScatter(cc(), sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true,
-                "scatterv"));
+        Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, root);
     }
 
     /** In place, off the root: receives into {@code recvbuf}. */
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        blocking("scatterv", prepareScatter(cc(), null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false,
-                "scatterv"));
+        Collectives.scatterv(this, recvbuf, recvcount, recvtype, root);
     }
 
     public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                                    int recvcount, Datatype recvtype, int root) throws MPIException {
-        return nonblocking("iScatterv", prepareScatter(cc(), sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
-                recvtype, root, false, "iScatterv"), null);
+        return Collectives.iScatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        return nonblocking("iScatterv", prepareScatter(cc(), sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
-                root, true, "iScatterv"), null);
+        return Collectives.iScatterv(this, sendbuf, sendcount, displs, sendtype, root);
     }
 
     public final Request iScatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        return nonblocking("iScatterv", prepareScatter(cc(), null, null, null, recvtype, recvbuf, recvcount, recvtype,
-                root, false, "iScatterv"), null);
+        return Collectives.iScatterv(this, recvbuf, recvcount, recvtype, root);
     }
 
     // ---- allgather ---------------------------------------------------------------------------------
 
-    private record AllgatherPrepared(Communicator c, Object send, Blocks recv) implements Prepared {
-        @Override
-        public void run() {
-            c.allgatherv(send, recv.carrier, recv.counts, recv.displs);
-        }
-
-        @Override
-        public void store() {
-            recv.store(null);
-        }
-    }
-
-    private Prepared prepareAllgather(Communicator c, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                      int[] recvcounts, int[] displs, Datatype recvtype, boolean inPlace, String op)
-            throws MPIException {
-        checkCounts(c, recvcounts, displs, op);
-        checkReceiveBlocks(recvbuf, recvcounts, displs, recvtype, op + " receive buffer");
-        Object send;
-        if (inPlace) {
-            send = input(recvbuf, displs[c.rank()], recvcounts[c.rank()], recvtype);
-        } else {
-            checkBuffer(sendbuf, sendcount, sendtype, op, "send buffer");
-            sameBase(sendtype, recvtype, op);
-            send = input(sendbuf, 0, sendcount, sendtype);
-        }
-        return new AllgatherPrepared(c, send, new Blocks(recvbuf, recvcounts, displs, recvtype, false));
-    }
-
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                 Datatype recvtype) throws MPIException {
-        Communicator c = cc();
-        blocking("allGather", prepareAllgather(c, sendbuf, sendcount, sendtype, recvbuf, uniform(recvcount, c.size()),
-                packed(recvcount, c.size()), recvtype, false, "allGather"));
+        Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     /** In place: each process's own items are already at rank x count in {@code buf}. */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        Communicator c = cc();
-        blocking("allGather", prepareAllgather(c, null, 0, type, buf, uniform(count, c.size()), packed(count, c.size()),
-                type, true, "allGather"));
+        Collectives.allGather(this, buf, count, type);
     }
 
     public final Request iAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                     Datatype recvtype) throws MPIException {
-        Communicator c = cc();
-        return nonblocking("iAllGather", prepareAllgather(c, sendbuf, sendcount, sendtype, recvbuf,
-                uniform(recvcount, c.size()), packed(recvcount, c.size()), recvtype, false, "iAllGather"), null);
+        return Collectives.iAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final Request iAllGather(Object buf, int count, Datatype type) throws MPIException {
-        Communicator c = cc();
-        return nonblocking("iAllGather", prepareAllgather(c, null, 0, type, buf, uniform(count, c.size()),
-                packed(count, c.size()), type, true, "iAllGather"), null);
+        return Collectives.iAllGather(this, buf, count, type);
     }
 
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                  int[] displs, Datatype recvtype) throws MPIException {
-        blocking("allGatherv", prepareAllgather(cc(), sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
-                recvtype, false, "allGatherv"));
+        Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
     }
 
     /** In place: each process's own block is already at {@code displs[rank]}. */
     public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        blocking("allGatherv", prepareAllgather(cc(), null, 0, recvtype, recvbuf, recvcount, displs, recvtype, true,
-                "allGatherv"));
+        Collectives.allGatherv(this, recvbuf, recvcount, displs, recvtype);
     }
 
     public final Request iAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                      int[] displs, Datatype recvtype) throws MPIException {
-        return nonblocking("iAllGatherv", prepareAllgather(cc(), sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                displs, recvtype, false, "iAllGatherv"), null);
+        return Collectives.iAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
     }
 
     public final Request iAllGatherv(Object buf, int[] count, int[] displs, Datatype type) throws MPIException {
-        return nonblocking("iAllGatherv", prepareAllgather(cc(), null, 0, type, buf, count, displs, type, true,
-                "iAllGatherv"), null);
+        return Collectives.iAllGatherv(this, buf, count, displs, type);
     }
 
     // ---- alltoall ----------------------------------------------------------------------------------
 
-    private record AlltoallPrepared(Communicator c, Blocks send, Blocks recv) implements Prepared {
-        @Override
-        public void run() {
-            c.alltoallv(send.carrier, send.counts, send.displs, recv.carrier, recv.counts, recv.displs);
-        }
-
-        @Override
-        public void store() {
-            recv.store(null);
-        }
-    }
-
-    private Prepared prepareAlltoall(Communicator c, Object sendbuf, int[] sendcounts, int[] sdispls, Datatype sendtype,
-                                     Object recvbuf, int[] recvcounts, int[] rdispls, Datatype recvtype, String op)
-            throws MPIException {
-        checkCounts(c, sendcounts, sdispls, op);
-        checkCounts(c, recvcounts, rdispls, op);
-        checkBlocks(sendbuf, sendcounts, sdispls, sendtype, op + " send buffer");
-        checkReceiveBlocks(recvbuf, recvcounts, rdispls, recvtype, op + " receive buffer");
-        sameBase(sendtype, recvtype, op);
-        return new AlltoallPrepared(c, new Blocks(sendbuf, sendcounts, sdispls, sendtype, true),
-                new Blocks(recvbuf, recvcounts, rdispls, recvtype, false));
-    }
-
     /** Block r of every process's send buffer ({@code sendcount} items at r x sendcount) to rank r. */
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                Datatype recvtype) throws MPIException {
-        Communicator c = cc();
-        int n = c.size();
-        blocking("allToAll", prepareAlltoall(c, sendbuf, uniform(sendcount, n), packed(sendcount, n), sendtype, recvbuf,
-                uniform(recvcount, n), packed(recvcount, n), recvtype, "allToAll"));
+        Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final Request iAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                    Datatype recvtype) throws MPIException {
-        Communicator c = cc();
-        int n = c.size();
-        return nonblocking("iAllToAll", prepareAlltoall(c, sendbuf, uniform(sendcount, n), packed(sendcount, n),
-                sendtype, recvbuf, uniform(recvcount, n), packed(recvcount, n), recvtype, "iAllToAll"), null);
+        return Collectives.iAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                                 int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        blocking("allToAllv", prepareAlltoall(cc(), sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
-                recvtype, "allToAllv"));
+        Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
     }
 
     public final Request iAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                                     int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        return nonblocking("iAllToAllv", prepareAlltoall(cc(), sendbuf, sendcount, sdispls, sendtype, recvbuf,
-                recvcount, rdispls, recvtype, "iAllToAllv"), null);
+        return Collectives.iAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                recvtype);
     }
 
     // ---- reductions --------------------------------------------------------------------------------
 
-    /** The Cohort op for {@code type}, checked against its elements before anything is sent. */
-    final io.cohort.Op cohortOp(Op op, Datatype type, int count, String what) throws MPIException {
-        if (op != null && op.predefined != null && !op.isNull() && type != null && type.baseType != Datatype.NULL
-                && type.pair == Datatype.NULL && op.knownToApply(type.baseType) && !op.isMinMaxLoc()) {
-            // The common case, small enough for the JIT to inline into every reduction.
-            return op.predefined;
-        }
-        return checkedOp(op, type, count, what);
-    }
-
-    /** {@link #cohortOp} past its common case: user ops, pair types, first uses, and every refusal. */
-    private io.cohort.Op checkedOp(Op op, Datatype type, int count, String what) throws MPIException {
-        if (op == null || op.isNull()) {
-            throw error(MPI.ERR_OP, what + " needs an op, not " + (op == null ? "null" : "a freed one"));
-        }
-        if (op.predefined == null && !op.hasFunction()) {
-            throw error(MPI.ERR_OP, what + ": the user op has no function (it was made with null)");
-        }
-        if (type == null || type.baseType == Datatype.NULL) {
-            throw error(MPI.ERR_TYPE, what + ": the datatype is " + (type == null ? "null" : "MPI.DATATYPE_NULL"));
-        }
-        if (op.isMinMaxLoc() && type.pair == Datatype.NULL) {
-            throw error(MPI.ERR_OP, what + ": " + op + " takes a pair type (MPI.INT2, MPI.SHORT_INT, MPI.LONG_INT,"
-                    + " MPI.FLOAT_INT or MPI.DOUBLE_INT), not " + type);
-        }
-        if (op.predefined != null && !op.isMinMaxLoc() && type.pair != Datatype.NULL) {
-            throw error(MPI.ERR_OP, what + ": " + op + " does not apply to the pair type " + type
-                    + "; pair types are for MPI.MINLOC and MPI.MAXLOC");
-        }
-        io.cohort.Op c = op.toCohort(type);
-        if (op.predefined != null) {
-            boolean pairs = op.isMinMaxLoc();
-            if (pairs || !op.knownToApply(type.baseType)) {
-                Object probe = pairs ? Pairs.newArray(type.pair, 0) : io.cohort.mpi.support.BaseType.empty(type.baseType);
-                try {
-                    c.check(probe, pairs ? Pairs.elements(type, count) : count * type.size);
-                } catch (IllegalArgumentException e) {
-                    throw error(MPI.ERR_OP, what + ": " + op + " does not apply to " + type);
-                }
-                if (!pairs) {
-                    op.appliesTo(type.baseType); // whether a plain op applies depends on the base type alone
-                }
-            }
-        }
-        return c;
-    }
-
-    /**
-     * The operands of a reduction: a carrier of the send items and one for the result, as the
-     * Cohort op wants them (for MINLOC and MAXLOC, the pair types as interleaved value and index
-     * arrays). In place, send and result are one carrier.
-     */
-    static final class Operands {
-        final Object send;
-        final Object recv;
-        private final Out out;
-        private final Datatype type;
-        private final int count;
-        private final boolean pairs;
-
-        /** {@code recvbuf} null: no result at this process. */
-        Operands(Object sendbuf, Object recvbuf, int count, int resultCount, Datatype type, Op op, boolean inPlace) {
-            this.type = type;
-            this.count = resultCount;
-            this.pairs = op.isMinMaxLoc();
-            Object s = input(sendbuf, 0, count, type);
-            if (recvbuf == null) {
-                this.out = null;
-                this.recv = null;
-                this.send = pairs ? Pairs.toPairs(s, type, count) : s;
-            } else if (pairs) {
-                this.send = Pairs.toPairs(s, type, count);
-                this.out = new Out(recvbuf, resultCount, type, false);
-                this.recv = Pairs.newArray(type.pair, Pairs.elements(type, resultCount));
-            } else if (inPlace) {
-                this.send = s;
-                this.recv = s;
-                this.out = Out.over(s, recvbuf, resultCount, type);
-            } else {
-                this.send = s;
-                this.out = new Out(recvbuf, resultCount, type, false);
-                this.recv = out.carrier;
-            }
-        }
-
-        void store() {
-            if (out == null) {
-                return;
-            }
-            if (pairs) {
-                Pairs.fromPairs(recv, out.carrier, type, count);
-            }
-            out.store();
-        }
-    }
-
-    private record ReducePrepared(Communicator c, int root, Operands x, io.cohort.Op op) implements Prepared {
-        @Override
-        public void run() {
-            c.reduce(root, x.send, c.rank() == root ? x.recv : null, op);
-        }
-
-        @Override
-        public void store() {
-            if (c.rank() == root) {
-                x.store();
-            }
-        }
-    }
-
-    private Prepared prepareReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root,
-                                   boolean inPlace, String name) throws MPIException {
-        Communicator c = cc();
-        checkRoot(c, root, name);
-        io.cohort.Op cop = cohortOp(op, type, count, name);
-        boolean atRoot = c.rank() == root;
-        checkBuffer(sendbuf, count, type, name, "send buffer");
-        if (atRoot) {
-            checkBuffer(recvbuf, count, type, name, "receive buffer");
-        }
-        return new ReducePrepared(c, root, new Operands(sendbuf, atRoot ? recvbuf : null, count, count, type, op,
-                inPlace), cop);
-    }
-
     /** Combines every process's {@code count} items with {@code op} into the root's receive buffer. */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        reduce(sendbuf, recvbuf, count, type, op, root, false);
+        Reductions.reduce(this, sendbuf, recvbuf, count, type, op, root);
     }
 
     /** In place: the root's {@code buf} is its operand and receives the result; the others' is their operand. */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        reduce(buf, buf, count, type, op, root, true);
-    }
-
-    private void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root, boolean inPlace)
-            throws MPIException {
-        Communicator c = cc();
-        checkRoot(c, root, "reduce");
-        io.cohort.Op cop = cohortOp(op, type, count, "reduce");
-        boolean atRoot = c.rank() == root;
-        checkBuffer(sendbuf, count, type, "reduce", "send buffer");
-        if (atRoot) {
-            checkBuffer(recvbuf, count, type, "reduce", "receive buffer");
-        }
-        if (!op.isMinMaxLoc()) {
-            // As allReduce: buffers that are Cohort's carriers go straight to Cohort. Only the root
-            // has a receive buffer; the others pass none.
-            int elements = count * type.size;
-            Object send = Buffers.direct(sendbuf, elements, type, true);
-            Object recv = send == null || !atRoot ? null
-                    : inPlace ? send : Buffers.direct(recvbuf, elements, type, false);
-            if (send != null && (recv != null || !atRoot)) {
-                queue().drain();
-                try {
-                    c.reduce(root, send, recv, cop);
-                } catch (RuntimeException e) {
-                    throw fail(e, "reduce");
-                }
-                return;
-            }
-        }
-        blocking("reduce", new ReducePrepared(c, root, new Operands(sendbuf, atRoot ? recvbuf : null, count, count,
-                type, op, inPlace), cop));
+        Reductions.reduce(this, buf, count, type, op, root);
     }
 
     public final Request iReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        return nonblocking("iReduce", prepareReduce(sendbuf, recvbuf, count, type, op, root, false, "iReduce"), null);
+        return Reductions.iReduce(this, sendbuf, recvbuf, count, type, op, root);
     }
 
     public final Request iReduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        return nonblocking("iReduce", prepareReduce(buf, buf, count, type, op, root, true, "iReduce"), null);
-    }
-
-    private record AllreducePrepared(Communicator c, Operands x, io.cohort.Op op) implements Prepared {
-        @Override
-        public void run() {
-            c.allreduce(x.send, x.recv, op);
-        }
-
-        @Override
-        public void store() {
-            x.store();
-        }
-    }
-
-    private Prepared prepareAllreduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace,
-                                      String name) throws MPIException {
-        Communicator c = cc();
-        io.cohort.Op cop = cohortOp(op, type, count, name);
-        checkBuffer(sendbuf, count, type, name, "send buffer");
-        checkBuffer(recvbuf, count, type, name, "receive buffer");
-        return new AllreducePrepared(c, new Operands(sendbuf, recvbuf, count, count, type, op, inPlace), cop);
+        return Reductions.iReduce(this, buf, count, type, op, root);
     }
 
     /** {@link #reduce} with the result at every process. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        allReduce(sendbuf, recvbuf, count, type, op, false);
+        Reductions.allReduce(this, sendbuf, recvbuf, count, type, op);
     }
 
     /** In place: {@code buf} is the operand and receives the result. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        allReduce(buf, buf, count, type, op, true);
-    }
-
-    private void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace)
-            throws MPIException {
-        Communicator c = cc();
-        io.cohort.Op cop = cohortOp(op, type, count, "allReduce");
-        checkBuffer(sendbuf, count, type, "allReduce", "send buffer");
-        checkBuffer(recvbuf, count, type, "allReduce", "receive buffer");
-        if (!op.isMinMaxLoc()) {
-            // Both buffers Cohort's carriers (the common case): nothing to pack, prepare or store,
-            // as Operands would find; saves its three objects a call.
-            int elements = count * type.size;
-            Object send = Buffers.direct(sendbuf, elements, type, true);
-            Object recv = send == null ? null : inPlace ? send : Buffers.direct(recvbuf, elements, type, false);
-            if (recv != null) {
-                queue().drain();
-                try {
-                    c.allreduce(send, recv, cop);
-                } catch (RuntimeException e) {
-                    throw fail(e, "allReduce");
-                }
-                return;
-            }
-        }
-        blocking("allReduce", new AllreducePrepared(c, new Operands(sendbuf, recvbuf, count, count, type, op, inPlace),
-                cop));
+        Reductions.allReduce(this, buf, count, type, op);
     }
 
     public final Request iAllReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
             throws MPIException {
-        Communicator c = cc();
-        AllreducePrepared p = (AllreducePrepared) prepareAllreduce(sendbuf, recvbuf, count, type, op, false,
-                "iAllReduce");
-        return nonblocking("iAllReduce", p, () -> c.iallreduce(p.x.send, p.x.recv, p.op));
+        return Reductions.iAllReduce(this, sendbuf, recvbuf, count, type, op);
     }
 
     public final Request iAllReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        Communicator c = cc();
-        AllreducePrepared p = (AllreducePrepared) prepareAllreduce(buf, buf, count, type, op, true, "iAllReduce");
-        return nonblocking("iAllReduce", p, () -> c.iallreduce(p.x.send, p.x.recv, p.op));
-    }
-
-    private record ReduceScatterPrepared(Communicator c, Operands x, int[] counts, io.cohort.Op op)
-            implements Prepared {
-        @Override
-        public void run() {
-            c.reduceScatter(x.send, x.recv, counts, op);
-        }
-
-        @Override
-        public void store() {
-            x.store();
-        }
-    }
-
-    private Prepared prepareReduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op,
-                                          boolean inPlace, String name) throws MPIException {
-        Communicator c = cc();
-        checkCountsOnly(c, recvcounts, null, name);
-        int total = 0;
-        for (int n : recvcounts) {
-            total += n;
-        }
-        io.cohort.Op cop = cohortOp(op, type, total, name);
-        checkBuffer(sendbuf, total, type, name, "send buffer");
-        checkBuffer(recvbuf, recvcounts[c.rank()], type, name, "receive buffer");
-        int[] elements = new int[recvcounts.length];
-        for (int r = 0; r < elements.length; r++) {
-            elements[r] = op.isMinMaxLoc() ? Pairs.elements(type, recvcounts[r]) : recvcounts[r] * type.size;
-        }
-        Operands x = new Operands(sendbuf, recvbuf, total, recvcounts[c.rank()], type, op, inPlace);
-        return new ReduceScatterPrepared(c, x, elements, cop);
+        return Reductions.iAllReduce(this, buf, count, type, op);
     }
 
     /** Reduces {@code sum(recvcounts)} items; rank r receives its {@code recvcounts[r]} of them. */
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        blocking("reduceScatter", prepareReduceScatter(sendbuf, recvbuf, recvcounts, type, op, false, "reduceScatter"));
+        Reductions.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op);
     }
 
     /** In place: {@code buf} holds all the operand items and receives this process's block at its start. */
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        blocking("reduceScatter", prepareReduceScatter(buf, buf, counts, type, op, true, "reduceScatter"));
+        Reductions.reduceScatter(this, buf, counts, type, op);
     }
 
     public final Request iReduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        return nonblocking("iReduceScatter", prepareReduceScatter(sendbuf, recvbuf, recvcounts, type, op, false,
-                "iReduceScatter"), null);
+        return Reductions.iReduceScatter(this, sendbuf, recvbuf, recvcounts, type, op);
     }
 
     public final Request iReduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        return nonblocking("iReduceScatter", prepareReduceScatter(buf, buf, counts, type, op, true, "iReduceScatter"),
-                null);
+        return Reductions.iReduceScatter(this, buf, counts, type, op);
     }
 
     /** {@link #reduceScatter} with {@code recvcount} items for every process. */
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        reduceScatter(sendbuf, recvbuf, uniform(recvcount, cc().size()), type, op);
+        reduceScatter(sendbuf, recvbuf, Collectives.uniform(recvcount, cc().size()), type, op);
     }
 
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        reduceScatter(buf, uniform(count, cc().size()), type, op);
+        reduceScatter(buf, Collectives.uniform(count, cc().size()), type, op);
     }
 
     public final Request iReduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        return iReduceScatter(sendbuf, recvbuf, uniform(recvcount, cc().size()), type, op);
+        return iReduceScatter(sendbuf, recvbuf, Collectives.uniform(recvcount, cc().size()), type, op);
     }
 
     public final Request iReduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        return iReduceScatter(buf, uniform(count, cc().size()), type, op);
+        return iReduceScatter(buf, Collectives.uniform(count, cc().size()), type, op);
     }
 
     /** {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} for {@code count} items, locally. */
     public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
-        MPI.check();
-        Comm world = MPI.COMM_WORLD;
-        io.cohort.Op cop = world.cohortOp(op, type, count, "reduceLocal");
-        world.checkBuffer(inBuf, count, type, "reduceLocal", "input buffer");
-        world.checkBuffer(inOutBuf, count, type, "reduceLocal", "in-out buffer");
-        boolean pairs = op.isMinMaxLoc();
-        Object in = array(input(inBuf, 0, count, type));
-        Out out = new Out(inOutBuf, count, type, true);
-        Object io = array(out.carrier);
-        try {
-            if (pairs) {
-                Object a = Pairs.toPairs(in, type, count);
-                Object b = Pairs.toPairs(io, type, count);
-                cop.apply(a, b, Pairs.elements(type, count));
-                Pairs.fromPairs(b, io, type, count);
-            } else {
-                cop.apply(in, io, count * type.size);
-            }
-        } catch (RuntimeException e) {
-            throw world.fail(e, "reduceLocal");
-        }
-        if (io != out.carrier) {
-            ((ByteBuffer) out.carrier).duplicate().put((byte[]) io);
-        }
-        out.store();
-    }
-
-    /** A carrier as an array: a ByteBuffer window copied into a byte[]. */
-    private static Object array(Object carrier) {
-        if (carrier instanceof ByteBuffer b) {
-            byte[] a = new byte[b.remaining()];
-            b.duplicate().get(a);
-            return a;
-        }
-        return carrier;
+        Reductions.reduceLocal(inBuf, inOutBuf, count, type, op);
     }
 }

@@ -13,6 +13,10 @@ public final class DoubleInt extends Struct {
 
     /** One item: its value and index. */
     public final class Data extends Struct.Data {
+        /** The constructor Java would declare; {@link DoubleInt#newData()} calls it. */
+        public Data() {
+        }
+
         public double getValue() {
             return getDouble(0);
         }

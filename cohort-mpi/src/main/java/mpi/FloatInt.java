@@ -13,6 +13,10 @@ public final class FloatInt extends Struct {
 
     /** One item: its value and index. */
     public final class Data extends Struct.Data {
+        /** The constructor Java would declare; {@link FloatInt#newData()} calls it. */
+        public Data() {
+        }
+
         public float getValue() {
             return getFloat(0);
         }

@@ -13,6 +13,10 @@ public final class Int2 extends Struct {
 
     /** One item: its value and index. */
     public final class Data extends Struct.Data {
+        /** The constructor Java would declare; {@link Int2#newData()} calls it. */
+        public Data() {
+        }
+
         public int getValue() {
             return getInt(0);
         }

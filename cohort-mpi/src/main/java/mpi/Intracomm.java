@@ -136,7 +136,7 @@ public class Intracomm extends Comm {
 
     // ---- scan ------------------------------------------------------------------------------------
 
-    private record ScanPrepared(Communicator c, Operands x, io.cohort.Op op, boolean inclusive) implements Prepared {
+    private record ScanPrepared(Communicator c, Reductions.Operands x, io.cohort.Op op, boolean inclusive) implements Prepared {
         @Override
         public void run() {
             if (inclusive) {
@@ -158,10 +158,10 @@ public class Intracomm extends Comm {
     private Prepared prepareScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace,
                                  boolean inclusive, String name) throws MPIException {
         Communicator c = c();
-        io.cohort.Op cop = cohortOp(op, type, count, name);
+        io.cohort.Op cop = Reductions.cohortOp(this, op, type, count, name);
         checkBuffer(sendbuf, count, type, name, "send buffer");
         checkBuffer(recvbuf, count, type, name, "receive buffer");
-        return new ScanPrepared(c, new Operands(sendbuf, recvbuf, count, count, type, op, inPlace), cop, inclusive);
+        return new ScanPrepared(c, new Reductions.Operands(sendbuf, recvbuf, count, count, type, op, inPlace), cop, inclusive);
     }
 
     /** Inclusive prefix reduction: rank r receives the combination of ranks 0 to r's items. */

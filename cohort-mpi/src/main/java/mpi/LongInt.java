@@ -13,6 +13,10 @@ public final class LongInt extends Struct {
 
     /** One item: its value and index. */
     public final class Data extends Struct.Data {
+        /** The constructor Java would declare; {@link LongInt#newData()} calls it. */
+        public Data() {
+        }
+
         public long getValue() {
             return getLong(0);
         }

@@ -1,6 +1,6 @@
 package mpi;
 
-import io.cohort.mpi.support.ElementView;
+import io.cohort.mpi.support.buffers.ElementView;
 
 import java.nio.ByteBuffer;
 

@@ -13,6 +13,10 @@ public final class ShortInt extends Struct {
 
     /** One item: its value and index. */
     public final class Data extends Struct.Data {
+        /** The constructor Java would declare; {@link ShortInt#newData()} calls it. */
+        public Data() {
+        }
+
         public short getValue() {
             return getShort(0);
         }

@@ -194,6 +194,10 @@ public abstract class Struct {
         private ByteBuffer buffer;
         private int offset;
 
+        /** The constructor Java would declare, for the subclasses that {@link Struct#newData()} makes. */
+        public Data() {
+        }
+
         /** The buffer from this item on, for send and receive calls. */
         public final ByteBuffer getBuffer() {
             return offset == 0 ? buffer : MPI.slice(buffer.duplicate(), offset);

@@ -1,6 +1,6 @@
 package mpi;
 
-import io.cohort.mpi.support.ElementView;
+import io.cohort.mpi.support.buffers.ElementView;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,6 +14,10 @@ import java.nio.ByteOrder;
  * {@code datatype.getSize()} elements, packed back to back.
  */
 public abstract class UserFunction {
+    /** The constructor Java would declare, for a program's subclasses. */
+    public UserFunction() {
+    }
+
     /** The array form; called with arrays of {@code count * datatype.getSize()} elements. */
     public void call(Object inVec, Object inOutVec, int count, Datatype datatype) throws MPIException {
         throw new UnsupportedOperationException("override UserFunction.call(Object, Object, int, Datatype)"

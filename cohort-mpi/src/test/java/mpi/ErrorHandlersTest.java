@@ -117,7 +117,7 @@ class ErrorHandlersTest {
             expect(MPI.ERR_ARG, () -> w.allGatherv(one, 1, MPI.INT, new int[size], counts, null, MPI.INT));
             expect(MPI.ERR_ARG, () -> w.gatherv(one, 1, MPI.INT, new int[size], counts, null, MPI.INT, rank));
             expect(MPI.ERR_ARG, () -> w.allToAllv(new int[size], counts, null, MPI.INT, new int[size], counts,
-                    Comm.packed(1, size), MPI.INT));
+                    Collectives.packed(1, size), MPI.INT));
             // Receive blocks that overlap: the result would depend on which arrived last.
             int[] twos = new int[size];
             java.util.Arrays.fill(twos, 2);

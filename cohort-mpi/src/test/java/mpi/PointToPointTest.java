@@ -102,7 +102,7 @@ class PointToPointTest {
     /** The first {@code n} values of any buffer form, as an array of the base type. */
     static Object contents(Object buf, Datatype t, int n) {
         Object out = Buffers.newCarrier(t.baseType, n);
-        new io.cohort.mpi.support.ElementView(buf, t.baseType).toArray(0, n, out, 0);
+        new io.cohort.mpi.support.buffers.ElementView(buf, t.baseType).toArray(0, n, out, 0);
         return out;
     }
 

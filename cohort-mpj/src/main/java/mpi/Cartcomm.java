@@ -22,12 +22,10 @@ public class Cartcomm extends Intracomm {
     static Cartcomm create(Intracomm parent, int[] dims, boolean[] periods) {
         Communicator c = parent.c("Create_cart");
         CartGrid grid = checked("Create_cart", () -> CartGrid.of(dims, periods, c.size()));
-        try {
+        return parent.call("Create_cart", () -> {
             Communicator s = c.split(c.rank() < grid.size() ? 0 : io.cohort.Group.UNDEFINED, c.rank());
             return s == null ? null : new Cartcomm(s, grid);
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Create_cart");
-        }
+        });
     }
 
     /** The grid's answer, or its one-sentence mistake as this API's error. */
@@ -43,11 +41,7 @@ public class Cartcomm extends Intracomm {
     @Override
     public Object clone() throws MPIException {
         Communicator c = c("clone");
-        try {
-            return new Cartcomm(c.dup(), grid);
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "clone");
-        }
+        return call("clone", () -> new Cartcomm(c.dup(), grid));
     }
 
     /** The rank at {@code coords}; a periodic dimension wraps, a coordinate outside another is an error. */
@@ -80,11 +74,7 @@ public class Cartcomm extends Intracomm {
     public Cartcomm Sub(boolean[] remain_dims) throws MPIException {
         Communicator c = c("Sub");
         int colour = checked("Cartcomm.Sub", () -> grid.subColour(c.rank(), remain_dims));
-        try {
-            return new Cartcomm(c.split(colour, c.rank()), grid.sub(remain_dims));
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Sub");
-        }
+        return call("Sub", () -> new Cartcomm(c.split(colour, c.rank()), grid.sub(remain_dims)));
     }
 
     /** The rank this process would have on a grid of {@code dims}: its own, or {@link MPI#UNDEFINED} beyond the grid. */

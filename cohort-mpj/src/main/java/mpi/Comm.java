@@ -1,15 +1,11 @@
 package mpi;
 
 import io.cohort.Communicator;
-import io.cohort.Message;
-import io.cohort.engine.Payloads;
 import io.cohort.mpi.support.BaseType;
-import io.cohort.mpi.support.Carriers;
+import io.cohort.mpi.support.buffers.Carriers;
+import io.cohort.mpi.support.buffers.Operand;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * A communicator of mpiJava 1.2 over a Cohort {@link Communicator}: point-to-point in every mode,
@@ -88,6 +84,16 @@ public class Comm {
         return rank;
     }
 
+    /** Runs what {@code operation} does with Cohort through {@link Errors#run}: a failure is the call's MPI error. */
+    final void run(String operation, Runnable body) {
+        Errors.run(operation, this, body);
+    }
+
+    /** As {@link #run}, for a body with a result. */
+    final <T> T call(String operation, java.util.function.Supplier<T> body) {
+        return Errors.call(operation, this, body);
+    }
+
     /** The number of processes (of the local group, for an inter-communicator). */
     public int Size() throws MPIException {
         return c("Size").size();
@@ -134,11 +140,7 @@ public class Comm {
             throw Errors.error("Free: the communicator was already freed");
         }
         handle = null;
-        try {
-            c.close();
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Free");
-        }
+        run("Free", c::close);
     }
 
     /** Whether this is an inter-communicator. */
@@ -186,11 +188,7 @@ public class Comm {
     @Override
     public Object clone() throws MPIException {
         Communicator c = c("clone");
-        try {
-            return new Intracomm(c.dup());
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "clone");
-        }
+        return call("clone", () -> new Intracomm(c.dup()));
     }
 
     @Override
@@ -297,11 +295,10 @@ public class Comm {
 
     /** Whether {@code buf} is exactly {@code count} items of a contiguous type from element 0: sendable as it is. */
     static boolean whole(Object buf, int offset, int count, Datatype t) {
-        return offset == 0 && t.layout.contiguous && buf != null
-                && java.lang.reflect.Array.getLength(buf) == count * t.layout.size;
+        return Operand.whole(buf, offset, count * t.layout.size, t.layout, t.element);
     }
 
-    private Status status(io.cohort.Status s, int objects) {
+    Status status(io.cohort.Status s, int objects) {
         return new Status(fromHandle(s.source()), s.tag(), s.length(), objects);
     }
 
@@ -339,48 +336,17 @@ public class Comm {
         checkDest(c, dest, op);
         checkSendTag(tag, op);
         int to = toHandle(dest);
-        int n = count * type.layout.size;
-        try {
+        try { // caught here, not through run(): a lambda would be an object per message
             if (type.element == BaseType.OBJECT) {
-                c.sendObject(to, tag, objects(buf, offset, count, type));
+                c.sendObject(to, tag, Messages.objects(buf, offset, count, type));
             } else if (type.layout.contiguous && buf instanceof byte[] b) {
-                c.send(to, tag, b, offset, n);
-            } else if (whole(buf, offset, count, type) && sendWhole(c, to, tag, buf)) {
-                return;
-            } else {
+                c.send(to, tag, b, offset, count * type.layout.size);
+            } else if (!whole(buf, offset, count, type) || !Messages.sendWhole(c, to, tag, buf)) {
                 c.send(to, tag, Carriers.encode(buf, offset, count, type.layout, type.element));
             }
         } catch (RuntimeException e) {
-            throw Errors.of(e, op);
+            throw Errors.failed(e, op, this);
         }
-    }
-
-    /** Sends a whole primitive array by Cohort's typed send; false for types it has none of. */
-    private static boolean sendWhole(Communicator c, int to, int tag, Object buf) {
-        if (buf instanceof int[] a) {
-            c.send(to, tag, a);
-        } else if (buf instanceof double[] a) {
-            c.send(to, tag, a);
-        } else if (buf instanceof long[] a) {
-            c.send(to, tag, a);
-        } else if (buf instanceof float[] a) {
-            c.send(to, tag, a);
-        } else if (buf instanceof short[] a) {
-            c.send(to, tag, a);
-        } else if (buf instanceof char[] a) {
-            c.send(to, tag, a);
-        } else {
-            return false;
-        }
-        return true;
-    }
-
-    /** The items' objects as one Object[] to serialize (the array itself when it is exactly them). */
-    private static Object[] objects(Object buf, int offset, int count, Datatype t) {
-        if (whole(buf, offset, count, t)) {
-            return (Object[]) buf;
-        }
-        return (Object[]) Carriers.gather(buf, offset, count, t.layout, BaseType.OBJECT, true);
     }
 
     /** Receives at most {@code count} items of {@code datatype} into {@code buf[offset]}. */
@@ -392,71 +358,28 @@ public class Comm {
         }
         int from = source(c, source, "Recv");
         int t = recvTag(tag, "Recv");
-        try {
-            int n = count * datatype.layout.size;
-            if (datatype.element != BaseType.OBJECT && datatype.layout.contiguous && buf instanceof byte[] b) {
-                return status(c.recv(from, t, ByteBuffer.wrap(b, offset, n)), -1);
-            }
-            if (whole(buf, offset, count, datatype)) {
-                if (buf instanceof int[] a) {
-                    return status(c.recv(from, t, a), -1);
-                } else if (buf instanceof double[] a) {
-                    return status(c.recv(from, t, a), -1);
-                } else if (buf instanceof long[] a) {
-                    return status(c.recv(from, t, a), -1);
-                }
-            }
-            return deliver(c.recv(from, t), buf, offset, count, datatype, "Recv");
-        } catch (MPIException e) {
-            throw e;
+        try { // as in send: no lambda per message
+            return receive(c, from, t, buf, offset, count, datatype);
         } catch (RuntimeException e) {
-            throw Errors.of(e, "Recv", this::fromHandle);
+            throw Errors.failed(e, "Recv", this);
         }
     }
 
-    /** Writes a received message into {@code count} items of the buffer; its status. */
-    private Status deliver(Message m, Object buf, int offset, int count, Datatype type, String op) {
-        if (type.element == BaseType.OBJECT) {
-            Object got = m.asObject();
-            if (!(got instanceof Object[] objects)) {
-                throw Errors.error(op + ": the message from rank " + fromHandle(m.source()) + " (tag " + m.tag()
-                        + ") holds no MPI.OBJECT items; the sender used another datatype");
-            }
-            int room = count * type.layout.size;
-            if (objects.length > room) {
-                // The items that fit stay in the buffer, as with primitive types and in Cohort's engine.
-                Carriers.scatter(objects, 0, buf, offset, count, type.layout, BaseType.OBJECT);
-                throw Errors.error(op + ": the message of " + objects.length + " objects from rank "
-                        + fromHandle(m.source()) + " (tag " + m.tag() + ") does not fit the receive buffer of " + count
-                        + " items of " + type + " (" + room + " objects)");
-            }
-            Carriers.scatter(objects, 0, buf, offset, objects.length / Math.max(1, type.layout.size), type.layout,
-                    BaseType.OBJECT);
-            int rest = objects.length % Math.max(1, type.layout.size);
-            if (rest > 0) {
-                // A partial last item: its first elements, in type-map order.
-                Object[] tail = Arrays.copyOfRange(objects, objects.length - rest, objects.length);
-                int item = objects.length / type.layout.size;
-                int[] cursor = {0};
-                type.layout.forEachRun(offset + item * type.layout.extent, 1, (at, n) -> {
-                    int k = Math.min(n, rest - cursor[0]);
-                    if (k > 0) {
-                        System.arraycopy(tail, cursor[0], buf, at, k);
-                        cursor[0] += k;
-                    }
-                });
-            }
-            return status(m.status(), objects.length);
+    /** Recv past its checks: straight into a byte[] or a whole int[], double[] or long[]; else decoded. */
+    private Status receive(Communicator c, int from, int tag, Object buf, int offset, int count, Datatype type) {
+        if (type.element != BaseType.OBJECT && type.layout.contiguous && buf instanceof byte[] b) {
+            return status(c.recv(from, tag, ByteBuffer.wrap(b, offset, count * type.layout.size)), -1);
         }
-        long room = Carriers.wireBytes(count, type.layout, type.element);
-        if (m.length() > room) {
-            Carriers.decode(m.buffer(), buf, offset, count, type.layout, type.element); // the items that fit
-            throw Errors.error(op + ": the message of " + m.length() + " bytes from rank " + fromHandle(m.source())
-                    + " (tag " + m.tag() + ") does not fit the receive buffer of " + count + " items of " + type + " ("
-                    + room + " bytes)");
+        if (whole(buf, offset, count, type)) {
+            if (buf instanceof int[] a) {
+                return status(c.recv(from, tag, a), -1);
+            } else if (buf instanceof double[] a) {
+                return status(c.recv(from, tag, a), -1);
+            } else if (buf instanceof long[] a) {
+                return status(c.recv(from, tag, a), -1);
+            }
         }
-        Carriers.decode(m.buffer(), buf, offset, count, type.layout, type.element);
-        return status(m.status(), -1);
+        return Messages.deliver(this, c.recv(from, tag), buf, offset, count, type, "Recv");
     }
 
     /** Sends and receives at once; the two buffers must not overlap. */
@@ -476,20 +399,11 @@ public class Comm {
         checkBuffer(buf, offset, count, datatype, "Sendrecv_replace");
         // Send a copy: the receive overwrites the buffer while the send may still be reading it.
         Object copy = Carriers.gather(buf, offset, count, datatype.layout, datatype.element, true);
-        Datatype packed = packedType(datatype);
+        Datatype packed = Messages.packedType(datatype);
         Request s = isend(copy, 0, count, packed, dest, sendtag, "Sendrecv_replace");
         Status st = Recv(buf, offset, count, datatype, source, recvtag);
         s.Wait();
         return st;
-    }
-
-    /** A contiguous type of the same item size and base as {@code t}: how a packed carrier of its items reads. */
-    static Datatype packedType(Datatype t) {
-        if (t.layout.contiguous) {
-            return t;
-        }
-        return new Datatype.Made(t.baseType, io.cohort.mpi.support.Layout.contiguous(t.layout.size,
-                io.cohort.mpi.support.Layout.ONE), t.pair, null);
     }
 
     // ---- nonblocking point-to-point -------------------------------------------------------------
@@ -530,24 +444,10 @@ public class Comm {
         checkDest(c, dest, op);
         checkSendTag(tag, op);
         int to = toHandle(dest);
-        try {
-            io.cohort.Request inner;
-            if (type.element == BaseType.OBJECT) {
-                inner = c.isend(to, tag, Payloads.ofObject(objects(buf, offset, count, type)));
-            } else if (type.layout.contiguous && buf instanceof byte[] b) {
-                inner = c.isend(to, tag, b, offset, count * type.layout.size);
-            } else if (whole(buf, offset, count, type) && buf instanceof int[] a) {
-                inner = c.isend(to, tag, a);
-            } else if (whole(buf, offset, count, type) && buf instanceof double[] a) {
-                inner = c.isend(to, tag, a);
-            } else if (whole(buf, offset, count, type) && buf instanceof long[] a) {
-                inner = c.isend(to, tag, a);
-            } else {
-                inner = c.isend(to, tag, Carriers.encode(buf, offset, count, type.layout, type.element));
-            }
-            r.start(inner, null);
+        try { // as in send: no lambda per message
+            r.start(Messages.isend(c, to, tag, buf, offset, count, type), null);
         } catch (RuntimeException e) {
-            throw Errors.of(e, op);
+            throw Errors.failed(e, op, this);
         }
     }
 
@@ -568,15 +468,15 @@ public class Comm {
         int from = source(c, source, op);
         int t = recvTag(tag, op);
         r.ranks(this::fromHandle);
-        try {
+        try { // as in send: no lambda per message beyond the completion's
             if (type.element != BaseType.OBJECT && type.layout.contiguous && buf instanceof byte[] b) {
                 r.start(c.irecv(from, t, ByteBuffer.wrap(b, offset, count * type.layout.size)), s -> status(s, -1));
                 return;
             }
             io.cohort.Request inner = c.irecv(from, t);
-            r.start(inner, s -> deliver(inner.message(), buf, offset, count, type, op));
+            r.start(inner, s -> Messages.deliver(this, inner.message(), buf, offset, count, type, op));
         } catch (RuntimeException e) {
-            throw Errors.of(e, op);
+            throw Errors.failed(e, op, this);
         }
     }
 
@@ -634,11 +534,7 @@ public class Comm {
         }
         int from = source(c, source, "Probe");
         int t = recvTag(tag, "Probe");
-        try {
-            return status(c.probe(from, t), -1);
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Probe");
-        }
+        return call("Probe", () -> status(c.probe(from, t), -1));
     }
 
     /** The status of a matching message if one is available now, else null. */
@@ -649,12 +545,7 @@ public class Comm {
         }
         int from = source(c, source, "Iprobe");
         int t = recvTag(tag, "Iprobe");
-        try {
-            Optional<io.cohort.Status> s = c.iprobe(from, t);
-            return s.map(x -> status(x, -1)).orElse(null);
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Iprobe");
-        }
+        return call("Iprobe", () -> c.iprobe(from, t).map(x -> status(x, -1)).orElse(null));
     }
 
     // ---- pack ---------------------------------------------------------------------------------
@@ -666,18 +557,7 @@ public class Comm {
     public int Pack_size(int incount, Datatype datatype) throws MPIException {
         c("Pack_size");
         checkBuffer(null, 0, 0, datatype, "Pack_size");
-        if (datatype.element == BaseType.OBJECT) {
-            throw Errors.error("Pack_size: the packed size of MPI.OBJECT items is known only once they are serialized;"
-                    + " Pack them into a buffer large enough, or send them without packing");
-        }
-        if (incount < 0) {
-            throw Errors.error("Pack_size: the count is negative: " + incount);
-        }
-        long n = Carriers.wireBytes(incount, datatype.layout, datatype.element);
-        if (n > Integer.MAX_VALUE) {
-            throw Errors.error("Pack_size: " + incount + " items take " + n + " bytes, more than a Java array holds");
-        }
-        return (int) n;
+        return Messages.packSize(incount, datatype);
     }
 
     /**
@@ -689,20 +569,7 @@ public class Comm {
             throws MPIException {
         c("Pack");
         checkBuffer(inbuf, offset, incount, datatype, "Pack");
-        byte[] bytes = datatype.element == BaseType.OBJECT ? Payloads.ofObject(objects(inbuf, offset, incount, datatype))
-                : null;
-        long need = bytes != null ? 4L + bytes.length : Carriers.wireBytes(incount, datatype.layout, datatype.element);
-        if (outbuf == null || position < 0 || position + need > outbuf.length) {
-            throw Errors.error("Pack: " + need + " bytes do not fit the output buffer of "
-                    + (outbuf == null ? "null" : outbuf.length + " bytes") + " from position " + position);
-        }
-        ByteBuffer out = ByteBuffer.wrap(outbuf, position, (int) need).order(ByteOrder.LITTLE_ENDIAN);
-        if (bytes != null) {
-            out.putInt(bytes.length).put(bytes);
-        } else {
-            Carriers.encode(inbuf, offset, incount, datatype.layout, datatype.element, out);
-        }
-        return out.position();
+        return Messages.pack(inbuf, offset, incount, datatype, outbuf, position);
     }
 
     /**
@@ -713,36 +580,7 @@ public class Comm {
             throws MPIException {
         c("Unpack");
         checkBuffer(outbuf, offset, outcount, datatype, "Unpack");
-        if (inbuf == null || position < 0 || position > inbuf.length) {
-            throw Errors.error("Unpack: position " + position + " is outside the input buffer of "
-                    + (inbuf == null ? "null" : inbuf.length + " bytes"));
-        }
-        ByteBuffer in = ByteBuffer.wrap(inbuf).order(ByteOrder.LITTLE_ENDIAN);
-        in.position(position);
-        if (datatype.element == BaseType.OBJECT) {
-            if (in.remaining() < 4) {
-                throw Errors.error("Unpack: no packed objects at position " + position);
-            }
-            int n = in.getInt();
-            if (n < 0 || n > in.remaining()) {
-                throw Errors.error("Unpack: the bytes at position " + position + " are not objects packed by Pack");
-            }
-            Object got = Payloads.toObject(Arrays.copyOfRange(inbuf, in.position(), in.position() + n),
-                    new io.cohort.Status(0, 0, n));
-            if (!(got instanceof Object[] objects) || objects.length > outcount * datatype.layout.size) {
-                throw Errors.error("Unpack: the packed objects do not fit " + outcount + " items of " + datatype);
-            }
-            Carriers.scatter(objects, 0, outbuf, offset, objects.length / Math.max(1, datatype.layout.size),
-                    datatype.layout, BaseType.OBJECT);
-            return in.position() + n;
-        }
-        long need = Carriers.wireBytes(outcount, datatype.layout, datatype.element);
-        if (need > in.remaining()) {
-            throw Errors.error("Unpack: " + outcount + " items of " + datatype + " need " + need + " bytes but "
-                    + in.remaining() + " remain after position " + position);
-        }
-        Carriers.decode(in, outbuf, offset, outcount, datatype.layout, datatype.element);
-        return in.position();
+        return Messages.unpack(this, inbuf, position, outbuf, offset, outcount, datatype);
     }
 
     // ---- inter-communicators ------------------------------------------------------------------

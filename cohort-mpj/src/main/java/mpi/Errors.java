@@ -25,12 +25,10 @@ final class Errors {
         return handle(new MPIException(message));
     }
 
-    /** A failure that escaped Cohort during {@code operation}: the exception to throw, or the process ends. */
-    static MPIException of(Throwable e, String operation) {
-        return of(e, operation, java.util.function.IntUnaryOperator.identity());
-    }
-
-    /** As {@link #of(Throwable, String)}, naming a sender by {@code rank} of its Cohort rank (an inter-communicator's). */
+    /**
+     * A failure that escaped Cohort during {@code operation}, naming a sender by {@code rank} of its
+     * Cohort rank (an inter-communicator's): the exception to throw, or the process ends.
+     */
     static MPIException of(Throwable e, String operation, java.util.function.IntUnaryOperator rank) {
         if (e instanceof MPIException m) {
             return handle(m);
@@ -45,6 +43,42 @@ final class Errors {
             why = why.substring(operation.length() + 2); // Cohort named the call already ("split: ...")
         }
         return handle(new MPIException(operation + ": " + why, e));
+    }
+
+    /**
+     * What a call throws when {@code e} escaped the part of {@code operation} that calls Cohort: an
+     * {@link MPIException} the layer raised there as it is (the handler saw it already), anything
+     * else as the operation's MPI error through the handler, naming a sender by its rank in
+     * {@code comm} (null: as Cohort numbers it). Every catch of the layer ends here.
+     */
+    static MPIException failed(RuntimeException e, String operation, Comm comm) {
+        if (e instanceof MPIException m) {
+            return m;
+        }
+        return of(e, operation, comm == null ? java.util.function.IntUnaryOperator.identity() : comm::fromHandle);
+    }
+
+    /**
+     * Runs {@code body}, the part of {@code operation} that calls Cohort, turning what escapes it
+     * into the call's error ({@link #failed}): the one wrapper of the calls off the per-message path
+     * (communicators, topologies, probes, collectives). The per-message point-to-point calls catch
+     * for themselves, with the same {@link #failed}: there a lambda is an object per message.
+     */
+    static <T> T call(String operation, Comm comm, java.util.function.Supplier<T> body) {
+        try {
+            return body.get();
+        } catch (RuntimeException e) {
+            throw failed(e, operation, comm);
+        }
+    }
+
+    /** {@link #call} for a body that returns nothing. */
+    static void run(String operation, Comm comm, Runnable body) {
+        try {
+            body.run();
+        } catch (RuntimeException e) {
+            throw failed(e, operation, comm);
+        }
     }
 
     private static MPIException handle(MPIException e) {

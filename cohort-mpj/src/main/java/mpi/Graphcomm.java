@@ -27,23 +27,18 @@ public class Graphcomm extends Intracomm {
         } catch (IllegalArgumentException e) {
             throw Errors.error("Create_graph: " + e.getMessage());
         }
-        try {
-            Communicator s = c.split(c.rank() < graph.nodes() ? 0 : io.cohort.Group.UNDEFINED, c.rank());
-            return s == null ? null : new Graphcomm(s, graph);
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Create_graph");
-        }
+        GraphTopology g = graph;
+        return parent.call("Create_graph", () -> {
+            Communicator s = c.split(c.rank() < g.nodes() ? 0 : io.cohort.Group.UNDEFINED, c.rank());
+            return s == null ? null : new Graphcomm(s, g);
+        });
     }
 
     /** A duplicate with the same topology. Collective. */
     @Override
     public Object clone() throws MPIException {
         Communicator c = c("clone");
-        try {
-            return new Graphcomm(c.dup(), graph);
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "clone");
-        }
+        return call("clone", () -> new Graphcomm(c.dup(), graph));
     }
 
     /** The graph's index and edges. */

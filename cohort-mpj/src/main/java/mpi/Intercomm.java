@@ -34,11 +34,7 @@ public class Intercomm extends Comm {
             throw Errors.error(op + " needs an intra-communicator as the local communicator, not an inter-communicator");
         }
         Communicator p = peerComm.c(op);
-        try {
-            return new Intercomm(InterGroups.create(l, localLeader, p, remoteLeader, tag, op));
-        } catch (RuntimeException e) {
-            throw Errors.of(e, op);
-        }
+        return Errors.call(op, null, () -> new Intercomm(InterGroups.create(l, localLeader, p, remoteLeader, tag, op)));
     }
 
     @Override
@@ -102,21 +98,13 @@ public class Intercomm extends Comm {
      */
     public Intracomm Merge(boolean high) throws MPIException {
         c("Merge");
-        try {
-            return new Intracomm(made.merge(high));
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Merge");
-        }
+        return call("Merge", () -> new Intracomm(made.merge(high)));
     }
 
     /** A duplicate, with a context of its own. Collective over both groups. */
     @Override
     public Object clone() throws MPIException {
         Communicator u = c("clone");
-        try {
-            return new Intercomm(made.over(u.dup()));
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "clone");
-        }
+        return call("clone", () -> new Intercomm(made.over(u.dup())));
     }
 }

@@ -1,6 +1,8 @@
 package mpi;
 
 import io.cohort.Communicator;
+import io.cohort.mpi.support.buffers.Blocks;
+import io.cohort.mpi.support.buffers.Operand;
 
 /**
  * An intra-communicator: a {@link Comm} with the collectives, Split, Create and the topology
@@ -41,12 +43,10 @@ public class Intracomm extends Comm {
         if (color < 0 && color != MPI.UNDEFINED) {
             throw Errors.error("Split: color " + color + " is negative; colors are 0 or more, or MPI.UNDEFINED");
         }
-        try {
+        return call("Split", () -> {
             Communicator s = c.split(color == MPI.UNDEFINED ? io.cohort.Group.UNDEFINED : color, key);
             return s == null ? null : new Intracomm(s);
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Split");
-        }
+        });
     }
 
     /**
@@ -73,13 +73,11 @@ public class Intracomm extends Comm {
         // Split with one color per group (its lowest job rank), ranked by group rank: one collective
         // that serves a common group and disjoint groups alike.
         int inGroup = group.g.rank();
-        try {
-            Communicator s = c.split(inGroup == io.cohort.Group.UNDEFINED ? io.cohort.Group.UNDEFINED : lowest,
-                    inGroup);
+        int colour = inGroup == io.cohort.Group.UNDEFINED ? io.cohort.Group.UNDEFINED : lowest;
+        return call("Create", () -> {
+            Communicator s = c.split(colour, inGroup);
             return s == null ? null : new Intracomm(s);
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Create");
-        }
+        });
     }
 
     // ---- topologies ---------------------------------------------------------------------------
@@ -180,14 +178,35 @@ public class Intracomm extends Comm {
         }
     }
 
+    // mpiJava's buffers, as the shared adapters take them: an offset counts elements of the array,
+    // and Cohort's non-v collectives get arrays of exactly the items (their length is the count).
+
+    /** {@code count} items of {@code buf} from element {@code offset} as an input carrier (the array itself if it is them). */
+    private static Object in(Object buf, int offset, int count, Datatype type) {
+        return Operand.inputCarrier(buf, offset, count, type.layout, type.element);
+    }
+
+    /** Room for {@code count} items of {@code buf} from element {@code offset}, stored back by {@link Operand#store}. */
+    private static Operand out(Object buf, int offset, int count, Datatype type) {
+        return Operand.output(buf, offset, count, type.layout, type.element, true, false);
+    }
+
+    /** The blocks of a v-collective: {@code counts[r]} items at item {@code displs[r]} from element {@code offset}. */
+    private static Blocks blocks(Object buf, int offset, int[] counts, int[] displs, Datatype type, boolean load) {
+        return new Blocks(buf, offset, counts, displs, type.layout, type.element, load);
+    }
+
+    // Each collective checks its arguments, makes its adapters, and runs Cohort's call and the copy
+    // back in run(), the one place that turns what escapes Cohort into the call's MPI error. The
+    // lambda captures the adapters, a few references: its object is no bigger than the operand an
+    // input no longer needs (measured: no call allocates more than before). Bcast, which has no
+    // input to save, and Allreduce of whole arrays, which makes no adapters at all, catch for
+    // themselves with the same Errors.failed (as cohort-mpi's fast paths do).
+
     /** Returns when every process has called it. */
     public void Barrier() throws MPIException {
         Communicator c = c("Barrier");
-        try {
-            c.barrier();
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Barrier");
-        }
+        run("Barrier", c::barrier);
     }
 
     /** Copies the root's {@code count} items into every process's buffer. */
@@ -200,15 +219,14 @@ public class Intracomm extends Comm {
                 c.bcast(root, buf);
                 return;
             }
-            Operand x = c.rank() == root ? Operand.in(buf, offset, count, type) : Operand.out(buf, offset, count, type);
+            // Loaded at the root, stored back at the others.
+            Operand x = Operand.output(buf, offset, count, type.layout, type.element, true, c.rank() == root);
             c.bcast(root, x.carrier);
             if (c.rank() != root) {
                 x.store();
             }
-        } catch (MPIException e) {
-            throw e;
         } catch (RuntimeException e) {
-            throw Errors.of(e, "Bcast");
+            throw Errors.failed(e, "Bcast", this);
         }
     }
 
@@ -219,23 +237,18 @@ public class Intracomm extends Comm {
         checkRoot(c, root, "Gather");
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype, "Gather send buffer");
         boolean atRoot = c.rank() == root;
-        try {
-            Operand s = Operand.in(sendbuf, sendoffset, sendcount, sendtype);
-            Operand r = null;
-            if (atRoot) {
-                checkBuffer(recvbuf, recvoffset, recvcount * c.size(), recvtype, "Gather receive buffer");
-                checkMatch(s.elements(), recvcount * recvtype.layout.size, "Gather");
-                r = Operand.out(recvbuf, recvoffset, recvcount * c.size(), recvtype);
-            }
-            c.gather(root, s.carrier, r == null ? null : r.carrier);
+        if (atRoot) {
+            checkBuffer(recvbuf, recvoffset, recvcount * c.size(), recvtype, "Gather receive buffer");
+            checkMatch(sendcount * sendtype.layout.size, recvcount * recvtype.layout.size, "Gather");
+        }
+        Object s = in(sendbuf, sendoffset, sendcount, sendtype);
+        Operand r = atRoot ? out(recvbuf, recvoffset, recvcount * c.size(), recvtype) : null;
+        run("Gather", () -> {
+            c.gather(root, s, r == null ? null : r.carrier);
             if (r != null) {
                 r.store();
             }
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Gather");
-        }
+        });
     }
 
     /** Rank r's {@code recvcount[r]} items into the root's buffer at item {@code displs[r]}. */
@@ -244,26 +257,21 @@ public class Intracomm extends Comm {
         Communicator c = c("Gatherv");
         checkRoot(c, root, "Gatherv");
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype, "Gatherv send buffer");
-        boolean atRoot = c.rank() == root;
-        try {
-            Operand s = Operand.in(sendbuf, sendoffset, sendcount, sendtype);
-            if (!atRoot) {
-                c.gatherv(root, s.carrier, null, null, null);
-                return;
-            }
-            checkCounts(c, recvcount, displs, "Gatherv");
-            recvcount = first(recvcount, c.size());
-            displs = first(displs, c.size());
-            checkReceiveBlocks(recvbuf, recvoffset, recvcount, displs, recvtype, "Gatherv receive buffer");
-            checkMatch(s.elements(), recvcount[root] * recvtype.layout.size, "Gatherv");
-            Operand.Blocks r = new Operand.Blocks(recvbuf, recvoffset, recvcount, displs, recvtype, false);
-            c.gatherv(root, s.carrier, r.carrier, r.counts, r.displs);
-            r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Gatherv");
+        Object s = in(sendbuf, sendoffset, sendcount, sendtype);
+        if (c.rank() != root) {
+            run("Gatherv", () -> c.gatherv(root, s, null, null, null));
+            return;
         }
+        checkCounts(c, recvcount, displs, "Gatherv");
+        int[] counts = first(recvcount, c.size());
+        int[] at = first(displs, c.size());
+        checkReceiveBlocks(recvbuf, recvoffset, counts, at, recvtype, "Gatherv receive buffer");
+        checkMatch(sendcount * sendtype.layout.size, counts[root] * recvtype.layout.size, "Gatherv");
+        Blocks r = blocks(recvbuf, recvoffset, counts, at, recvtype, false);
+        run("Gatherv", () -> {
+            c.gatherv(root, s, r.carrier, r.counts, r.displs);
+            r.store();
+        });
     }
 
     /** Block r of the root's buffer ({@code sendcount} items at item {@code r * sendcount}) to rank r. */
@@ -273,21 +281,16 @@ public class Intracomm extends Comm {
         checkRoot(c, root, "Scatter");
         checkBuffer(recvbuf, recvoffset, recvcount, recvtype, "Scatter receive buffer");
         boolean atRoot = c.rank() == root;
-        try {
-            Operand s = null;
-            if (atRoot) {
-                checkBuffer(sendbuf, sendoffset, sendcount * c.size(), sendtype, "Scatter send buffer");
-                checkMatch(sendcount * sendtype.layout.size, recvcount * recvtype.layout.size, "Scatter");
-                s = Operand.in(sendbuf, sendoffset, sendcount * c.size(), sendtype);
-            }
-            Operand r = Operand.out(recvbuf, recvoffset, recvcount, recvtype);
-            c.scatter(root, s == null ? null : s.carrier, r.carrier);
-            r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Scatter");
+        if (atRoot) {
+            checkBuffer(sendbuf, sendoffset, sendcount * c.size(), sendtype, "Scatter send buffer");
+            checkMatch(sendcount * sendtype.layout.size, recvcount * recvtype.layout.size, "Scatter");
         }
+        Object s = atRoot ? in(sendbuf, sendoffset, sendcount * c.size(), sendtype) : null;
+        Operand r = out(recvbuf, recvoffset, recvcount, recvtype);
+        run("Scatter", () -> {
+            c.scatter(root, s, r.carrier);
+            r.store();
+        });
     }
 
     /** {@code sendcount[r]} items of the root's buffer at item {@code displs[r]} to rank r. */
@@ -296,26 +299,24 @@ public class Intracomm extends Comm {
         Communicator c = c("Scatterv");
         checkRoot(c, root, "Scatterv");
         checkBuffer(recvbuf, recvoffset, recvcount, recvtype, "Scatterv receive buffer");
-        boolean atRoot = c.rank() == root;
-        try {
-            Operand r = Operand.out(recvbuf, recvoffset, recvcount, recvtype);
-            if (!atRoot) {
+        Operand r = out(recvbuf, recvoffset, recvcount, recvtype);
+        if (c.rank() != root) {
+            run("Scatterv", () -> {
                 c.scatterv(root, null, null, null, r.carrier);
-            } else {
-                checkCounts(c, sendcount, displs, "Scatterv");
-                sendcount = first(sendcount, c.size());
-                displs = first(displs, c.size());
-                checkBlocks(sendbuf, sendoffset, sendcount, displs, sendtype, "Scatterv send buffer");
-                checkMatch(sendcount[root] * sendtype.layout.size, recvcount * recvtype.layout.size, "Scatterv");
-                Operand.Blocks s = new Operand.Blocks(sendbuf, sendoffset, sendcount, displs, sendtype, true);
-                c.scatterv(root, s.carrier, s.counts, s.displs, r.carrier);
-            }
-            r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Scatterv");
+                r.store();
+            });
+            return;
         }
+        checkCounts(c, sendcount, displs, "Scatterv");
+        int[] counts = first(sendcount, c.size());
+        int[] at = first(displs, c.size());
+        checkBlocks(sendbuf, sendoffset, counts, at, sendtype, "Scatterv send buffer");
+        checkMatch(counts[root] * sendtype.layout.size, recvcount * recvtype.layout.size, "Scatterv");
+        Blocks s = blocks(sendbuf, sendoffset, counts, at, sendtype, true);
+        run("Scatterv", () -> {
+            c.scatterv(root, s.carrier, s.counts, s.displs, r.carrier);
+            r.store();
+        });
     }
 
     /** Every process's items into every process's buffer, rank r's at item {@code r * recvcount}. */
@@ -325,16 +326,12 @@ public class Intracomm extends Comm {
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype, "Allgather send buffer");
         checkBuffer(recvbuf, recvoffset, recvcount * c.size(), recvtype, "Allgather receive buffer");
         checkMatch(sendcount * sendtype.layout.size, recvcount * recvtype.layout.size, "Allgather");
-        try {
-            Operand s = Operand.in(sendbuf, sendoffset, sendcount, sendtype);
-            Operand r = Operand.out(recvbuf, recvoffset, recvcount * c.size(), recvtype);
-            c.allgather(s.carrier, r.carrier);
+        Object s = in(sendbuf, sendoffset, sendcount, sendtype);
+        Operand r = out(recvbuf, recvoffset, recvcount * c.size(), recvtype);
+        run("Allgather", () -> {
+            c.allgather(s, r.carrier);
             r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Allgather");
-        }
+        });
     }
 
     /** Rank r's {@code recvcount[r]} items into every process's buffer at item {@code displs[r]}. */
@@ -343,20 +340,16 @@ public class Intracomm extends Comm {
         Communicator c = c("Allgatherv");
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype, "Allgatherv send buffer");
         checkCounts(c, recvcount, displs, "Allgatherv");
-        recvcount = first(recvcount, c.size());
-        displs = first(displs, c.size());
-        checkReceiveBlocks(recvbuf, recvoffset, recvcount, displs, recvtype, "Allgatherv receive buffer");
-        checkMatch(sendcount * sendtype.layout.size, recvcount[c.rank()] * recvtype.layout.size, "Allgatherv");
-        try {
-            Operand s = Operand.in(sendbuf, sendoffset, sendcount, sendtype);
-            Operand.Blocks r = new Operand.Blocks(recvbuf, recvoffset, recvcount, displs, recvtype, false);
-            c.allgatherv(s.carrier, r.carrier, r.counts, r.displs);
+        int[] counts = first(recvcount, c.size());
+        int[] at = first(displs, c.size());
+        checkReceiveBlocks(recvbuf, recvoffset, counts, at, recvtype, "Allgatherv receive buffer");
+        checkMatch(sendcount * sendtype.layout.size, counts[c.rank()] * recvtype.layout.size, "Allgatherv");
+        Object s = in(sendbuf, sendoffset, sendcount, sendtype);
+        Blocks r = blocks(recvbuf, recvoffset, counts, at, recvtype, false);
+        run("Allgatherv", () -> {
+            c.allgatherv(s, r.carrier, r.counts, r.displs);
             r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Allgatherv");
-        }
+        });
     }
 
     /** Block r of every process's send buffer to rank r, which keeps rank q's at block q of its receive buffer. */
@@ -367,16 +360,12 @@ public class Intracomm extends Comm {
         checkBuffer(sendbuf, sendoffset, sendcount * n, sendtype, "Alltoall send buffer");
         checkBuffer(recvbuf, recvoffset, recvcount * n, recvtype, "Alltoall receive buffer");
         checkMatch(sendcount * sendtype.layout.size, recvcount * recvtype.layout.size, "Alltoall");
-        try {
-            Operand s = Operand.in(sendbuf, sendoffset, sendcount * n, sendtype);
-            Operand r = Operand.out(recvbuf, recvoffset, recvcount * n, recvtype);
-            c.alltoall(s.carrier, r.carrier);
+        Object s = in(sendbuf, sendoffset, sendcount * n, sendtype);
+        Operand r = out(recvbuf, recvoffset, recvcount * n, recvtype);
+        run("Alltoall", () -> {
+            c.alltoall(s, r.carrier);
             r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Alltoall");
-        }
+        });
     }
 
     /** {@code sendcount[r]} items at item {@code sdispls[r]} to rank r, which keeps them at item {@code rdispls[q]}. */
@@ -386,22 +375,18 @@ public class Intracomm extends Comm {
         Communicator c = c("Alltoallv");
         checkCounts(c, sendcount, sdispls, "Alltoallv");
         checkCounts(c, recvcount, rdispls, "Alltoallv");
-        sendcount = first(sendcount, c.size());
-        sdispls = first(sdispls, c.size());
-        recvcount = first(recvcount, c.size());
-        rdispls = first(rdispls, c.size());
-        checkBlocks(sendbuf, sendoffset, sendcount, sdispls, sendtype, "Alltoallv send buffer");
-        checkReceiveBlocks(recvbuf, recvoffset, recvcount, rdispls, recvtype, "Alltoallv receive buffer");
-        try {
-            Operand.Blocks s = new Operand.Blocks(sendbuf, sendoffset, sendcount, sdispls, sendtype, true);
-            Operand.Blocks r = new Operand.Blocks(recvbuf, recvoffset, recvcount, rdispls, recvtype, false);
+        int[] sc = first(sendcount, c.size());
+        int[] sd = first(sdispls, c.size());
+        int[] rc = first(recvcount, c.size());
+        int[] rd = first(rdispls, c.size());
+        checkBlocks(sendbuf, sendoffset, sc, sd, sendtype, "Alltoallv send buffer");
+        checkReceiveBlocks(recvbuf, recvoffset, rc, rd, recvtype, "Alltoallv receive buffer");
+        Blocks s = blocks(sendbuf, sendoffset, sc, sd, sendtype, true);
+        Blocks r = blocks(recvbuf, recvoffset, rc, rd, recvtype, false);
+        run("Alltoallv", () -> {
             c.alltoallv(s.carrier, s.counts, s.displs, r.carrier, r.counts, r.displs);
             r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Alltoallv");
-        }
+        });
     }
 
     // ---- reductions --------------------------------------------------------------------------------
@@ -417,18 +402,14 @@ public class Intracomm extends Comm {
         if (atRoot) {
             checkBuffer(recvbuf, recvoffset, count, datatype, "Reduce receive buffer");
         }
-        try {
-            Operand s = Operand.in(sendbuf, sendoffset, count, datatype);
-            Operand r = atRoot ? Operand.out(recvbuf, recvoffset, count, datatype) : null;
-            c.reduce(root, s.carrier, r == null ? null : r.carrier, cop);
+        Object s = in(sendbuf, sendoffset, count, datatype);
+        Operand r = atRoot ? out(recvbuf, recvoffset, count, datatype) : null;
+        run("Reduce", () -> {
+            c.reduce(root, s, r == null ? null : r.carrier, cop);
             if (r != null) {
                 r.store();
             }
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Reduce");
-        }
+        });
     }
 
     /** {@link #Reduce} with the result at every process. */
@@ -438,20 +419,20 @@ public class Intracomm extends Comm {
         io.cohort.Op cop = cohortOp(op, datatype, count, "Allreduce");
         checkBuffer(sendbuf, sendoffset, count, datatype, "Allreduce send buffer");
         checkBuffer(recvbuf, recvoffset, count, datatype, "Allreduce receive buffer");
-        try {
-            if (whole(sendbuf, sendoffset, count, datatype) && whole(recvbuf, recvoffset, count, datatype)) {
+        if (whole(sendbuf, sendoffset, count, datatype) && whole(recvbuf, recvoffset, count, datatype)) {
+            try {
                 c.allreduce(sendbuf, recvbuf, cop);
-                return;
+            } catch (RuntimeException e) {
+                throw Errors.failed(e, "Allreduce", this);
             }
-            Operand s = Operand.in(sendbuf, sendoffset, count, datatype);
-            Operand r = Operand.out(recvbuf, recvoffset, count, datatype);
-            c.allreduce(s.carrier, r.carrier, cop);
-            r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Allreduce");
+            return;
         }
+        Object s = in(sendbuf, sendoffset, count, datatype);
+        Operand r = out(recvbuf, recvoffset, count, datatype);
+        run("Allreduce", () -> {
+            c.allreduce(s, r.carrier, cop);
+            r.store();
+        });
     }
 
     /** Reduces {@code sum(recvcounts)} items; rank r receives its {@code recvcounts[r]} of them. */
@@ -459,28 +440,24 @@ public class Intracomm extends Comm {
                                Datatype datatype, Op op) throws MPIException {
         Communicator c = c("Reduce_scatter");
         checkCountsOnly(c, recvcounts, null, "Reduce_scatter");
-        recvcounts = first(recvcounts, c.size());
+        int[] counts = first(recvcounts, c.size());
         int total = 0;
-        for (int n : recvcounts) {
+        for (int n : counts) {
             total += n;
         }
         io.cohort.Op cop = cohortOp(op, datatype, total, "Reduce_scatter");
         checkBuffer(sendbuf, sendoffset, total, datatype, "Reduce_scatter send buffer");
-        checkBuffer(recvbuf, recvoffset, recvcounts[c.rank()], datatype, "Reduce_scatter receive buffer");
-        int[] elements = new int[recvcounts.length];
+        checkBuffer(recvbuf, recvoffset, counts[c.rank()], datatype, "Reduce_scatter receive buffer");
+        int[] elements = new int[counts.length];
         for (int r = 0; r < elements.length; r++) {
-            elements[r] = recvcounts[r] * datatype.layout.size;
+            elements[r] = counts[r] * datatype.layout.size;
         }
-        try {
-            Operand s = Operand.in(sendbuf, sendoffset, total, datatype);
-            Operand r = Operand.out(recvbuf, recvoffset, recvcounts[c.rank()], datatype);
-            c.reduceScatter(s.carrier, r.carrier, elements, cop);
+        Object s = in(sendbuf, sendoffset, total, datatype);
+        Operand r = out(recvbuf, recvoffset, counts[c.rank()], datatype);
+        run("Reduce_scatter", () -> {
+            c.reduceScatter(s, r.carrier, elements, cop);
             r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Reduce_scatter");
-        }
+        });
     }
 
     /** Inclusive prefix reduction: rank r receives the items of ranks 0 to r combined. */
@@ -490,16 +467,12 @@ public class Intracomm extends Comm {
         io.cohort.Op cop = cohortOp(op, datatype, count, "Scan");
         checkBuffer(sendbuf, sendoffset, count, datatype, "Scan send buffer");
         checkBuffer(recvbuf, recvoffset, count, datatype, "Scan receive buffer");
-        try {
-            Operand s = Operand.in(sendbuf, sendoffset, count, datatype);
-            Operand r = Operand.out(recvbuf, recvoffset, count, datatype);
-            c.scan(s.carrier, r.carrier, cop);
+        Object s = in(sendbuf, sendoffset, count, datatype);
+        Operand r = out(recvbuf, recvoffset, count, datatype);
+        run("Scan", () -> {
+            c.scan(s, r.carrier, cop);
             r.store();
-        } catch (MPIException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Scan");
-        }
+        });
     }
 
     private static io.cohort.Op cohortOp(Op op, Datatype type, int count, String what) {

@@ -153,11 +153,7 @@ public class MPI {
             if (p.finalized) {
                 throw Errors.error("MPI.Init: MPI was finalized; it cannot be initialized again");
             }
-            try {
-                p.self = p.world.split(p.world.rank(), 0);
-            } catch (RuntimeException e) {
-                throw Errors.of(e, "MPI.Init");
-            }
+            p.self = Errors.call("MPI.Init", null, () -> p.world.split(p.world.rank(), 0));
             p.threadLevel = level;
             p.mainThread = Thread.currentThread();
             p.initialized = true;
@@ -185,12 +181,8 @@ public class MPI {
      */
     public static void Finalize() throws MPIException {
         Peer p = check("MPI.Finalize");
-        try {
-            p.finalized = true;
-            p.world.close();
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "MPI.Finalize");
-        }
+        p.finalized = true;
+        Errors.run("MPI.Finalize", null, p.world::close);
     }
 
     /**

@@ -127,8 +127,8 @@ public class Op {
         if (o == null) {
             return null;
         }
-        byte[] b = io.cohort.engine.Payloads.ofObject(o);
-        return io.cohort.engine.Payloads.toObject(b, new io.cohort.Status(0, 0, b.length));
+        byte[] b = io.cohort.ObjectBytes.of(o);
+        return io.cohort.ObjectBytes.read(b, "the copy of a " + o.getClass().getName());
     }
 
     @Override

@@ -253,11 +253,7 @@ public class Request {
 
     /** Waits until some active request is done; returns its index, or UNDEFINED if none is active. */
     private static int awaitOne(Request[] requests) {
-        try {
-            int i = Completions.awaitOne(slots(requests));
-            return i == Completions.NONE_ACTIVE ? MPI.UNDEFINED : i;
-        } catch (RuntimeException e) {
-            throw Errors.of(e, "Request.Waitany");
-        }
+        int i = Errors.call("Request.Waitany", null, () -> Completions.awaitOne(slots(requests)));
+        return i == Completions.NONE_ACTIVE ? MPI.UNDEFINED : i;
     }
 }

@@ -1,7 +1,5 @@
 package io.cohort;
 
-import io.cohort.transport.bcast.DomainCounters;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -59,6 +57,7 @@ public interface BroadcastDomain extends AutoCloseable {
     /** Receives, answers NACKs and runs timers without blocking; returns the work done (0 = idle). */
     int poll();
 
+    /** What the domain did and dropped so far: a snapshot, which does not change afterwards. */
     DomainCounters counters();
 
     /**

@@ -15,7 +15,8 @@ import java.util.Optional;
  *   <li>A receive matches on (source or {@link #ANY_SOURCE}, tag or {@link #ANY_TAG}); the earliest
  *       matching arrival wins. Messages nobody is waiting for yet are kept until received.</li>
  *   <li>Payloads are bytes from 0 to {@link #MAX_MESSAGE_BYTES}. Typed sends encode little-endian;
- *       {@link #sendObject} uses Java serialization.</li>
+ *       {@link #sendObject} uses Java serialization, and every object received passes a serial
+ *       filter (bounded depth, objects, arrays and bytes; {@code cohort run --serial-filter}).</li>
  *   <li>A send returns once its buffer may be reused; it does not wait for the matching receive.</li>
  *   <li>When a peer fails, operations that depend on it throw {@link PeerFailedException}
  *       naming it, instead of hanging. Receives from {@link #ANY_SOURCE} fail too, since the
@@ -137,7 +138,14 @@ public interface Communicator extends AutoCloseable {
 
     Status recv(int source, int tag, double[] buffer);
 
-    /** Receives and decodes an object sent with {@link #sendObject}. */
+    /**
+     * Receives and decodes an object sent with {@link #sendObject}, through the serial filter.
+     *
+     * @throws ObjectRefusedException if the filter refused it (a class it rejects, or a stream
+     *         past its depth, object, array or byte limits): the message is consumed and dropped,
+     *         this call alone fails, and the communicator serves later receives as before
+     * @throws CohortException if the bytes are no object this peer can read (a missing class)
+     */
     <T> T recvObject(int source, int tag);
 
     /** Starts a receive of any length; the message is available from {@link Request#message()}. */
@@ -181,7 +189,10 @@ public interface Communicator extends AutoCloseable {
      */
     byte[] bcast(int root, byte[] data);
 
-    /** Returns the root's object at every peer ({@code object} is ignored off the root). */
+    /**
+     * Returns the root's object at every peer ({@code object} is ignored off the root); a peer
+     * whose serial filter refuses it throws {@link ObjectRefusedException}, the others return it.
+     */
     <T> T bcastObject(int root, T object);
 
     /** Copies the root's buffer into every peer's, in place; every peer gives the same type and count. */

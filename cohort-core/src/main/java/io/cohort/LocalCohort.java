@@ -1,37 +1,6 @@
 package io.cohort;
 
-import io.cohort.deck.Deck;
-import io.cohort.engine.DomainPolling;
-import io.cohort.engine.EngineCommunicator;
-import io.cohort.engine.Placement;
-import io.cohort.engine.ProgressAgent;
-import io.cohort.engine.ProgressEngine;
-import io.cohort.idle.IdleStrategies;
-import io.cohort.idle.IdleStrategy;
-import io.cohort.transport.Transport;
-import io.cohort.transport.bcast.DomainAgent;
-import io.cohort.transport.bcast.DomainFactory;
-import io.cohort.transport.fault.FaultPlan;
-import io.cohort.transport.local.LocalFabric;
-import io.cohort.transport.local.LocalTransport;
-import io.cohort.transport.shm.ShmSegmentFile;
-import io.cohort.transport.shm.ShmTransport;
-import io.cohort.transport.tcp.TcpTransport;
-import io.cohort.transport.udp.UdpEndpoint;
-import io.cohort.transport.udp.UdpSettings;
-import io.cohort.transport.udp.UdpTransport;
-
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * Runs N peers as threads in this JVM: for tests, examples and debugging. It is not a toy: each
@@ -56,13 +25,15 @@ public final class LocalCohort {
         void run(Communicator world) throws Exception;
     }
 
+    /** The system property whose fault spec {@link #fault} defaults to. */
+    private static final String FAULT_PROP_NAME = "cohort.fault";
+
     private int size = 2;
     private String transport = "local";
-    private Supplier<IdleStrategy> idle = IdleStrategies.configured();
+    /** Null: the configured strategy ({@code cohort.idle}, else {@code COHORT_IDLE}, else backoff). */
+    private String idle;
     private Duration timeout = Duration.ofMinutes(10);
-    private String fault = System.getProperty(FaultPlan.FAULT_PROP_NAME);
-    private UdpSettings udpSettings;
-    private java.util.function.Consumer<Transport[]> onStart;
+    private String fault = System.getProperty(FAULT_PROP_NAME);
     private int cores = Runtime.getRuntime().availableProcessors();
 
     private LocalCohort() {
@@ -99,29 +70,13 @@ public final class LocalCohort {
     }
 
     /**
-     * Injects datagram faults ({@link FaultPlan} spec, e.g. {@code loss=0.05,seed=7}) under the udp
-     * transport and the broadcast domain; default: the system property {@value FaultPlan#FAULT_PROP_NAME}. A bad spec is an
-     * {@link IllegalArgumentException} naming the bad item.
+     * Injects datagram faults (the spec of {@code cohort run --fault}, e.g. {@code loss=0.05,seed=7})
+     * under the udp transport and the broadcast domain; default: the system property
+     * {@code cohort.fault}. A bad spec is an {@link IllegalArgumentException} naming the bad item.
      */
     public LocalCohort fault(String spec) {
-        FaultPlan.parse(spec);
+        CohortProvider.get().checkFaultSpec(spec);
         this.fault = spec;
-        return this;
-    }
-
-    /** Settings of the udp transport (default: {@link UdpSettings#fromSystemProperties()}). */
-    public LocalCohort udpSettings(UdpSettings settings) {
-        this.udpSettings = settings;
-        return this;
-    }
-
-    /**
-     * Called once the transports are connected, before the peers start, with each rank's udp transport
-     * (the array is all null for other transports and for a job of one): lets tests and benchmarks
-     * read the protocol's counters.
-     */
-    public LocalCohort onStart(java.util.function.Consumer<Transport[]> observer) {
-        this.onStart = observer;
         return this;
     }
 
@@ -138,8 +93,10 @@ public final class LocalCohort {
         return this;
     }
 
+    /** The idle strategy: {@code busy-spin}, {@code yield}, {@code backoff} or {@code park} (as {@code cohort run --idle}). */
     public LocalCohort idle(String strategy) {
-        this.idle = IdleStrategies.factory(strategy);
+        CohortProvider.get().checkIdleStrategy(strategy);
+        this.idle = strategy;
         return this;
     }
 
@@ -150,266 +107,6 @@ public final class LocalCohort {
     }
 
     public void run(PeerBody body) {
-        ProgressEngine[] engines = new ProgressEngine[size];
-        for (int i = 0; i < size; i++) {
-            engines[i] = new ProgressEngine(i, size, idle);
-            engines[i].placement(Placement.oneMachine(size, cores));
-            Deck.install(engines[i]); // DECK's naming service on rank 0 serves from the start
-        }
-        LocalFabric fabric = transport.equals("local") ? wireLocal(engines) : null;
-        String shmJob = null;
-        Transport[] wired = new Transport[size];
-        if (transport.equals("tcp")) {
-            wireTcp(engines);
-        } else if (transport.equals("shm")) {
-            shmJob = wireShm(engines);
-        } else if (transport.equals("udp")) {
-            wireUdp(engines, FaultPlan.parse(fault), udpSettings != null ? udpSettings : UdpSettings.fromSystemProperties(),
-                    wired);
-        }
-        if (onStart != null) {
-            onStart.accept(wired);
-        }
-        long domainKey = ThreadLocalRandom.current().nextLong(); // one group per run
-        String jobId = "local-" + Long.toHexString(domainKey >>> 32); // names the run in the profiler's PeerInfo
-        // Each peer's progress agent, as a launched peer has: it drains the transports while the
-        // peer's thread is outside the engine (computing, or waiting in a broadcast-domain call),
-        // so requests to it (DECK's, for one) are answered whatever its thread is doing.
-        ProgressAgent[] agents = new ProgressAgent[size];
-        for (int i = 0; i < size; i++) {
-            agents[i] = new ProgressAgent(engines[i], null, ProgressAgent.PERIOD_NANOS_DEFAULT);
-        }
-        Throwable[] failures = new Throwable[size];
-        long[] failedAt = new long[size];
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < size; i++) {
-            int rank = i;
-            EngineCommunicator world = new EngineCommunicator(engines[i], 0, engines[i]::shutdown);
-            world.enableBroadcastDomain(new DomainFactory(i, size, domainKey, InetAddress.getLoopbackAddress(),
-                    FaultPlan.parse(fault), false), new AgentPerDomain());
-            world.recordJobStart(jobId, "localhost");
-            Thread t = new Thread(() -> {
-                try {
-                    body.run(world);
-                    world.close();
-                } catch (Throwable e) {
-                    failedAt[rank] = System.nanoTime();
-                    failures[rank] = e;
-                    String reason = "rank " + rank + " failed: " + e;
-                    if (fabric != null) {
-                        fabric.markFailed(rank, reason);
-                    } else {
-                        engines[rank].abort(); // its sockets close; the others see the connection drop
-                        for (ProgressEngine other : engines) {
-                            other.notePeerGone(rank, reason); // what the launcher tells real processes
-                        }
-                    }
-                }
-            }, "cohort-local-" + rank);
-            t.setDaemon(true);
-            threads.add(t);
-        }
-        for (ProgressAgent a : agents) {
-            a.start();
-        }
-        try {
-            awaitPeers(threads, engines);
-        } finally {
-            for (ProgressAgent a : agents) {
-                a.stop();
-            }
-            if (shmJob != null) {
-                // What a peer that failed half-way left there (a collective segment it made), as the
-                // io-manager removes a launched job's.
-                ShmSegmentFile.removeJobFiles(ShmSegmentFile.defaultDirectory(), shmJob);
-            }
-        }
-        int root = -1;
-        for (int i = 0; i < size; i++) {
-            if (failures[i] != null && !(failures[i] instanceof PeerFailedException)
-                    && (root < 0 || failedAt[i] < failedAt[root])) {
-                root = i;
-            }
-        }
-        for (int i = 0; i < size && root < 0; i++) {
-            if (failures[i] != null) {
-                root = i;
-            }
-        }
-        if (root >= 0) {
-            throw new CohortException("rank " + root + " failed: " + failures[root], failures[root]);
-        }
-    }
-
-    private void awaitPeers(List<Thread> threads, ProgressEngine[] engines) {
-        threads.forEach(Thread::start);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (Thread t : threads) {
-            try {
-                long left = deadline - System.nanoTime();
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CohortException("interrupted while waiting for the peers");
-            }
-            if (t.isAlive()) {
-                threads.forEach(Thread::interrupt);
-                for (ProgressEngine e : engines) {
-                    e.abort();
-                }
-                throw new CohortException("peers did not finish within " + timeout + " (" + t.getName() + " still running)");
-            }
-        }
-    }
-
-    private static LocalFabric wireLocal(ProgressEngine[] engines) {
-        LocalFabric fabric = new LocalFabric(engines);
-        for (int i = 0; i < engines.length; i++) {
-            int[] others = new int[engines.length - 1];
-            for (int j = 0, k = 0; j < engines.length; j++) {
-                if (j != i) {
-                    others[k++] = j;
-                }
-            }
-            if (others.length > 0) {
-                engines[i].attach(new LocalTransport(fabric, i), others);
-            }
-        }
-        return fabric;
-    }
-
-    /** Connects the peers over shared memory; returns the name their segment files carry, null if none. */
-    private static String wireShm(ProgressEngine[] engines) {
-        int n = engines.length;
-        if (n == 1) {
-            return null;
-        }
-        long key = ThreadLocalRandom.current().nextLong();
-        String jobId = "local" + Long.toHexString(key & 0xFFFFFFFFL);
-        java.nio.file.Path dir = ShmSegmentFile.defaultDirectory();
-        String[] names = new String[n];
-        for (int i = 0; i < n; i++) {
-            names[i] = "rank " + i;
-        }
-        connectAll(engines, rank -> {
-            int[] others = new int[n - 1];
-            for (int j = 0, k = 0; j < n; j++) {
-                if (j != rank) {
-                    others[k++] = j;
-                }
-            }
-            ShmTransport t = new ShmTransport(rank, n, key, jobId, dir, others, ShmTransport.configuredRingBytes());
-            t.connect(names, engines[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
-            engines[rank].attach(t, t.peers());
-        });
-        return jobId;
-    }
-
-    /** What one peer does to join the in-JVM job; all run at once, since each waits for the others. */
-    @FunctionalInterface
-    private interface Connector {
-        void connect(int rank) throws Exception;
-    }
-
-    private static void connectAll(ProgressEngine[] engines, Connector connector) {
-        int n = engines.length;
-        Throwable[] errors = new Throwable[n];
-        Thread[] threads = new Thread[n];
-        for (int i = 0; i < n; i++) {
-            int rank = i;
-            threads[i] = new Thread(() -> {
-                try {
-                    connector.connect(rank);
-                } catch (Throwable e) {
-                    errors[rank] = e;
-                }
-            }, "cohort-connect-" + i);
-            threads[i].start();
-        }
-        for (int i = 0; i < n; i++) {
-            try {
-                threads[i].join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CohortException("interrupted while connecting the peers");
-            }
-            if (errors[i] != null) {
-                throw new CohortException("rank " + i + " could not connect: " + errors[i].getMessage(), errors[i]);
-            }
-        }
-    }
-
-    private static void wireUdp(ProgressEngine[] engines, FaultPlan faults, UdpSettings settings, Transport[] wired) {
-        int n = engines.length;
-        if (n == 1) {
-            return;
-        }
-        long key = ThreadLocalRandom.current().nextLong();
-        UdpTransport[] udp = new UdpTransport[n];
-        UdpEndpoint[] endpoints = new UdpEndpoint[n];
-        String[] names = new String[n];
-        try {
-            InetAddress loopback = InetAddress.getLoopbackAddress();
-            for (int i = 0; i < n; i++) {
-                udp[i] = new UdpTransport(i, n, key, new InetSocketAddress(loopback, 0), settings, faults);
-                endpoints[i] = udp[i].localEndpoint();
-                names[i] = "rank " + i;
-            }
-        } catch (IOException e) {
-            for (UdpTransport u : udp) {
-                if (u != null) {
-                    u.close();
-                }
-            }
-            throw new CohortException("could not open loopback UDP sockets: " + e.getMessage(), e);
-        }
-        for (int i = 0; i < n; i++) {
-            udp[i].connect(endpoints, names, engines[i]);
-            engines[i].attach(udp[i], udp[i].peers());
-            wired[i] = udp[i];
-        }
-    }
-
-    private static void wireTcp(ProgressEngine[] engines) {
-        int n = engines.length;
-        if (n == 1) {
-            return;
-        }
-        long key = ThreadLocalRandom.current().nextLong();
-        TcpTransport[] tcp = new TcpTransport[n];
-        InetSocketAddress[] addresses = new InetSocketAddress[n];
-        String[] names = new String[n];
-        try {
-            InetAddress loopback = InetAddress.getLoopbackAddress();
-            for (int i = 0; i < n; i++) {
-                tcp[i] = new TcpTransport(i, n, key, new InetSocketAddress(loopback, 0));
-                addresses[i] = tcp[i].localAddress();
-                names[i] = "rank " + i;
-            }
-        } catch (IOException e) {
-            throw new CohortException("could not open loopback TCP listeners: " + e.getMessage(), e);
-        }
-        connectAll(engines, rank -> {
-            tcp[rank].connect(addresses, names, engines[rank], TcpTransport.CONNECT_TIMEOUT_NANOS_DEFAULT);
-            engines[rank].attach(tcp[rank], tcp[rank].peers());
-        });
-    }
-
-    /** In-JVM peers have no progress agent: each open domain gets its own polling thread. */
-    private static final class AgentPerDomain implements DomainPolling {
-        private final Map<BroadcastDomain, DomainAgent> agents = new ConcurrentHashMap<>();
-
-        @Override
-        public void startPolling(BroadcastDomain domain) {
-            agents.put(domain, new DomainAgent(domain, DomainAgent.PERIOD_NANOS_DEFAULT).start());
-        }
-
-        @Override
-        public void stopPolling(BroadcastDomain domain) {
-            DomainAgent a = agents.remove(domain);
-            if (a != null) {
-                a.stop();
-            }
-        }
+        CohortProvider.get().runLocal(size, transport, idle, fault, cores, timeout, body);
     }
 }

@@ -1,8 +1,7 @@
 package io.cohort;
 
-import io.cohort.engine.Payloads;
-
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A received message: its {@link Status} and the payload bytes, which belong to the receiver.
@@ -41,36 +40,69 @@ public final class Message {
     /** A read-only little-endian view of the payload. */
     public ByteBuffer buffer() {
         // asReadOnlyBuffer() resets the order to big-endian, so set the order afterwards.
-        return ByteBuffer.wrap(payload).asReadOnlyBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        return ByteBuffer.wrap(payload).asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private ByteBuffer le() {
+        return ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** How many values of {@code width} bytes the payload holds: all of it, or it was sent as another type. */
+    private int elements(int width, String type) {
+        if (status.length() % width != 0) {
+            throw new CohortException("message from rank " + status.source() + " (tag " + status.tag() + ") has "
+                    + status.length() + " bytes, not a whole number of " + type + " values; was it sent with another type?");
+        }
+        return status.length() / width;
     }
 
     public int[] asInts() {
-        return Payloads.toInts(payload, status);
+        int[] a = new int[elements(Integer.BYTES, "int")];
+        le().asIntBuffer().get(a);
+        return a;
     }
 
     public long[] asLongs() {
-        return Payloads.toLongs(payload, status);
+        long[] a = new long[elements(Long.BYTES, "long")];
+        le().asLongBuffer().get(a);
+        return a;
     }
 
     public double[] asDoubles() {
-        return Payloads.toDoubles(payload, status);
+        double[] a = new double[elements(Double.BYTES, "double")];
+        le().asDoubleBuffer().get(a);
+        return a;
     }
 
     public float[] asFloats() {
-        return Payloads.toFloats(payload, status);
+        float[] a = new float[elements(Float.BYTES, "float")];
+        le().asFloatBuffer().get(a);
+        return a;
     }
 
     public short[] asShorts() {
-        return Payloads.toShorts(payload, status);
+        short[] a = new short[elements(Short.BYTES, "short")];
+        le().asShortBuffer().get(a);
+        return a;
     }
 
     public char[] asChars() {
-        return Payloads.toChars(payload, status);
+        char[] a = new char[elements(Character.BYTES, "char")];
+        le().asCharBuffer().get(a);
+        return a;
     }
 
-    /** Decodes a message sent with {@link Communicator#sendObject}. */
+    /**
+     * Decodes a message sent with {@link Communicator#sendObject}, through the serial filter
+     * ({@code cohort run --serial-filter}); may be called again, each call decoding afresh.
+     *
+     * @throws ObjectRefusedException if the filter refused the object: its class, or a limit (depth,
+     *         objects, array length, bytes) named in the message; nothing else fails
+     * @throws CohortException if the bytes are no object this peer can read
+     */
     public <T> T asObject() {
-        return Payloads.toObject(payload, status);
+        return CohortProvider.get().readObject(payload,
+                status.source() < 0 ? "a message" : "a message from rank " + status.source() + " (tag " + status.tag() + ")");
     }
 
     @Override

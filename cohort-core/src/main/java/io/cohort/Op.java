@@ -43,42 +43,42 @@ public final class Op {
         void apply(Object in, Object inout, int count);
     }
 
-    public static final Op SUM = predefined(OpKernels.Kind.SUM);
-    public static final Op PROD = predefined(OpKernels.Kind.PROD);
-    public static final Op MIN = predefined(OpKernels.Kind.MIN);
-    public static final Op MAX = predefined(OpKernels.Kind.MAX);
-    public static final Op LAND = predefined(OpKernels.Kind.LAND);
-    public static final Op LOR = predefined(OpKernels.Kind.LOR);
-    public static final Op LXOR = predefined(OpKernels.Kind.LXOR);
-    public static final Op BAND = predefined(OpKernels.Kind.BAND);
-    public static final Op BOR = predefined(OpKernels.Kind.BOR);
-    public static final Op BXOR = predefined(OpKernels.Kind.BXOR);
-    public static final Op MINLOC = predefined(OpKernels.Kind.MINLOC);
-    public static final Op MAXLOC = predefined(OpKernels.Kind.MAXLOC);
+    public static final Op SUM = predefined("SUM");
+    public static final Op PROD = predefined("PROD");
+    public static final Op MIN = predefined("MIN");
+    public static final Op MAX = predefined("MAX");
+    public static final Op LAND = predefined("LAND");
+    public static final Op LOR = predefined("LOR");
+    public static final Op LXOR = predefined("LXOR");
+    public static final Op BAND = predefined("BAND");
+    public static final Op BOR = predefined("BOR");
+    public static final Op BXOR = predefined("BXOR");
+    public static final Op MINLOC = predefined("MINLOC");
+    public static final Op MAXLOC = predefined("MAXLOC");
 
     private final String name;
     private final boolean commutative;
     private final int unit;
-    /** Null for a predefined op. */
-    private final OpKernels.Kind kind;
+    /** The loops of a predefined op ({@link CohortProvider#reduction}); null for a user's. */
+    private final CohortProvider.Reduction kernel;
     /** Null for a predefined op. */
     private final ArrayFunction function;
     /** The one array type a typed helper accepts, or null for any. */
     private final Class<?> accepts;
 
-    private Op(String name, boolean commutative, int unit, OpKernels.Kind kind, ArrayFunction function,
+    private Op(String name, boolean commutative, int unit, CohortProvider.Reduction kernel, ArrayFunction function,
                Class<?> accepts) {
         this.name = name;
         this.commutative = commutative;
         this.unit = unit;
-        this.kind = kind;
+        this.kernel = kernel;
         this.function = function;
         this.accepts = accepts;
     }
 
-    private static Op predefined(OpKernels.Kind kind) {
-        boolean loc = kind == OpKernels.Kind.MINLOC || kind == OpKernels.Kind.MAXLOC;
-        return new Op(kind.name(), true, loc ? 2 : 1, kind, null, null);
+    private static Op predefined(String name) {
+        boolean loc = name.equals("MINLOC") || name.equals("MAXLOC");
+        return new Op(name, true, loc ? 2 : 1, CohortProvider.get().reduction(name), null, null);
     }
 
     /**
@@ -163,7 +163,7 @@ public final class Op {
 
     /** Whether this is one of the predefined ops. */
     public boolean isPredefined() {
-        return kind != null;
+        return kernel != null;
     }
 
     /** Elements that form one value and are never split between pieces (0: never split the vector). */
@@ -177,8 +177,8 @@ public final class Op {
      */
     public void check(Object array, int count) {
         Objects.requireNonNull(array, "array");
-        if (kind != null) {
-            OpKernels.check(kind, array, count);
+        if (kernel != null) {
+            kernel.check(array, count);
         } else if (accepts != null && !accepts.isInstance(array)) {
             throw new IllegalArgumentException(name + " does not apply to " + typeName(array)
                     + "; it combines " + accepts.getSimpleName());
@@ -202,8 +202,8 @@ public final class Op {
         if (count == 0) {
             return;
         }
-        if (kind != null) {
-            OpKernels.apply(kind, in, inOffset, inout, inoutOffset, count);
+        if (kernel != null) {
+            kernel.apply(in, inOffset, inout, inoutOffset, count);
         } else if (inOffset == 0 && inoutOffset == 0) {
             function.apply(in, inout, count);
         } else {
@@ -217,7 +217,7 @@ public final class Op {
         }
     }
 
-    static String typeName(Object array) {
+    private static String typeName(Object array) {
         return array == null ? "null" : array.getClass().getSimpleName();
     }
 

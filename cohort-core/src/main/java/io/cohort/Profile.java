@@ -1,8 +1,5 @@
 package io.cohort;
 
-import io.cohort.profile.Profiling;
-import io.cohort.profile.RegionSpan;
-
 /**
  * Named intervals for the parallel profiler (PSE's interval profiling): what the program was doing,
  * in its own words, beside the samples and message events {@code cohort run --profile} records.
@@ -43,27 +40,7 @@ public final class Profile {
         if (name == null) {
             throw new IllegalArgumentException("a profile region needs a name, not null");
         }
-        RegionSpan e = Profiling.startRegion();
-        return e == null ? OFF : new Recorded(e, name);
-    }
-
-    /** A region a recording wants: its event, ended and committed at the first close. */
-    private static final class Recorded implements Region {
-        private final String name;
-        private RegionSpan event;
-
-        Recorded(RegionSpan event, String name) {
-            this.event = event;
-            this.name = name;
-        }
-
-        @Override
-        public void close() {
-            RegionSpan e = event;
-            if (e != null) {
-                event = null;
-                e.finish(name);
-            }
-        }
+        Region r = CohortProvider.get().region(name);
+        return r == null ? OFF : r;
     }
 }

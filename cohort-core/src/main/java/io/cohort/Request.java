@@ -56,7 +56,7 @@ public interface Request {
 
     /** Waits for all requests; the first failure is thrown after all have completed. */
     static void awaitAll(List<? extends Request> requests) {
-        io.cohort.engine.RequestWaiter.awaitAll(requests);
+        CohortProvider.get().awaitAll(requests);
     }
 
     /** Waits until at least one request has completed and returns its index. */
@@ -69,7 +69,7 @@ public interface Request {
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("awaitAny needs at least one request");
         }
-        io.cohort.engine.RequestWaiter.awaitAny(requests);
+        CohortProvider.get().awaitAny(requests);
         for (int i = 0; i < requests.size(); i++) {
             if (requests.get(i).isDone()) {
                 return i;
@@ -80,6 +80,6 @@ public interface Request {
 
     /** Tests every request once; true if all have completed. */
     static boolean testAll(List<? extends Request> requests) {
-        return io.cohort.engine.RequestWaiter.testAll(requests);
+        return CohortProvider.get().testAll(requests);
     }
 }

@@ -4,7 +4,8 @@
  *
  * {@link io.cohort.Profile} marks named regions for the profiler ({@code cohort run --profile}).
  *
- * <p>This package depends only on the JDK and on Cohort's own engine, transport, wire-up and
- * profile packages; nothing below it may depend on it except through the interfaces declared here.
+ * <p>An API package, with {@code io.cohort.deck}: it depends on the JDK only. The implementation
+ * depends on it, never the reverse; the entry points reach the implementation through
+ * {@link io.cohort.CohortProvider} (see {@code docs/architecture.md}, "Packages and their layers").
  */
 package io.cohort;

@@ -1,5 +1,6 @@
 package io.cohort;
 
+import io.cohort.wireup.CoreProvider;
 import io.cohort.wireup.JobEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,5 +29,12 @@ class CohortTest {
         IllegalStateException e = assertThrows(IllegalStateException.class, Cohort::init);
         assertEquals("Cohort.init() called after the world communicator was closed", e.getMessage());
         Cohort.closeIfOpen(); // harmless once closed
+    }
+
+    /** The API loads its implementation by name: a rename of CoreProvider must change that name too. */
+    @Test
+    void theApiNamesItsImplementation() {
+        assertEquals(CoreProvider.class.getName(), ProviderHolder.IMPLEMENTATION);
+        assertSame(CoreProvider.class, CohortProvider.get().getClass());
     }
 }

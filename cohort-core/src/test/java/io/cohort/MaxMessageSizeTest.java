@@ -1,6 +1,7 @@
 package io.cohort;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Needs about 4.5 GiB of direct memory (the JVM's default limit equals the heap limit, a quarter
  * of RAM: 6 GiB on the 24 GiB machines this project targets).
  */
-@Tag("large")
+@Tag("soak") // minutes, and 4.5 GiB: mvn verify -Psoak
+@Isolated // that much direct memory, with no other class beside it
 class MaxMessageSizeTest {
     private static final int STRIDE = 1 << 16;
 

@@ -1,6 +1,7 @@
 package io.cohort;
 
 import io.cohort.LocalCohort.PeerBody;
+import io.cohort.wireup.LocalJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,16 +40,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The behaviour every transport must give a program, run through {@link LocalCohort} so that the
- * whole stack (communicator, engine, matching, transport) is exercised. Subclasses pick the
+ * The behaviour every transport must give a program, run through {@link LocalJob} (what
+ * {@link LocalCohort} runs) so that the whole stack (communicator, engine, matching, transport) is
+ * exercised. Subclasses pick the
  * transport. Peers synchronise with barriers, latches and requests, never with sleeps.
  */
 abstract class TransportContractTest {
     /** The {@link LocalCohort#transport(String)} name under test. */
     abstract String transport();
 
-    LocalCohort cohort(int n) {
-        return LocalCohort.builder().size(n).transport(transport()).timeout(Duration.ofSeconds(50));
+    LocalJob cohort(int n) {
+        return LocalJob.builder().size(n).transport(transport()).timeout(Duration.ofSeconds(50));
     }
 
     void run(int n, PeerBody body) {

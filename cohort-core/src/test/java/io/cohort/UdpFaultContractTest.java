@@ -1,6 +1,7 @@
 package io.cohort;
 
 import io.cohort.transport.udp.UdpSettings;
+import io.cohort.wireup.LocalJob;
 
 /**
  * The contract over udp with one kind of fault injected on every peer's receive side through the
@@ -22,7 +23,7 @@ abstract class UdpFaultContractTest extends TransportContractTest {
     }
 
     @Override
-    LocalCohort cohort(int n) {
+    LocalJob cohort(int n) {
         return super.cohort(n).fault(faults())
                 .udpSettings(UdpSettings.fromSystemProperties().with(UdpSettings.DATAGRAM_BYTES_PROP_NAME, datagramBytes()));
     }

@@ -3,10 +3,10 @@ package io.cohort.bench;
 import io.cohort.Communicator;
 import io.cohort.LocalCohort;
 import io.cohort.BroadcastDomain;
-import io.cohort.transport.bcast.DomainCounters;
-import io.cohort.transport.bcast.LocalBroadcastDomains;
-import io.cohort.transport.bcast.PcodeContext;
-import io.cohort.transport.bcast.PcodeDomain;
+import io.cohort.DomainCounters;
+import io.cohort.broadcast.pcode.LocalBroadcastDomains;
+import io.cohort.broadcast.pcode.PcodeContext;
+import io.cohort.broadcast.pcode.PcodeDomain;
 import io.cohort.transport.fault.FaultPlan;
 import org.HdrHistogram.Histogram;
 

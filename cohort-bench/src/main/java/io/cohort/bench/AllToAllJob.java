@@ -3,7 +3,7 @@ package io.cohort.bench;
 import io.cohort.BroadcastDomain;
 import io.cohort.Cohort;
 import io.cohort.Communicator;
-import io.cohort.transport.bcast.DomainCounters;
+import io.cohort.DomainCounters;
 import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;

@@ -1,9 +1,9 @@
 package io.cohort.bench;
 
-import io.cohort.transport.eqa.BroadcastMode;
-import io.cohort.transport.eqa.EqaContext;
-import io.cohort.transport.eqa.EqaPeer;
-import io.cohort.transport.eqa.LocalEqaGroup;
+import io.cohort.broadcast.eqa.BroadcastMode;
+import io.cohort.broadcast.eqa.EqaContext;
+import io.cohort.broadcast.eqa.EqaPeer;
+import io.cohort.broadcast.eqa.LocalEqaGroup;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -119,7 +119,7 @@ public final class EqaMemoryReport {
                 long receiveNow = p.receiveBytesHeld(); // nothing in assembly after the run: state only
                 state += receiveNow;
                 assembly += p.receivePeakBytes() - receiveNow;
-                if (p.counters().get(io.cohort.transport.eqa.EqaCounters.Counter.MESSAGES_DELIVERED)
+                if (p.counters().get(io.cohort.broadcast.eqa.EqaCounters.Counter.MESSAGES_DELIVERED)
                         != (long) (n - 1) * messages) {
                     throw new IllegalStateException("rank " + p.rank() + " missed messages: " + p.counters());
                 }

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Point-to-point benchmark over loopback TCP: Cohort's TCP transport against a raw Java NIO
@@ -398,14 +399,15 @@ public final class PingPongBenchmark {
     }
 
     static void cohortPingPong(Impl impl, int size, int warmup, int iterations, Histogram into) {
-        cohortPingPong(LocalCohort.builder().size(2).transport("tcp").idle(impl.idle), impl.direct, size, warmup,
+        cohortPingPong(LocalCohort.builder().size(2).transport("tcp").idle(impl.idle)::run, impl.direct, size, warmup,
                 iterations, into);
     }
 
-    /** A ping-pong block on a 2-peer cohort built by the caller (transport, idle strategy, faults). */
-    static void cohortPingPong(LocalCohort cohort, boolean direct, int size, int warmup, int iterations, Histogram into) {
+    /** A ping-pong block on a 2-peer cohort built by the caller (transport, idle strategy, faults): its run method. */
+    static void cohortPingPong(Consumer<LocalCohort.PeerBody> cohort, boolean direct, int size, int warmup, int iterations,
+                               Histogram into) {
         int total = warmup + iterations;
-        cohort.run(world -> {
+        cohort.accept(world -> {
             int me = world.rank();
             int other = 1 - me;
             if (direct) {
@@ -621,12 +623,14 @@ public final class PingPongBenchmark {
     }
 
     static void cohortStream(Impl impl, int size, int count, int passes, double[] mibs) {
-        cohortStream(LocalCohort.builder().size(2).transport("tcp").idle(impl.idle), impl.direct, size, count, passes, mibs);
+        cohortStream(LocalCohort.builder().size(2).transport("tcp").idle(impl.idle)::run, impl.direct, size, count, passes,
+                mibs);
     }
 
-    /** Streaming passes on a 2-peer cohort built by the caller. */
-    static void cohortStream(LocalCohort cohort, boolean direct, int size, int count, int passes, double[] mibs) {
-        cohort.run(world -> {
+    /** Streaming passes on a 2-peer cohort built by the caller: its run method. */
+    static void cohortStream(Consumer<LocalCohort.PeerBody> cohort, boolean direct, int size, int count, int passes,
+                             double[] mibs) {
+        cohort.accept(world -> {
             int me = world.rank();
             int other = 1 - me;
             ByteBuffer outB = direct ? ByteBuffer.allocateDirect(size) : null;

@@ -4,6 +4,7 @@ import io.cohort.LocalCohort;
 import io.cohort.transport.Transport;
 import io.cohort.transport.udp.UdpSettings;
 import io.cohort.transport.udp.UdpTransport;
+import io.cohort.wireup.LocalJob;
 import org.HdrHistogram.Histogram;
 
 import java.time.LocalDateTime;
@@ -13,6 +14,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import static io.cohort.bench.PingPongBenchmark.HIST_MAX_NANOS;
 import static io.cohort.bench.PingPongBenchmark.STREAM_PASSES;
@@ -73,9 +75,10 @@ final class UdpComparison {
         this.settings = UdpSettings.fromSystemProperties().with(UdpSettings.DATAGRAM_BYTES_PROP_NAME, datagram);
     }
 
-    private LocalCohort cohort(Variant v, Transport[][] capture) {
-        return LocalCohort.builder().size(2).transport(v.transport).idle("backoff").fault(v.fault)
-                .udpSettings(settings).onStart(t -> capture[0] = t);
+    /** The run method of a 2-peer in-JVM job of {@code v}, which tells {@code capture} its transports. */
+    private Consumer<LocalCohort.PeerBody> cohort(Variant v, Transport[][] capture) {
+        return LocalJob.builder().size(2).transport(v.transport).idle("backoff").fault(v.fault)
+                .udpSettings(settings).onStart(t -> capture[0] = t)::run;
     }
 
     private static long retransmissions(Transport[] transports) {

@@ -75,7 +75,7 @@ final class AdminCommand implements Callable<Integer> {
             throw new ClusterUnreachableException("no load server of cluster " + db.name() + " took the request"
                     + (took.isEmpty() ? "" : " (" + member + " " + done + ": taken by " + String.join(", ", took)
                     + ", which the load servers learn at its next update)") + ": not by " + String.join(", ", failed)
-                    + "; check that their cohortd runs and has the same cluster key");
+                    + "; " + DaemonClient.advice(failed));
         }
         PrintWriter out = spec.commandLine().getOut();
         out.println(member + " " + done + ": taken by " + String.join(", ", took)

@@ -55,7 +55,14 @@ final class ExitCodeMapper implements CommandLine.IExecutionExceptionHandler, Co
         boolean verbose = verbose(cmd);
         PrintWriter err = cmd.getErr();
         if (ex instanceof UsageException) {
-            report(err, ex.getMessage(), ex, verbose);
+            err.println("cohort: " + sentence(ex.getMessage()));
+            for (String line : ((UsageException) ex).more()) {
+                err.println("cohort: " + sentence(line)); // one line per problem found
+            }
+            if (verbose) {
+                ex.printStackTrace(err);
+            }
+            err.flush();
             return ExitCodes.USAGE;
         }
         if (ex instanceof ProgramNotFoundException) {

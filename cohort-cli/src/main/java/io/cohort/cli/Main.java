@@ -26,7 +26,7 @@ public final class Main {
         if (code == 0 && (out.checkError() | System.out.checkError())) {
             code = outputLost();
         }
-        if (RunCommand.stoppedBySignal) {
+        if (JobRunner.stoppedBySignal) {
             // The signal's own exit is under way; System.exit(code) here could win the race and
             // report 130 for a SIGTERM. Returning lets the shutdown finish with the signal's status.
             return;

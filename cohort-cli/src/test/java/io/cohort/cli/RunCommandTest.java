@@ -25,8 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The command line in-process: parsing, validation and the exit codes of bad input. */
-@Timeout(10)
+/**
+ * The command line in-process: parsing, validation and the exit codes of bad input. The limit is a
+ * hang's, not a speed test's: rendering the help of every command took 11 s beside stress-ng.
+ */
+@Timeout(60)
 class RunCommandTest {
     private static final String TEST_CLASSES = Path.of("target/test-classes").toAbsolutePath().toString();
     private static final String SELF = RunCommandTest.class.getName();
@@ -296,7 +299,7 @@ class RunCommandTest {
     @Test
     void aSummaryProfileKeepsItsBookkeepingOutOfLineAheadOfTheProgramsOwnJvmOptions() {
         JobSpec s = spec(Map.of(), "run", "-n", "2", "--profile=p", "--jvm-opt=-Xmx1g", "--example", "ring");
-        List<String> expected = new java.util.ArrayList<>(io.cohort.profile.PeerProfile.SUMMARY_JVM_OPTIONS);
+        List<String> expected = new java.util.ArrayList<>(io.cohort.profile.ProfileRecording.SUMMARY_JVM_OPTIONS);
         expected.add("-Xmx1g");
         assertEquals(expected, s.jvmOptions());
         assertEquals(List.of("-Xmx1g"), spec(Map.of(), "run", "-n", "2", "--profile=p", "--profile-mode=full",
@@ -376,8 +379,8 @@ class RunCommandTest {
     @Test
     void theLaunchersLastLineSaysWhereTheProfileIs() {
         assertEquals("cohort: profile of 3 peers in cohort-prof-3fa2c1d9; read it with: cohort prof cohort-prof-3fa2c1d9",
-                RunCommand.profileLine(3, "cohort-prof-3fa2c1d9"));
-        assertEquals("cohort: profile of 1 peer in p; read it with: cohort prof p", RunCommand.profileLine(1, "p"));
+                JobRunner.profileLine(3, "cohort-prof-3fa2c1d9"));
+        assertEquals("cohort: profile of 1 peer in p; read it with: cohort prof p", JobRunner.profileLine(1, "p"));
     }
 
     @Test
@@ -389,13 +392,13 @@ class RunCommandTest {
         Path old = Files.writeString(dir.resolve("Ring.prof.3.tsv"), "x"); // left by an earlier run
         Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(start - 60_000));
         assertEquals("cohort: profile of 2 of 4 peers in p (ranks 1, 3 wrote none); read it with: cohort prof p",
-                RunCommand.profileLine(job, dir, "p", start));
+                JobRunner.profileLine(job, dir, "p", start));
         Files.writeString(dir.resolve("Ring.prof.1.tsv"), "x");
         Files.writeString(old, "y");
-        assertEquals(RunCommand.profileLine(4, "p"), RunCommand.profileLine(job, dir, "p", start));
+        assertEquals(JobRunner.profileLine(4, "p"), JobRunner.profileLine(job, dir, "p", start));
         assertEquals("cohort: no profile was written to q (a peer that cannot write there says why when it starts; one killed"
                         + " outright writes none)",
-                RunCommand.profileLine(job, dir.resolve("nothing-here"), "q", start));
+                JobRunner.profileLine(job, dir.resolve("nothing-here"), "q", start));
     }
 
     @Test
@@ -431,6 +434,21 @@ class RunCommandTest {
                 "--fault: fault spec 'loss=2': 'loss=2' needs a probability");
         assertUsageError(execute("run", "-n", "2", "--transport", "udp", "--fault", "drop=0.1", "--example", "pi"),
                 "'drop=0.1' names no fault");
+    }
+
+    @Test
+    void aSerialFilterReachesThePeersAndABadOneIsAUsageError() {
+        JobSpec s = spec(Map.of(), "run", "-n", "2", "--serial-filter", "com.example.**;java.base/*;!*;maxdepth=50",
+                "-cp", TEST_CLASSES, SELF);
+        assertEquals(Map.of("COHORT_SERIAL_FILTER", "com.example.**;java.base/*;!*;maxdepth=50"), s.environment());
+        assertUsageError(execute("run", "-n", "2", "--serial-filter", "maxdepth=deep", "--example", "pi"),
+                "--serial-filter: serial filter 'maxdepth=deep' is not a jdk.serialFilter pattern (");
+        assertUsageError(execute("run", "-n", "2", "-x", "COHORT_SERIAL_FILTER=maxfoo=1", "--example", "pi"),
+                "-x COHORT_SERIAL_FILTER=maxfoo=1: serial filter 'maxfoo=1' is not a jdk.serialFilter pattern");
+        assertUsageError(execute("run", "-n", "2", "--jvm-opt", "-Dcohort.serialFilter=maxdepth=-1", "--example", "pi"),
+                "--jvm-opt -Dcohort.serialFilter=maxdepth=-1: serial filter");
+        assertUsageError(execute("run", "-n", "2", "--jvm-opt", "-Djdk.serialFilter=a;;maxbytes=x", "--example", "pi"),
+                "--jvm-opt -Djdk.serialFilter=a;;maxbytes=x: serial filter");
     }
 
     @Test

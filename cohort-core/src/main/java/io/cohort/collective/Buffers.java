@@ -1,7 +1,6 @@
 package io.cohort.collective;
 
 import io.cohort.CohortException;
-import io.cohort.Status;
 import io.cohort.engine.Payloads;
 
 import java.io.Serializable;
@@ -165,7 +164,7 @@ final class Buffers {
     static void decode(byte[] bytes, Object buf, int offset, int n, String from) {
         int w = elementBytes(buf);
         if (w == 0) {
-            Object[] got = Payloads.toObject(bytes, new Status(-1, 0, bytes.length));
+            Object[] got = Payloads.toObject(bytes, "the " + from);
             if (got.length != n) {
                 throw new CohortException(from + " carried " + got.length + " objects where " + n + " were expected;"
                         + " do the peers pass the same counts?");

@@ -88,7 +88,7 @@ public interface CollectiveChannel {
 
     /**
      * Whether some machine runs more of the communicator's peers than it has cores
-     * ({@link io.cohort.engine.Placement}): then peers wait for the CPU as much as for messages,
+     * ({@link io.cohort.engine.MachineMap}): then peers wait for the CPU as much as for messages,
      * and the algorithm that sends fewer messages wins. Every peer answers alike.
      */
     default boolean peersOutnumberCores() {

@@ -21,7 +21,7 @@ public final class CollectivePolicy {
      * count, the chunk's total length), with room to spare. AUTO sends a bcast over the domain when
      * data and these fit in one datagram ({@link io.cohort.BroadcastDomain#messageBytesPerDatagram})
      * and no machine runs more of the peers than it has cores. Measured on the cluster in a box
-     * (docs/benchmarks.md), N = 8 on two cores: in three 1500-byte datagrams every receiver wakes
+     * (docs/notes/benchmark-history.md), N = 8 on two cores: in three 1500-byte datagrams every receiver wakes
      * three times and the domain took twice the tree's time, so longer bcasts go by the tree. In
      * one datagram the domain's median was 0.6-0.8x the tree's beside the dissemination barrier,
      * but by the whole loop of call and barrier (beside the linear barrier) the tree took 0.51-0.98x
@@ -43,8 +43,9 @@ public final class CollectivePolicy {
     /**
      * Where peers outnumber their machine's cores on one host, allreduce vectors from this size on
      * go as a reduce and a bcast (across a network, those beyond {@link #ALLREDUCE_LINEAR_MAX_BYTES}):
-     * measured on two cores (docs/benchmarks.md, "Allreduce and allgather where peers outnumber cores"), 0.3-0.8x the time
-     * of recursive doubling or Rabenseifner at every size at N = 8 over TCP; at N = 4 over shared
+     * measured on two cores (docs/notes/benchmark-history.md, "Allreduce and allgather where peers
+     * outnumber cores"), 0.3-0.8x the time of recursive doubling or Rabenseifner at every size at
+     * N = 8 over TCP; at N = 4 over shared
      * memory 0.14-0.79x at 16 KiB, but 1.05-1.14x at 4-8 KiB with the default idle strategy and up
      * to 5x below 1 KiB.
      */
@@ -53,7 +54,7 @@ public final class CollectivePolicy {
     /**
      * Where peers outnumber their machine's cores and some are across a network, allgather results
      * up to this size go as a gather to rank 0, which sends the result to each peer itself: measured
-     * in the cluster in a box on two cores (docs/benchmarks.md, "Linear shapes for allreduce and
+     * in the cluster in a box on two cores (docs/notes/benchmark-history.md, "Linear shapes for allreduce and
      * allgather"), 0.65-0.99x the time of gather + binomial bcast or recursive doubling for results
      * of 64 B to 128 KiB at N = 8, level at 32 B-4 KiB and 0.75x at 64 KiB at N = 4; 1.10-1.13x for
      * 256-512 KiB results, where rank 0's N - 1 copies of the whole result cost more than the rounds
@@ -74,7 +75,7 @@ public final class CollectivePolicy {
      * datagram: the binomial tree. A linear bcast (the root sends to each peer itself) had the
      * smaller median beside the dissemination barrier, but beside the linear barrier, measured by
      * the whole loop (call + barrier) in three runs at 4 and 16 KiB, the tree took 0.86-0.96x
-     * linear's time at N = 8 and 0.76-1.01x at N = 4 (docs/benchmarks.md, "Linear or binomial
+     * linear's time at N = 8 and 0.76-1.01x at N = 4 (docs/notes/benchmark-history.md, "Linear or binomial
      * bcast beside the linear barrier"). BCAST_LINEAR stays, forced by name.
      */
 
@@ -82,7 +83,7 @@ public final class CollectivePolicy {
      * Barrier where peers outnumber their machine's cores and some are across a network: every
      * peer tells rank 0, which answers all (BARRIER_LINEAR), 2 (N - 1) messages against
      * dissemination's N ceil(log2 N). Measured on the cluster in a box on two cores
-     * (docs/benchmarks.md, "Barriers where peers outnumber cores"): N = 8, 299 us median against
+     * (docs/notes/benchmark-history.md, "Barriers where peers outnumber cores"): N = 8, 299 us median against
      * dissemination's 439 and the binomial fan-in's 377 (Open MPI 307) in one run; N = 4, 87 against
      * 137 and 135 (Open MPI 84). No threshold: a barrier carries nothing.
      */
@@ -165,8 +166,8 @@ public final class CollectivePolicy {
     /**
      * As {@link #choose(Algorithm.Operation, int, long, Op)}, knowing whether all peers share this
      * host over shared memory ({@link CollectiveChannel#sharedMemoryOnly()}): then AUTO never takes
-     * the domain. Measured over shared memory at N = 4 on one host (docs/benchmarks.md, MPI for
-     * Java): an 8-byte bcast over the domain took several times the binomial tree's time; the
+     * the domain. Measured over shared memory at N = 4 on one host (docs/notes/benchmark-history.md, MPI
+     * for Java): an 8-byte bcast over the domain took several times the binomial tree's time; the
      * domain's gain is one datagram instead of N - 1 network sends, which shared memory lacks.
      *
      * @param datagramBytes the open domain's {@link io.cohort.BroadcastDomain#messageBytesPerDatagram},

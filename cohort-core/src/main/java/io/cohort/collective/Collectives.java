@@ -2,8 +2,7 @@ package io.cohort.collective;
 
 import io.cohort.Op;
 import io.cohort.Request;
-import io.cohort.Status;
-import io.cohort.engine.Payloads;
+import io.cohort.ObjectBytes;
 import io.cohort.profile.CollectiveSpan;
 import io.cohort.profile.Profiling;
 import io.cohort.stacks.CollectiveCall;
@@ -370,14 +369,14 @@ public final class Collectives implements AutoCloseable {
     /** Returns the root's object at every peer ({@code object} is ignored elsewhere). */
     public <T> T bcastObject(int root, T object) {
         Args.root(root, size());
-        byte[] data = rank() == root ? Payloads.ofObject(object) : null;
+        byte[] data = rank() == root ? ObjectBytes.of(object) : null;
         byte[][] out = new byte[1][];
         // The length is unknown off the root, so the choice depends on N only (bytes = 0 for all).
         blocking("bcastObject", root, 0, x -> {
             out[0] = bcastBytes(x, root, data, 0);
             received(out[0].length);
         });
-        return Payloads.toObject(out[0], new Status(root, 0, out[0].length));
+        return ObjectBytes.read(out[0], "the bcastObject from root " + root);
     }
 
     private void checkBcast(int root, Object buffer) {
@@ -602,8 +601,8 @@ public final class Collectives implements AutoCloseable {
                 return;
             }
             // In place only without a network hop: over TCP in the cluster in a box it measured
-            // 1.3-2.2x slower than the framed algorithms, for reasons not yet found (docs/benchmarks.md,
-            // "Allgather in place").
+            // 1.3-2.2x slower than the framed algorithms, for reasons not yet found
+            // (docs/notes/benchmark-history.md, "Allgather in place").
             boolean inPlace = a == Algorithm.ALLGATHER_RING
                     || a == Algorithm.ALLGATHER_RECURSIVE_DOUBLING && Integer.bitCount(size()) == 1;
             if (inPlace && width > 0 && total * width <= Integer.MAX_VALUE && !peers().overNetwork()) {

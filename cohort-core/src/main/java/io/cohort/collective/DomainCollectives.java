@@ -22,7 +22,7 @@ import java.nio.ByteOrder;
  *
  * Messages longer than {@value #CHUNK_BYTES} B go as several multicasts (the domain holds a whole
  * message in its sent buffer). The first chunk starts with the total length, so a receiver learns
- * how many chunks to request. An allgather sends chunk k of every block before chunk k+1 of any, so
+ * how many chunks to request ({@link ChunkAssembly} allocates as they arrive, never on that word alone). An allgather sends chunk k of every block before chunk k+1 of any, so
  * no peer runs ahead by more than one chunk per source.
  *
  * <p>Threads: one thread at a time (the domain's global program is sequential);
@@ -71,18 +71,6 @@ final class DomainCollectives {
         return ByteBuffer.wrap(data, from, Math.min(CHUNK_BYTES, data.length - from));
     }
 
-    /** Starts a message from its first chunk: the whole-length array with that chunk copied in. */
-    static byte[] first(byte[] chunk0) {
-        int total = ByteBuffer.wrap(chunk0).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        byte[] data = new byte[total];
-        System.arraycopy(chunk0, 4, data, 0, chunk0.length - 4);
-        return data;
-    }
-
-    static void rest(byte[] data, int k, byte[] chunk) {
-        System.arraycopy(chunk, 0, data, k * CHUNK_BYTES, chunk.length);
-    }
-
     static byte[] bcast(CollectiveChannel channel, int root, byte[] data) {
         BroadcastDomain d = checked(channel);
         int[] targets = others(channel.size(), root);
@@ -92,11 +80,11 @@ final class DomainCollectives {
             }
             return data;
         }
-        byte[] got = first(d.request(root, targets));
-        for (int k = 1, c = chunks(got.length); k < c; k++) {
-            rest(got, k, d.request(root, targets));
+        ChunkAssembly got = new ChunkAssembly(d.request(root, targets), "bcast from rank " + root);
+        for (int k = 1, c = got.chunks(); k < c; k++) {
+            got.add(k, d.request(root, targets));
         }
-        return got;
+        return got.bytes();
     }
 
     /** On entry {@code blocks[rank]} is this peer's block; on return every entry is filled. */
@@ -110,10 +98,11 @@ final class DomainCollectives {
         }
         d.multicast(chunk(blocks[me], 0), targets[me]);
         int rounds = chunks(blocks[me].length);
+        ChunkAssembly[] got = new ChunkAssembly[n];
         for (int s = 0; s < n; s++) {
             if (s != me) {
-                blocks[s] = first(d.request(s, targets[s]));
-                rounds = Math.max(rounds, chunks(blocks[s].length));
+                got[s] = new ChunkAssembly(d.request(s, targets[s]), "allgather block from rank " + s);
+                rounds = Math.max(rounds, got[s].chunks());
             }
         }
         for (int k = 1; k < rounds; k++) {
@@ -121,9 +110,14 @@ final class DomainCollectives {
                 d.multicast(chunk(blocks[me], k), targets[me]);
             }
             for (int s = 0; s < n; s++) {
-                if (s != me && k < chunks(blocks[s].length)) {
-                    rest(blocks[s], k, d.request(s, targets[s]));
+                if (s != me && k < got[s].chunks()) {
+                    got[s].add(k, d.request(s, targets[s]));
                 }
+            }
+        }
+        for (int s = 0; s < n; s++) {
+            if (s != me) {
+                blocks[s] = got[s].bytes();
             }
         }
     }

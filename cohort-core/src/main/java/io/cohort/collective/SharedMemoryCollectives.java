@@ -62,7 +62,7 @@ final class SharedMemoryCollectives implements AutoCloseable {
     /**
      * Vectors of which every member's copy together is up to this long are reduced whole by every
      * member, in one step: one wait for all then costs less than the split's second wait.
-     * Measured (docs/benchmarks.md, "Collectives through shared memory"): at N = 4 on two
+     * Measured (docs/notes/benchmark-history.md, "Collectives through shared memory"): at N = 4 on two
      * processors, 5.6-9.4 µs against the split's 10-17 µs for 8 B-8 KiB vectors (32 KiB read per
      * member); at N = 2 level within the noise up to 16 KiB.
      */
@@ -102,7 +102,11 @@ final class SharedMemoryCollectives implements AutoCloseable {
 
     /** The area and slot size rank 0 makes the segment with, for {@code n} members. */
     static int areaBytes(int n) {
-        String v = System.getProperty(AREA_BYTES_PROP_NAME);
+        return areaBytes(n, System.getProperty(AREA_BYTES_PROP_NAME));
+    }
+
+    /** The area and slot size for {@code n} members where {@value #AREA_BYTES_PROP_NAME} is {@code v} (null: unset). */
+    static int areaBytes(int n, String v) {
         if (v != null) {
             return checkedAreaBytes(v);
         }

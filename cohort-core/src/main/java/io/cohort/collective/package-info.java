@@ -33,7 +33,7 @@
  * in docs/collectives.md): across a network, barrier, allreduce and allgather through rank 0 in two
  * rounds, and bcast by the tree even in one datagram; on one host, reduce + binomial bcast for long
  * allreduce vectors.
- * Measured on the cluster in a box (docs/benchmarks.md, docs/collectives.md): a bcast in one
+ * Measured on the cluster in a box (docs/notes/benchmark-history.md, docs/collectives.md): a bcast in one
  * datagram (the domain's datagrams fill the link's MTU) reaches 7 peers in 0.6-0.8x the binomial
  * tree's median time, though its whole loop is longer where peers share cores; longer bcasts,
  * and the domain's allgather, allreduce and barrier (N multicasts, each arriving at N - 1 peers),
@@ -53,7 +53,8 @@
  * {@code io.cohort.engine} (for {@link io.cohort.collective.EngineChannel} and payload coding), on
  * {@code io.cohort.transport.shm} (for the segment behind {@link io.cohort.collective.EngineChannel}'s
  * {@link io.cohort.collective.SharedSegment}), on {@code io.cohort.stacks} (what a wait waits for) and on
- * {@code io.cohort.profile} (one Collective event per call); the API package must not depend on this
- * one except to construct it.
+ * {@code io.cohort.profile} (one Collective event per call). The communicator ({@code io.cohort.comm})
+ * drives it; the engine and the API know nothing of it ({@link io.cohort.collective.OpKernels}, the
+ * predefined ops' loops, reach {@link io.cohort.Op} through the provider).
  */
 package io.cohort.collective;

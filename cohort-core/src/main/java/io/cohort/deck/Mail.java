@@ -1,7 +1,6 @@
 package io.cohort.deck;
 
-import io.cohort.Status;
-import io.cohort.engine.Payloads;
+import io.cohort.CohortProvider;
 
 /**
  * One message taken from a {@link Mailbox}: the bytes and the world rank that posted them (for a
@@ -10,28 +9,11 @@ import io.cohort.engine.Payloads;
 public final class Mail {
     private final int source;
     private final byte[] bytes;
-    /**
-     * False while the post office has yet to send the poster its reply. The owner is handed the mail
-     * only after that, so an owner that takes it and closes its world at once cannot say goodbye
-     * before the reply: the poster would then fail with PeerClosedException.
-     */
-    private volatile boolean answered = true;
 
-    Mail(int source, byte[] bytes) {
+    /** Mail of {@code bytes} (not copied) posted by world rank {@code source}: made by Cohort as posts arrive. */
+    public Mail(int source, byte[] bytes) {
         this.source = source;
         this.bytes = bytes;
-    }
-
-    void awaitingAnswer() {
-        answered = false;
-    }
-
-    void answered() {
-        answered = true;
-    }
-
-    boolean isAnswered() {
-        return answered;
     }
 
     /** World rank of the peer that posted (or broadcast) this message. */
@@ -48,9 +30,12 @@ public final class Mail {
         return bytes.length;
     }
 
-    /** Decodes a message posted with {@link Deck#postObject} or {@link Deck#bcastObject}. */
+    /**
+     * Decodes a message posted with {@link Deck#postObject} or {@link Deck#bcastObject}, through
+     * the serial filter: a refused object is an {@link io.cohort.ObjectRefusedException}.
+     */
     public <T> T asObject() {
-        return Payloads.toObject(bytes, new Status(source, 0, bytes.length));
+        return CohortProvider.get().readObject(bytes, "mail from rank " + source);
     }
 
     @Override

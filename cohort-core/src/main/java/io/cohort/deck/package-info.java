@@ -1,26 +1,14 @@
 /**
- * DECK's group communication service, mailboxes and naming service (the DECK paper, section 4;
- * issue 6, part 5), on top of the progress engine.
+ * DECK's API (the DECK paper, section 4; issue 6, part 5): {@link io.cohort.deck.Deck#of} gives a
+ * peer's door to the services. Mailboxes ({@link io.cohort.deck.Mailbox}) are created by one
+ * peer, registered by name with the naming service on rank 0, posted to by anyone and taken from
+ * by their creator only ({@link io.cohort.deck.Mail}). A group is served by a thread in the peer
+ * that created it; members join with a mailbox, broadcasts are posted to every member's mailbox,
+ * and sync releases the members once all have called it. See {@code docs/deck.md}.
  *
- * <p>{@link io.cohort.deck.Deck#of} gives a peer's door to the services. Mailboxes are created by
- * one peer, registered by name with the naming service on rank 0, posted to by anyone and taken
- * from by their creator only. A group is served by a thread in the peer that created it; members
- * join with a mailbox, broadcasts are posted to every member's mailbox by the group's broadcaster
- * thread, and sync releases the members once all have called it. See {@code docs/deck.md}.
+ * <p>Threads: any thread of the peer may call any method, concurrently.
  *
- * <p>Transport: DECK's messages travel on the contexts of {@link io.cohort.deck.DeckContexts}
- * (the top sixteen, which no communicator may use). Requests reach their servers through
- * {@link io.cohort.engine.ProgressEngine#onContext} handlers that only enqueue; servers are plain
- * Java threads waiting on Java queues, so none of them ever holds the engine's progress role while
- * idle. Replies are ordinary matched receives. Every wire message is described in one
- * {@code *Descriptor} class.
- *
- * <p>Threads: the public API may be called from any thread of the peer; each class says which of
- * DECK's own threads ({@code cohort-deck-names}, {@code cohort-deck-post-<rank>},
- * {@code cohort-deck-group-<name>}, {@code cohort-deck-bcast-<name>}) runs it.
- *
- * <p>May depend on {@code io.cohort} and {@code io.cohort.engine}; the runtime
- * ({@code io.cohort.wireup}, {@code LocalCohort}, {@code Cohort}) calls
- * {@link io.cohort.deck.Deck#install} when it makes an engine.
+ * <p>An API package: it depends on {@code io.cohort} and the JDK only. The services themselves
+ * are {@code io.cohort.deck.service}'s.
  */
 package io.cohort.deck;

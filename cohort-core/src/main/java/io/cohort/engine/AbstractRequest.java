@@ -56,6 +56,15 @@ public abstract class AbstractRequest implements Request {
         this.engine = engine;
     }
 
+    /**
+     * Marks this request the program's, given by the API call {@code operation} ({@code "isend"},
+     * {@code "irecv"}): its waits and tests are then recorded for the profiler. The communicator
+     * calls it once, before it hands the request over.
+     */
+    public final void userOperation(String operation) {
+        userOperation = operation;
+    }
+
     /** Made once per request object (requests of blocking calls are reused): see {@link #doneCondition}. */
     private java.util.function.BooleanSupplier doneCondition;
 

@@ -5,7 +5,7 @@ import io.cohort.BroadcastDomain;
 /**
  * Who polls a peer's broadcast domain while its program computes, so NACKs are answered and STATUS
  * sent between calls: the peer's {@link ProgressAgent} in a launched job, one
- * {@link io.cohort.transport.bcast.DomainAgent} per peer in an in-JVM job.
+ * {@link io.cohort.broadcast.pcode.DomainAgent} per peer in an in-JVM job.
  */
 public interface DomainPolling {
     /** Starts polling {@code domain} in the background. */

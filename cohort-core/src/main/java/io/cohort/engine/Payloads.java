@@ -1,18 +1,22 @@
 package io.cohort.engine;
 
 import io.cohort.CohortException;
+import io.cohort.ObjectBytes;
+import io.cohort.ObjectRefusedException;
 import io.cohort.Status;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InvalidClassException;
 import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** Typed payloads to and from bytes: primitive arrays little-endian, objects by Java serialization. */
+/**
+ * Typed payloads to and from bytes: primitive arrays little-endian, objects by Java serialization
+ * (read back through the {@link SerialFilter}). A received {@link io.cohort.Message} decodes its own
+ * primitive arrays; its {@code asObject} comes here through the provider.
+ */
 public final class Payloads {
     private Payloads() {
     }
@@ -57,18 +61,9 @@ public final class Payloads {
         return b;
     }
 
+    /** {@link ObjectBytes#of}: what sendObject and the object collectives send. */
     public static byte[] ofObject(Object o) {
-        if (o != null && !(o instanceof Serializable)) {
-            throw new IllegalArgumentException(o.getClass().getName() + " is not Serializable; implement"
-                    + " java.io.Serializable or send its bytes yourself");
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(o);
-        } catch (IOException e) {
-            throw new CohortException("could not serialize " + o.getClass().getName() + ": " + e.getMessage(), e);
-        }
-        return bytes.toByteArray();
+        return ObjectBytes.of(o);
     }
 
     private static int elements(Status s, int width, String type) {
@@ -79,44 +74,8 @@ public final class Payloads {
         return s.length() / width;
     }
 
-    public static int[] toInts(byte[] b, Status s) {
-        int[] a = new int[elements(s, Integer.BYTES, "int")];
-        le(b).asIntBuffer().get(a);
-        return a;
-    }
-
-    public static long[] toLongs(byte[] b, Status s) {
-        long[] a = new long[elements(s, Long.BYTES, "long")];
-        le(b).asLongBuffer().get(a);
-        return a;
-    }
-
-    public static double[] toDoubles(byte[] b, Status s) {
-        double[] a = new double[elements(s, Double.BYTES, "double")];
-        le(b).asDoubleBuffer().get(a);
-        return a;
-    }
-
-    public static float[] toFloats(byte[] b, Status s) {
-        float[] a = new float[elements(s, Float.BYTES, "float")];
-        le(b).asFloatBuffer().get(a);
-        return a;
-    }
-
-    public static short[] toShorts(byte[] b, Status s) {
-        short[] a = new short[elements(s, Short.BYTES, "short")];
-        le(b).asShortBuffer().get(a);
-        return a;
-    }
-
-    public static char[] toChars(byte[] b, Status s) {
-        char[] a = new char[elements(s, Character.BYTES, "char")];
-        le(b).asCharBuffer().get(a);
-        return a;
-    }
-
     /** Decodes into a caller's array; the message must fit. */
-    static void into(byte[] b, Status s, Object array, int width, int capacity, String type) {
+    public static void into(byte[] b, Status s, Object array, int width, int capacity, String type) {
         int whole = elements(s, width, type);
         int n = Math.min(whole, capacity); // a longer message leaves the elements that fit, as a ByteBuffer receive does
         ByteBuffer bb = le(b);
@@ -134,13 +93,37 @@ public final class Payloads {
         }
     }
 
-    @SuppressWarnings("unchecked")
+    /**
+     * Decodes an object another process serialized, through the {@link SerialFilter} the settings
+     * name: a refused class or limit is an {@link ObjectRefusedException}, bytes that are no
+     * object this peer can read a {@link CohortException}; either fails this call alone.
+     */
     public static <T> T toObject(byte[] b, Status s) {
+        return toObject(b, s.source() < 0 ? "a message" : "a message from rank " + s.source() + " (tag " + s.tag() + ")");
+    }
+
+    /** As {@link #toObject(byte[], Status)}, {@code what} naming the bytes ("the gather block from rank 2"). */
+    @SuppressWarnings("unchecked")
+    public static <T> T toObject(byte[] b, String what) {
+        SerialFilter filter = SerialFilter.configured();
+        SerialFilter.Check check = filter.forMessage(b.length);
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
+            in.setObjectInputFilter(check);
             return (T) in.readObject();
-        } catch (IOException | ClassNotFoundException e) {
-            throw new CohortException("message from rank " + s.source() + " (tag " + s.tag()
-                    + ") is not a serialized object this peer can read: " + e, e);
+        } catch (IOException | ClassNotFoundException | RuntimeException e) {
+            // RuntimeException too: hostile bytes reach a class's readObject (a negative size, a bad
+            // load factor), which must cost this receive one sentence, not a trace of the JDK.
+            if (check.refusal() != null) {
+                throw new ObjectRefusedException("refused to deserialize " + what + ": " + check.refusal()
+                        + (check.refusal().contains("jdk.serialFilter") ? "" : "; cohort run --serial-filter can widen it"), e);
+            }
+            if (e instanceof InvalidClassException && String.valueOf(e.getMessage()).contains("REJECTED")) {
+                // A jdk.serialFilterFactory of the user's replaced this filter and refused.
+                throw new ObjectRefusedException("refused to deserialize " + what + ": the JVM's serial filter"
+                        + " factory (jdk.serialFilterFactory) rejected it", e);
+            }
+            throw new CohortException(what.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + what.substring(1)
+                    + " is not a serialized object this peer can read: " + e, e);
         }
     }
 }

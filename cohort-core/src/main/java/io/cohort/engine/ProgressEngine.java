@@ -280,13 +280,13 @@ public final class ProgressEngine implements InboundSink {
 
     /** The name of the transport used to reach {@code peer} ("self" for this peer). */
     /** Where the job's peers run; set once at start-up, before any collective. */
-    private volatile Placement placement = Placement.UNKNOWN;
+    private volatile MachineMap placement = MachineMap.UNKNOWN;
 
-    public void placement(Placement p) {
+    public void placement(MachineMap p) {
         placement = java.util.Objects.requireNonNull(p, "placement");
     }
 
-    public Placement placement() {
+    public MachineMap placement() {
         return placement;
     }
 
@@ -401,18 +401,11 @@ public final class ProgressEngine implements InboundSink {
     }
 
     /** A wait of this peer failed because {@code source} (world rank) had closed its world: told once per peer. */
-    void noteAwaitedClosed(int source) {
+    public void noteAwaitedClosed(int source) {
         PeerFailureListener l = reporting();
         if (l != null && awaitedClosed.add(source)) {
             l.awaitedClosed(source);
         }
-    }
-
-    /** Delivers a message as if it had arrived from {@code source} (self-sends, local transport). */
-    public void deliver(int source, int context, int tag, ByteBuffer payload) {
-        InboundTarget t = begin(source, context, tag, payload.remaining());
-        t.buffer().put(payload.duplicate());
-        t.complete();
     }
 
     /** The reason {@code peer} failed, or null. */

@@ -10,8 +10,8 @@ import java.util.function.Supplier;
  * --idle NAME} sets it), default {@value #IDLE_DEFAULT}. Where the io-manager bound the peer to a
  * processor that another peer of the job shares ({@value #CPU_SHARED_ENV_NAME}{@code =1}),
  * {@code backoff} does not spin: it yields at once, for up to 1 ms, and then blocks. A spin there
- * only holds the processor that the peer it waits for may need (docs/benchmarks.md, "Yielding at
- * once on a shared processor").
+ * only holds the processor that the peer it waits for may need (docs/notes/benchmark-history.md,
+ * "Yielding at once on a shared processor").
  */
 public final class IdleStrategies {
     public static final String IDLE_PROP_NAME = "cohort.idle";
@@ -28,11 +28,11 @@ public final class IdleStrategies {
     /**
      * How long the backoff strategy yields before it blocks (after {@link #BACKOFF_YIELDS_DEFAULT}
      * yields at least): 100 µs, about what a block and its wake-up cost on the virtual machines of
-     * docs/benchmarks.md (60-200 µs), so that a wait never loses more than about twice its length by
-     * polling rather than sleeping at once. Twenty yields alone (13 µs there) were shorter than the
+     * docs/notes/benchmark-history.md (60-200 µs), so that a wait never loses more than about twice
+     * its length by polling rather than sleeping at once. Twenty yields alone (13 µs there) were shorter than the
      * waits of a large transfer between two peers, whose every sleep then made the other side wait
      * and sleep too: 4 MiB messages moved at 17-20 GB/s instead of busy-spin's 23-26 GB/s
-     * (benchmarks.md, "The machine's two modes, and backoff that yields for 100 µs"). A yield
+     * (docs/notes/benchmark-history.md, "The machine's two modes, and backoff that yields for 100 µs"). A yield
      * gives the processor to any thread that wants it, so the longer phase takes nothing from
      * others, only idle time.
      */

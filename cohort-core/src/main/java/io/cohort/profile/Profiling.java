@@ -14,7 +14,7 @@ import jdk.jfr.FlightRecorder;
  * <p>Why the gate: loading a subclass of {@code jdk.jfr.Event} registers it with the Flight Recorder,
  * which loads and generates a few hundred classes (up to a third of a second of a peer's start-up on a
  * small machine) even when nothing will ever record. So no event class is loaded until a Flight
- * Recorder exists: {@link PeerProfile#start} started one, or {@link #refresh} saw one (a test's
+ * Recorder exists: {@link ProfileRecording#start} started one, or {@link #refresh} saw one (a test's
  * {@code Recording}, {@code -XX:StartFlightRecording}, {@code jcmd JFR.start}); the world's creation
  * and the progress agent's rounds look. Threads: any.
  */
@@ -103,6 +103,16 @@ public final class Profiling {
 
     public static void application(String mainClass) {
         application = mainClass == null ? "" : mainClass;
+    }
+
+    /**
+     * What the launcher told this peer of its job (its {@code COHORT_SIZE}, {@code COHORT_JOB_ID},
+     * {@code COHORT_HOST}; null where missing): a summary names its peer with them when the program
+     * never called {@code Cohort.init()}, so that the file still reads as one of its job's. Set by
+     * the peer's bootstrap before it starts the profile.
+     */
+    public static void launchedAs(String size, String jobId, String host) {
+        Summary.launchedAs(size, jobId, host);
     }
 
     public static SendSpan startSend() {
@@ -202,6 +212,23 @@ public final class Profiling {
             Summary.retransmission(transport, peer, bytes);
         } else if (m == EVENTS) {
             RetransmissionEvent.emit(transport, peer, sequence, bytes);
+        }
+    }
+
+    /**
+     * {@code count} {@code unit}s (datagram, connection, frame) that {@code transport} dropped for
+     * {@code reason} over the job, reported once per transport and reason at its end
+     * ({@code io.cohort.wireup.DropReport}); a later call for the same ones adds to them.
+     */
+    public static void dropped(String transport, String reason, String unit, long count) {
+        int m = mode;
+        if (count <= 0 || m == OFF) {
+            return;
+        }
+        if (m == SUMMARY) {
+            Summary.dropped(transport, reason, unit, count);
+        } else if (m == EVENTS) {
+            DroppedTrafficEvent.emit(transport, reason, unit, count);
         }
     }
 }

@@ -80,12 +80,16 @@ public final class Summary {
         }
     };
     private static final Map<ProtocolKey, long[]> PROTOCOL = new ConcurrentHashMap<>();
+    /** Dropped traffic per transport, reason and unit: the count, added to under the array's lock. */
+    private static final Map<DropKey, long[]> DROPPED = new ConcurrentHashMap<>();
     private static final Object JOB_LOCK = new Object();
     private static long jobStartNanos;
     private static long jobStartEpochNanos;
     private static long jobEndNanos = -1;
     private static boolean jobStarted;
     private static volatile String[] peerInfo;
+    /** What the launcher told this peer: the job's size, id and host as given ({@link Profiling#launchedAs}), or null. */
+    private static volatile String[] launched;
 
     private Summary() {
     }
@@ -96,11 +100,13 @@ public final class Summary {
             t.clear();
         }
         PROTOCOL.clear();
+        DROPPED.clear();
         synchronized (JOB_LOCK) {
             jobStarted = false;
             jobEndNanos = -1;
         }
         peerInfo = null;
+        launched = null;
     }
 
     /**
@@ -200,6 +206,18 @@ public final class Summary {
         }
     }
 
+    static void dropped(String transport, String reason, String unit, long count) {
+        DropKey k = new DropKey(transport, reason, unit);
+        long[] c = DROPPED.get(k);
+        if (c == null) {
+            DROPPED.putIfAbsent(k, new long[1]);
+            c = DROPPED.get(k);
+        }
+        synchronized (c) {
+            c[0] += count;
+        }
+    }
+
     private static void protocol(String transport, int peer, int index, long n) {
         long[] c = protocolCell(transport, peer);
         synchronized (c) {
@@ -249,10 +267,14 @@ public final class Summary {
         }
     }
 
-    /** The job's size as {@code COHORT_SIZE} gives it, or one more than {@code rank} where it is missing or not a number. */
-    private static String launcherSize(int rank) {
+    static void launchedAs(String size, String jobId, String host) {
+        launched = new String[] {size == null ? "" : size, jobId == null ? "" : jobId, host == null ? "" : host};
+    }
+
+    /** The job's size as the launcher gave it, or one more than {@code rank} where it is missing or not a number. */
+    private static String launcherSize(String given, int rank) {
         try {
-            int n = Integer.parseInt(System.getenv().getOrDefault(io.cohort.wireup.JobEnvironment.SIZE, ""));
+            int n = Integer.parseInt(given);
             return Integer.toString(n > rank ? n : rank + 1);
         } catch (NumberFormatException e) {
             return Integer.toString(rank + 1);
@@ -277,10 +299,9 @@ public final class Summary {
             if (info == null) {
                 // The program never called Cohort.init(): what the launcher told this peer, so that the
                 // file still reads as one of its job's (a size of 0 would make the reader reject it).
-                info = new String[] {Integer.toString(rankIfUnknown), launcherSize(rankIfUnknown),
-                        System.getenv().getOrDefault(io.cohort.wireup.JobEnvironment.JOB_ID, ""),
-                        System.getenv().getOrDefault(io.cohort.wireup.JobEnvironment.HOST, ""), Profiling.application(),
-                        Long.toString(pid())};
+                String[] l = launched != null ? launched : new String[] {"", "", ""};
+                info = new String[] {Integer.toString(rankIfUnknown), launcherSize(l[0], rankIfUnknown), l[1], l[2],
+                        Profiling.application(), Long.toString(pid())};
             }
             line(w, SummaryFormat.PEER, (Object[]) info);
             synchronized (JOB_LOCK) {
@@ -303,6 +324,13 @@ public final class Summary {
                 long[] c = e.getValue();
                 synchronized (c) {
                     line(w, SummaryFormat.PROTOCOL, e.getKey().transport, e.getKey().peer, c[0], c[1], c[2], c[3], c[4]);
+                }
+            }
+            for (Map.Entry<DropKey, long[]> e : new ArrayList<>(DROPPED.entrySet())) {
+                long[] c = e.getValue();
+                synchronized (c) {
+                    DropKey k = e.getKey();
+                    line(w, SummaryFormat.DROPPED, k.transport, k.reason, k.unit, c[0]);
                 }
             }
         }
@@ -339,6 +367,28 @@ public final class Summary {
         @Override
         public boolean equals(Object o) {
             return o instanceof ProtocolKey k && k.peer == peer && k.transport.equals(transport);
+        }
+    }
+
+    private static final class DropKey {
+        final String transport;
+        final String reason;
+        final String unit;
+
+        DropKey(String transport, String reason, String unit) {
+            this.transport = transport == null ? "" : transport;
+            this.reason = reason == null ? "" : reason;
+            this.unit = unit == null ? "" : unit;
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * transport.hashCode() + reason.hashCode()) * 31 + unit.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof DropKey k && k.transport.equals(transport) && k.reason.equals(reason) && k.unit.equals(unit);
         }
     }
 

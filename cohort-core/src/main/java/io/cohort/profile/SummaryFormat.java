@@ -21,12 +21,17 @@ package io.cohort.profile;
  * site     kind operation className method line estimatedCalls estimatedNanos walks
  * method   name samples
  * protocol transport peer nacks retransmissions retransmittedBytes stalls stallNanos
+ * dropped  transport reason unit count
  * </pre>
  *
  * A {@code comm} record's {@code peer} is the world rank of the other side (-1: any or none; a
  * collective's root in the communicator); {@code sizeClass} is 0 for empty messages, k for sizes in
  * [2^(k-1), 2^k), and -1 where the call has no size (waits, probes, regions), whose {@code bytes} is
- * then 0. Times are nanoseconds.
+ * then 0. Times are nanoseconds. A {@code dropped} record counts what a transport ({@code udp},
+ * {@code tcp}, {@code broadcast domain}) dropped over the job for one reason ({@code failed
+ * authentication}, {@code other job}, {@code not cohort}, ...), in {@code unit}s ({@code datagram},
+ * {@code connection}, {@code frame}): the entries of the {@code --verbose} drop line. Readers older
+ * than the record skip it.
  *
  * <p>Counts and bytes are exact; times are estimates. A thread times every call of a kind until it
  * has made {@code alwaysTimed} of them, then one in {@code timeEvery} ({@code timing} record): a
@@ -49,6 +54,7 @@ public final class SummaryFormat {
     public static final String SITE = "site";
     public static final String METHOD = "method";
     public static final String PROTOCOL = "protocol";
+    public static final String DROPPED = "dropped";
 
     private SummaryFormat() {
     }

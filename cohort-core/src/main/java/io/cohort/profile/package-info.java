@@ -15,6 +15,8 @@
  *   <tr><td>{@code io.cohort.Nack}, {@code io.cohort.Retransmission}, {@code io.cohort.FlowControlStall}</td>
  *       <td>{@link io.cohort.profile.NackEvent}, {@link io.cohort.profile.RetransmissionEvent},
  *       {@link io.cohort.profile.FlowControlStallEvent}: the datagram protocols (udp, pcode, eqa)</td></tr>
+ *   <tr><td>{@code io.cohort.DroppedTraffic}</td><td>{@link io.cohort.profile.DroppedTrafficEvent}: what the
+ *       transports dropped (failed authentication, other job, malformed), once per transport and reason at the job's end</td></tr>
  * </table>
  *
  * <p>Cost when nothing records: the library never names an event class directly but goes through

@@ -30,6 +30,17 @@ public interface InboundSink {
         t.complete();
     }
 
+    /**
+     * A whole message, the bytes of {@code payload} from position to limit (left unchanged), from
+     * {@code source}: delivered before returning, as {@link #begin} would. For a sender that copies
+     * straight into the receiver (self-sends, the local transport).
+     */
+    default void deliver(int source, int context, int tag, ByteBuffer payload) {
+        InboundTarget t = begin(source, context, tag, payload.remaining());
+        t.buffer().put(payload.duplicate());
+        t.complete();
+    }
+
     /** The transport lost {@code source}; {@code reason} is a sentence naming it. */
     void peerFailed(int source, String reason);
 

@@ -26,7 +26,11 @@ public final class ControlMessageType {
 
     // ---- peer <-> controller ---------------------------------------------------------------------
 
-    /** peer→ctl: jobId str, jobKey str, rank int, pid long, host str, n int, n × (name str, address str). */
+    /**
+     * peer→ctl: jobId str, nonce str (the client nonce of {@link ControlAuth} in hex; this field
+     * carried the job's key before the key stopped travelling), rank int, pid long, host str, n int,
+     * n × (name str, address str).
+     */
     public static final int PEER_HELLO = 1;
     /** ctl→peer: size int, then size × {@link PeerRecord} without its rank (records are in rank order). */
     public static final int PEER_TABLE = 2;
@@ -61,10 +65,17 @@ public final class ControlMessageType {
      */
     public static final int PEER_AWAITED_CLOSED = 10;
 
+    // ---- authentication, on every connection of a peer or an io-manager --------------------------------
+
+    /** ctl→client, the answer to a hello: server nonce bytes, server proof bytes ({@link ControlAuth}). */
+    public static final int AUTH_CHALLENGE = 11;
+    /** client→ctl: client proof bytes. Nothing else is believed of a connection before it verifies. */
+    public static final int AUTH_PROOF = 12;
+
     // ---- io-manager <-> controller ---------------------------------------------------------------
 
     /**
-     * iom→ctl: jobId str, jobKey str, host str, pid long, then (appended; absent from io-managers that
+     * iom→ctl: jobId str, nonce str (as in {@link #PEER_HELLO}), host str, pid long, then (appended; absent from io-managers that
      * predate it) stdinAcks byte: 1 if it answers {@link #STDIN} with {@link #STDIN_ACK}, so that the
      * controller may hold back standard input the peers have not taken yet.
      */

@@ -1,6 +1,7 @@
 package io.cohort.wireup;
 
 import io.cohort.CohortException;
+import io.cohort.auth.JobSecret;
 import io.cohort.transport.fault.FaultPlan;
 
 import java.net.InetSocketAddress;
@@ -18,11 +19,12 @@ import java.util.Map;
  *   <tr><td>{@value #LOCAL_RANK}, {@value #LOCAL_SIZE}</td><td>the same among the peers on this host</td></tr>
  *   <tr><td>{@value #HOST}</td><td>the member (host) name the launcher placed this peer on</td></tr>
  *   <tr><td>{@value #CONTROLLER}</td><td>host:port of the controlling process (internal)</td></tr>
- *   <tr><td>{@value #JOB_KEY}</td><td>the job's secret, proves membership (internal)</td></tr>
+ *   <tr><td>{@value #JOB_KEY}</td><td>the job's secret (internal): set by the peer's io-manager, never on a command line or in a frame</td></tr>
  *   <tr><td>{@value #WIREUP_TIMEOUT}</td><td>seconds start-up may take (default 60)</td></tr>
  *   <tr><td>{@value #TRANSPORT}</td><td>auto (default), shm, tcp or udp</td></tr>
  *   <tr><td>{@value #NETWORK}</td><td>the preferred network for data traffic, a CIDR prefix (a partition's {@code network})</td></tr>
  *   <tr><td>{@value #FAULT}</td><td>datagram faults to inject under the udp transport and the broadcast domain (a {@link FaultPlan} spec)</td></tr>
+ *   <tr><td>{@value #SERIAL_FILTER}</td><td>what peers may deserialize from each other ({@code cohort run --serial-filter}, jdk.serialFilter syntax)</td></tr>
  *   <tr><td>{@value #CRASH_DIR}</td><td>this peer's own directory for crash files ({@code cohort run --core-dir})</td></tr>
  *   <tr><td>{@value #PROFILE}</td><td>record a profile into this directory ({@code %j}: the job id), see {@link PeerMain}</td></tr>
  *   <tr><td>{@value #PROFILE_MODE}</td><td>what the profile records: {@code summary} (default) or {@code full}</td></tr>
@@ -43,6 +45,12 @@ public final class JobEnvironment {
      * {@code tcp} or {@code udp} for every pair.
      */
     public static final String TRANSPORT = "COHORT_TRANSPORT";
+    /**
+     * The serial filter's pattern ({@code cohort run --serial-filter}): class patterns and limits that
+     * every object received from another peer is checked against (see
+     * {@link io.cohort.engine.SerialFilter}); the system property {@value io.cohort.engine.SerialFilter#PROP_NAME} wins.
+     */
+    public static final String SERIAL_FILTER = io.cohort.engine.SerialFilter.ENV_NAME;
     /** Datagram faults under the udp transport and the broadcast domain ({@code cohort run --fault SPEC} sets it). */
     public static final String FAULT = FaultPlan.FAULT_ENV_NAME;
     /**
@@ -109,7 +117,8 @@ public final class JobEnvironment {
     public static final java.util.List<String> SET_BY_LAUNCHER = java.util.List.of(JOB_ID, RANK, SIZE, LOCAL_RANK,
             LOCAL_SIZE, HOST, CONTROLLER, JOB_KEY, WIREUP_TIMEOUT, TRANSPORT, COLLECTIVES, NETWORK, CRASH_DIR, PROFILE,
             PROFILE_MODE, VERBOSE, BIND_TO, BIND_INDEX, CPU_SHARED, io.cohort.idle.IdleStrategies.IDLE_ENV_NAME,
-            io.cohort.collective.CollectiveMode.CHECK_ENV_NAME, io.cohort.transport.fault.FaultPlan.FAULT_ENV_NAME);
+            io.cohort.collective.CollectiveMode.CHECK_ENV_NAME, io.cohort.transport.fault.FaultPlan.FAULT_ENV_NAME,
+            SERIAL_FILTER, io.cohort.broadcast.eqa.BroadcastProtocol.ENV_NAME);
     public static final java.util.List<String> TRANSPORTS = java.util.List.of("auto", "shm", "tcp", "udp");
     public static final int WIREUP_TIMEOUT_DEFAULT_SECONDS = 60;
     /** The longest {@value #WIREUP_TIMEOUT} a peer takes: a day. */
@@ -122,7 +131,7 @@ public final class JobEnvironment {
     private final int localSize;
     private final String host;
     private final InetSocketAddress controller;
-    private final String jobKey;
+    private final JobSecret secret;
     private final int wireupTimeoutSeconds;
     private final String transport;
     private final boolean verbose;
@@ -137,7 +146,7 @@ public final class JobEnvironment {
         this.localRank = env.containsKey(LOCAL_RANK) ? integer(env, LOCAL_RANK, 0, localSize - 1) : rank;
         this.host = env.getOrDefault(HOST, "localhost");
         this.controller = address(required(env, CONTROLLER));
-        this.jobKey = required(env, JOB_KEY);
+        this.secret = JobSecret.parse(required(env, JOB_KEY), "environment variable " + JOB_KEY);
         this.wireupTimeoutSeconds = env.containsKey(WIREUP_TIMEOUT)
                 ? integer(env, WIREUP_TIMEOUT, 1, WIREUP_TIMEOUT_MAX_SECONDS) : WIREUP_TIMEOUT_DEFAULT_SECONDS;
         String t = env.getOrDefault(TRANSPORT, "auto").trim().toLowerCase(java.util.Locale.ROOT);
@@ -230,20 +239,17 @@ public final class JobEnvironment {
     }
 
     /**
-     * A 64-bit key derived from the job id and secret, carried in every transport handshake so
-     * peers of other jobs and strangers are refused. The secret itself is 128 random bits checked by
-     * the controller; this key only has to tell jobs apart, so a fast non-cryptographic mix
-     * (FNV-1a, then a final avalanche) does, and a peer does not pay the JCA's start-up for a digest.
+     * A 64-bit value carried in every transport frame and handshake so that other jobs' frames are
+     * told apart and dropped before their tags are checked: derived from the secret, but no secret
+     * itself and no proof of membership (the tags and proofs made with {@link #secret()} are).
      */
     public long transportKey() {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : (jobId + "/" + jobKey).getBytes(StandardCharsets.UTF_8)) {
-            h = (h ^ (b & 0xFF)) * 0x100000001b3L;
-        }
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        return h;
+        return secret.jobTag();
+    }
+
+    /** The job's secret, from which every key that proves membership is derived. */
+    public JobSecret secret() {
+        return secret;
     }
 
     /** Whether the launcher placed every peer of the job on this host. */
@@ -277,10 +283,6 @@ public final class JobEnvironment {
 
     public InetSocketAddress controller() {
         return controller;
-    }
-
-    public String jobKey() {
-        return jobKey;
     }
 
     public int wireupTimeoutSeconds() {

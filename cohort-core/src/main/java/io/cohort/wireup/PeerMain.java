@@ -5,7 +5,7 @@ import io.cohort.CollectiveMismatchException;
 import io.cohort.GlobalProgramException;
 import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
-import io.cohort.profile.PeerProfile;
+import io.cohort.profile.ProfileRecording;
 import io.cohort.profile.Profiling;
 
 import java.io.IOException;
@@ -21,7 +21,7 @@ import java.util.Arrays;
  * ({@link UncaughtExceptionRecorder}).
  *
  * <p>With {@link JobEnvironment#PROFILE} set ({@code cohort run --profile}) it first starts this
- * peer's Flight Recorder recording ({@link PeerProfile}), which the JVM writes when it exits however
+ * peer's Flight Recorder recording ({@link ProfileRecording}), which the JVM writes when it exits however
  * it exits (return, {@code System.exit}, an escaping exception, SIGTERM from the launcher; not
  * SIGKILL). A programmatic recording rather than {@code -XX:StartFlightRecording}: the file name
  * needs the rank and the program's name, the directory must exist first, and the settings travel
@@ -53,8 +53,10 @@ public final class PeerMain {
                 // A set-up fault, not the program's: the message says it all (rank, job, reason).
                 System.err.println("cohort: " + t.getMessage());
             } else if ((t instanceof PeerClosedException || t instanceof CollectiveMismatchException
-                    || t instanceof GlobalProgramException) && !verbose) {
-                // The programs do not match: the sentence names the peers, the frame the call.
+                    || t instanceof GlobalProgramException || t instanceof io.cohort.ObjectRefusedException)
+                    && !verbose) {
+                // The programs do not match (or the filter refused what one sent): the sentence
+                // names the peers, the frame the call.
                 System.err.println("cohort: rank " + System.getenv(JobEnvironment.RANK) + ": " + t.getMessage()
                         + userFrame(t));
             } else if (t instanceof NoClassDefFoundError n && n.getCause() instanceof ClassNotFoundException) {
@@ -96,6 +98,8 @@ public final class PeerMain {
      */
     private static void startProfile(String mainClass) {
         Profiling.application(mainClass); // what io.cohort.PeerInfo names, whoever records
+        Profiling.launchedAs(System.getenv(JobEnvironment.SIZE), System.getenv(JobEnvironment.JOB_ID),
+                System.getenv(JobEnvironment.HOST));
         String spec = System.getenv(JobEnvironment.PROFILE);
         if (spec == null || spec.isBlank()) {
             return;
@@ -104,13 +108,13 @@ public final class PeerMain {
         String dir = spec;
         try {
             String jobId = System.getenv(JobEnvironment.JOB_ID);
-            dir = PeerProfile.directory(spec, jobId == null ? "unknown" : jobId);
+            dir = ProfileRecording.directory(spec, jobId == null ? "unknown" : jobId);
             String modeName = System.getenv(JobEnvironment.PROFILE_MODE);
-            PeerProfile.Mode mode = PeerProfile.Mode.of(modeName == null || modeName.isBlank() ? "summary" : modeName);
+            ProfileRecording.Mode mode = ProfileRecording.Mode.of(modeName == null || modeName.isBlank() ? "summary" : modeName);
             if (mode == null) {
                 throw new IllegalArgumentException(JobEnvironment.PROFILE_MODE + "=" + modeName + " is neither summary nor full");
             }
-            PeerProfile.start(java.nio.file.Path.of(dir), mainClass, Integer.parseInt(rank), mode);
+            ProfileRecording.start(java.nio.file.Path.of(dir), mainClass, Integer.parseInt(rank), mode);
         } catch (IOException | RuntimeException | LinkageError e) {
             System.err.println("cohort: rank " + rank + " cannot record a profile in " + dir + ": " + profileFailure(e)
                     + "; it runs without one");
@@ -276,6 +280,13 @@ public final class PeerMain {
             System.err.println("cohort: the io-manager (pid " + parent + ") of pid " + ProcessInfo.pid()
                     + " is gone; ending this peer");
             System.err.flush();
+            // It would have removed the job's shared-memory directory; every peer of this host ends now,
+            // so whichever gets here removes it (the others find it gone).
+            java.nio.file.Path shm = io.cohort.transport.shm.ShmJobDirectory.given(
+                    System.getenv(io.cohort.transport.shm.ShmJobDirectory.ENV_NAME));
+            if (shm != null) {
+                io.cohort.transport.shm.ShmJobDirectory.remove(shm);
+            }
             Runtime.getRuntime().halt(143);
         }
     }

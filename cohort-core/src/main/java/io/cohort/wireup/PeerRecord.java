@@ -1,6 +1,6 @@
 package io.cohort.wireup;
 
-import io.cohort.engine.Placement;
+import io.cohort.engine.MachineMap;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -69,8 +69,8 @@ public final class PeerRecord {
         return cpus;
     }
 
-    /** Where the peers of a table run, as {@link Placement} counts them. */
-    public static Placement placement(PeerRecord[] table) {
+    /** Where the peers of a table run, as {@link MachineMap} counts them. */
+    public static MachineMap placement(PeerRecord[] table) {
         String[] machines = new String[table.length];
         int[] cores = new int[table.length];
         String[] cpus = new String[table.length];
@@ -79,7 +79,7 @@ public final class PeerRecord {
             cores[p.rank] = p.cores;
             cpus[p.rank] = p.cpus;
         }
-        return Placement.of(machines, cores, cpus);
+        return MachineMap.of(machines, cores, cpus);
     }
 
     /** "rank 3 (pid 4711 on node7)", for error messages. */
@@ -137,32 +137,33 @@ public final class PeerRecord {
         return records;
     }
 
-    /** Encodes this peer's {@link ControlMessageType#PEER_HELLO}. */
-    public ControlFrame hello(String jobId, String jobKey) {
+    /** Encodes this peer's {@link ControlMessageType#PEER_HELLO}, with the connection's client nonce (hex). */
+    public ControlFrame hello(String jobId, String nonce) {
         ControlFrame.BodyWriter w = ControlFrame.build(ControlMessageType.PEER_HELLO)
-                .putString(jobId).putString(jobKey).putInt(rank);
+                .putString(jobId).putString(nonce).putInt(rank);
         writeTo(w);
         return w.frame();
     }
 
-    /** Parses a hello into (jobId, jobKey, record). */
+    /** Parses a hello into (jobId, nonce, record). */
     public static Hello parseHello(ControlFrame f) throws IOException {
         ControlFrame.BodyReader r = f.reader();
         String jobId = r.getString();
-        String jobKey = r.getString();
+        String nonce = r.getString();
         int rank = r.getInt();
-        return new Hello(jobId, jobKey, readFrom(rank, r));
+        return new Hello(jobId, nonce, readFrom(rank, r));
     }
 
     /** A parsed {@link ControlMessageType#PEER_HELLO}. */
     public static final class Hello {
         public final String jobId;
-        public final String jobKey;
+        /** The connection's client nonce, hex ({@link ControlAuth}). */
+        public final String nonce;
         public final PeerRecord record;
 
-        Hello(String jobId, String jobKey, PeerRecord record) {
+        Hello(String jobId, String nonce, PeerRecord record) {
             this.jobId = jobId;
-            this.jobKey = jobKey;
+            this.nonce = nonce;
             this.record = record;
         }
     }

@@ -1,12 +1,12 @@
 package io.cohort.wireup;
 
-import io.cohort.deck.Deck;
-import io.cohort.engine.EngineCommunicator;
+import io.cohort.deck.service.PeerDeck;
+import io.cohort.comm.EngineCommunicator;
 import io.cohort.engine.ProgressAgent;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.IdleStrategies;
-import io.cohort.transport.bcast.DomainFactory;
-import io.cohort.transport.shm.ShmSegmentFile;
+import io.cohort.broadcast.pcode.DomainFactory;
+import io.cohort.transport.shm.ShmJobDirectory;
 import io.cohort.transport.shm.ShmTransport;
 import io.cohort.transport.tcp.TcpTransport;
 import io.cohort.transport.udp.UdpEndpoint;
@@ -18,6 +18,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -49,24 +50,27 @@ public final class PeerRuntime {
             InetAddress advertised = env.network() == null ? control.localAddress()
                     : env.network().localAddress().orElse(control.localAddress()); // preferred, not required
             ProgressEngine engine = new ProgressEngine(env.rank(), env.size(), IdleStrategies.configured());
-            Deck.install(engine); // DECK's naming service on rank 0 serves from the first message on
+            io.cohort.engine.SerialFilter.configured(); // a bad pattern fails the start, not a receive later
+            PeerDeck.install(engine); // DECK's naming service on rank 0 serves from the first message on
             Map<String, String> endpoints = new LinkedHashMap<>();
-            Path shmDir = ShmSegmentFile.defaultDirectory();
+            // The io-manager made it (ShmJobDirectory); without one this peer offers no shared memory.
+            Path shmDir = ShmJobDirectory.given(System.getenv(ShmJobDirectory.ENV_NAME));
             if (env.size() > 1) {
                 // A TCP listener is only worth opening if some pair may use TCP.
                 boolean tcpPossible = env.transport().equals("tcp")
                         || (env.transport().equals("auto") && !env.allPeersLocal());
                 if (tcpPossible) {
-                    tcp = new TcpTransport(env.rank(), env.size(), env.transportKey(), new InetSocketAddress(advertised, 0));
+                    tcp = new TcpTransport(env.rank(), env.size(), env.secret(), new InetSocketAddress(advertised, 0));
                     endpoints.put("tcp", advertised.getHostAddress() + ":" + tcp.localAddress().getPort());
                 }
                 if (env.transport().equals("udp")) {
                     // Settings are checked before anything is bound: a bad value is one clear line.
                     UdpSettings settings = UdpSettings.fromSystemProperties();
-                    udp = new UdpTransport(env.rank(), env.size(), env.transportKey(), new InetSocketAddress(advertised, 0),
+                    udp = new UdpTransport(env.rank(), env.size(), env.secret(), new InetSocketAddress(advertised, 0),
                             settings, env.fault());
                     endpoints.put("udp", udp.localEndpoint().format());
-                } else if (!env.transport().equals("tcp")) {
+                } else if (!env.transport().equals("tcp") && shmDir != null) {
+                    ShmJobDirectory.verify(shmDir); // before anyone relies on it: one sentence if it is not ours alone
                     endpoints.put("shm", shmDir.toString());
                 }
             }
@@ -130,7 +134,7 @@ public final class PeerRuntime {
                     engine.notePeerGone(rank, reason);
                 }
             });
-            DomainFactory domains = new DomainFactory(env.rank(), env.size(), env.transportKey(), advertised,
+            DomainFactory domains = new DomainFactory(env.rank(), env.size(), env.secret(), advertised,
                     env.fault(), env.localSize() == 1);
             TcpTransport tcpUsed = tcp;
             UdpTransport udpUsed = udp;
@@ -146,10 +150,13 @@ public final class PeerRuntime {
                 @Override
                 public void run() {
                     engine.shutdown();
+                    List<DropReport.Entry> drops = DropReport.entries(udpUsed == null ? null : udpUsed.counters(),
+                            tcpUsed == null ? 0 : tcpUsed.rejectedConnections(),
+                            tcpUsed == null ? 0 : tcpUsed.failedAuthentications(),
+                            tcpUsed == null ? 0 : tcpUsed.malformedFrames(), domains.drops());
+                    DropReport.profile(drops); // cohort prof's "Dropped traffic"
                     if (env.verbose()) {
-                        String dropped = DropReport.line(env.rank(), udpUsed == null ? null : udpUsed.counters(),
-                                tcpUsed == null ? 0 : tcpUsed.rejectedConnections(), tcpUsed == null ? 0 : tcpUsed.malformedFrames(),
-                                domains.drops());
+                        String dropped = DropReport.line(env.rank(), drops);
                         if (dropped != null) {
                             System.err.println(dropped);
                         }

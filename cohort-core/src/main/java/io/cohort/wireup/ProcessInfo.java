@@ -1,6 +1,6 @@
 package io.cohort.wireup;
 
-import io.cohort.engine.Placement;
+import io.cohort.engine.MachineMap;
 
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -56,7 +56,7 @@ final class ProcessInfo {
             for (String line : Files.readAllLines(PROC_SELF_STATUS, StandardCharsets.US_ASCII)) {
                 if (line.startsWith("Cpus_allowed_list:")) {
                     String list = line.substring("Cpus_allowed_list:".length()).trim();
-                    return Placement.cpuSet(list) != null ? list : "";
+                    return MachineMap.cpuSet(list) != null ? list : "";
                 }
             }
         } catch (IOException | RuntimeException e) {

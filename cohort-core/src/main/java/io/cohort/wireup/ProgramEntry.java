@@ -1,5 +1,6 @@
 package io.cohort.wireup;
 
+import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -51,7 +52,7 @@ final class ProgramEntry {
         if (javaFeature < FLEXIBLE_MAIN_JAVA) {
             Method m = classicMain(c);
             if (m != null) {
-                m.setAccessible(true);
+                accessible(m, c);
                 return new ProgramEntry(m, null);
             }
             Method later = flexibleMain(c);
@@ -67,7 +68,7 @@ final class ProgramEntry {
             throw new NoEntryException("class " + name + " has no main method (void main(String[]) or void main(),"
                     + " not private)");
         }
-        m.setAccessible(true);
+        accessible(m, c);
         if (Modifier.isStatic(m.getModifiers())) {
             return new ProgramEntry(m, null);
         }
@@ -80,7 +81,7 @@ final class ProgramEntry {
             if (Modifier.isPrivate(k.getModifiers())) {
                 throw new NoSuchMethodException();
             }
-            k.setAccessible(true);
+            accessible(k, c);
             return new ProgramEntry(m, k);
         } catch (NoSuchMethodException e) {
             throw new NoEntryException("class " + name + " has an instance main method but no non-private constructor"
@@ -96,6 +97,23 @@ final class ProgramEntry {
         } else {
             method.invoke(target, (Object) args);
         }
+    }
+
+    /**
+     * Makes the entry point callable from here. On the class path it always is; a program in a named
+     * module must export its main class's package to cohort-core (or open it, for a main method or
+     * class that is not public), since a peer calls main by reflection where the {@code java}
+     * launcher needs neither.
+     */
+    private static void accessible(AccessibleObject member, Class<?> c) throws NoEntryException {
+        if (member.trySetAccessible()) {
+            return;
+        }
+        Module core = ProgramEntry.class.getModule();
+        String to = core.isNamed() ? " to " + core.getName() : "";
+        throw new NoEntryException("class " + c.getName() + " is in module " + c.getModule().getName() + ", which does not"
+                + " export package " + c.getPackageName() + to + "; add 'exports " + c.getPackageName() + to + ";' to its"
+                + " module-info.java ('opens' if its main method or class is not public)");
     }
 
     /** {@code public static void main(String[])} as Java 17's launcher finds it, or null. */

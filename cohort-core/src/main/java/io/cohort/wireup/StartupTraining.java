@@ -51,13 +51,13 @@ public final class StartupTraining {
         PeerRecord.parseHello(table[0].hello("job", "key"));
         TransportPlan.of("auto", 0, table).matrix(table);
         JobEnvironment.from(Map.of(JobEnvironment.JOB_ID, "j", JobEnvironment.RANK, "0", JobEnvironment.SIZE, "1",
-                JobEnvironment.CONTROLLER, "127.0.0.1:1", JobEnvironment.JOB_KEY, "k")).transportKey();
+                JobEnvironment.CONTROLLER, "127.0.0.1:1", JobEnvironment.JOB_KEY, io.cohort.auth.JobSecret.generate().toHex())).transportKey();
         // What a stacks request runs (cohort stacks): the capture, its wire form and the responder.
         io.cohort.stacks.StacksCodec.decode(io.cohort.stacks.StackCapture.encoded(null));
         Class.forName(StacksResponder.class.getName());
         Class.forName(PeerMain.class.getName());
         Class.forName(WireupClient.class.getName());
         Class.forName(PeerRuntime.class.getName());
-        Class.forName(io.cohort.profile.PeerProfile.class.getName());
+        Class.forName(io.cohort.profile.ProfileRecording.class.getName());
     }
 }

@@ -43,13 +43,27 @@ public final class TransportPlan {
                         throw new IOException("--transport shm needs every peer on one host, but " + p.describe()
                                 + " is not on " + table[rank].host() + "; use --transport auto");
                     }
+                    if (!sameShm(p, table[rank])) {
+                        throw new IOException("--transport shm, but " + p.describe()
+                                + " does not share this peer's shared-memory directory");
+                    }
                     byPeer[p.rank()] = "shm";
                     break;
                 default:
-                    byPeer[p.rank()] = local && p.endpoints().containsKey("shm") ? "shm" : "tcp";
+                    byPeer[p.rank()] = local && sameShm(p, table[rank]) ? "shm" : "tcp";
             }
         }
         return new TransportPlan(policy, rank, byPeer);
+    }
+
+    /**
+     * Whether two peers make their segments in the same directory: the one their io-manager made
+     * for them ({@code io.cohort.transport.shm.ShmJobDirectory}); peers of one host name under
+     * different io-managers would otherwise wait for each other's rings in different places.
+     */
+    private static boolean sameShm(PeerRecord a, PeerRecord b) {
+        String dir = a.endpoints().get("shm");
+        return dir != null && dir.equals(b.endpoints().get("shm"));
     }
 
     public String transportTo(int peer) {

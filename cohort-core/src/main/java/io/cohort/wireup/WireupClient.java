@@ -2,6 +2,7 @@ package io.cohort.wireup;
 
 import io.cohort.CohortException;
 import io.cohort.idle.PausableDeadline;
+import io.cohort.transport.tcp.KeepAlive;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -27,6 +28,8 @@ public final class WireupClient implements AutoCloseable {
     private final SocketChannel channel;
     private final Selector selector;
     private ByteBuffer in = ByteBuffer.allocate(4096);
+    /** The tags of every frame after the challenge-response; null before it. Set under the send lock. */
+    private volatile ControlSeal seal;
     private volatile boolean finished;
     private volatile PeerGoneListener goneListener;
     /** Made on the first stacks request: a job nobody inspects never loads its classes. */
@@ -65,9 +68,18 @@ public final class WireupClient implements AutoCloseable {
         return ((InetSocketAddress) channel.getLocalAddress()).getAddress();
     }
 
-    /** Publishes {@code self} and blocks until the controller sends every peer's record. */
+    /**
+     * Publishes {@code self} and blocks until the controller sends every peer's record. The hello
+     * opens the {@link ControlAuth} challenge-response: the table is believed only from a controller
+     * that proved it holds the job's secret, and the controller takes this peer as one of the job's
+     * only once it has proved the same.
+     */
     public PeerRecord[] exchange(PeerRecord self, long timeoutNanos) throws IOException {
-        send(self.hello(env.jobId(), env.jobKey()));
+        String nonce = ControlAuth.newClientNonce();
+        ControlFrame hello = self.hello(env.jobId(), nonce);
+        ControlAuth auth = ControlAuth.client(env.secret(), nonce, hello);
+        boolean authenticated = false;
+        send(hello);
         // The job may be suspended (Ctrl-Z) while we wait: that time is not counted.
         PausableDeadline deadline = new PausableDeadline(timeoutNanos);
         for (;;) {
@@ -84,7 +96,21 @@ public final class WireupClient implements AutoCloseable {
                 continue;
             }
             switch (f.type()) {
+                case ControlMessageType.AUTH_CHALLENGE:
+                    if (authenticated) {
+                        throw new IOException("the launcher sent a second authentication challenge");
+                    }
+                    ControlFrame proof = auth.answer(f);
+                    synchronized (this) { // the send lock: the proof goes out bare, everything after it sealed
+                        send(proof);
+                        seal = auth.clientSeal();
+                    }
+                    authenticated = true;
+                    break;
                 case ControlMessageType.PEER_TABLE:
+                    if (!authenticated) {
+                        throw new IOException("the launcher sent the peer table before it authenticated itself");
+                    }
                     PeerRecord[] table = PeerRecord.parseTable(f);
                     if (table.length != env.size()) {
                         throw new IOException("the launcher sent a table of " + table.length + " peers, expected "
@@ -93,9 +119,15 @@ public final class WireupClient implements AutoCloseable {
                     return table;
                 case ControlMessageType.REJECTED:
                 case ControlMessageType.ABORT:
+                    if (!authenticated) {
+                        // Its text is not shown: whoever sent it has not proved to be the launcher.
+                        throw new IOException("the process at the launcher's address refused this peer without proving it holds the job's secret");
+                    }
                     throw new IOException("the launcher refused this peer: " + f.reader().getString());
                 case ControlMessageType.STACKS_REQUEST:
-                    stacksRequested(f); // a hang in wire-up is worth a look too
+                    if (authenticated) {
+                        stacksRequested(f); // a hang in wire-up is worth a look too
+                    }
                     break;
                 default:
                     // Nothing else is expected before the table; skip it.
@@ -200,7 +232,9 @@ public final class WireupClient implements AutoCloseable {
     }
 
     private ControlFrame nextFrame() throws IOException {
-        return ControlFrame.parse(in);
+        ControlFrame f = ControlFrame.parse(in);
+        ControlSeal s = seal;
+        return f == null || s == null ? f : s.open(f);
     }
 
     /** Reads what is available, waiting up to {@code nanos}; false at end of stream. */
@@ -227,7 +261,8 @@ public final class WireupClient implements AutoCloseable {
     }
 
     private synchronized void send(ControlFrame f) throws IOException {
-        ByteBuffer b = f.encode();
+        ControlSeal s = seal;
+        ByteBuffer b = (s == null ? f : s.seal(f)).encode();
         while (b.hasRemaining()) {
             if (channel.write(b) == 0) {
                 LockSupport.parkNanos(100_000); // control frames are tiny; a full socket clears quickly

@@ -2,7 +2,7 @@ package io.cohort.collective;
 
 import io.cohort.Communicator;
 import io.cohort.Op;
-import io.cohort.engine.EngineCommunicator;
+import io.cohort.comm.EngineCommunicator;
 
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;

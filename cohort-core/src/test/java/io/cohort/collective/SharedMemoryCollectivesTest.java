@@ -7,7 +7,7 @@ import io.cohort.Op;
 import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
 import io.cohort.collective.Fixtures.Kind;
-import io.cohort.engine.EngineCommunicator;
+import io.cohort.comm.EngineCommunicator;
 import io.cohort.transport.shm.ShmTransport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

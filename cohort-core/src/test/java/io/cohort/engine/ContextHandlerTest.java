@@ -2,6 +2,7 @@ package io.cohort.engine;
 
 import io.cohort.LocalCohort;
 import io.cohort.Message;
+import io.cohort.comm.EngineCommunicator;
 import io.cohort.idle.IdleStrategies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -34,19 +34,19 @@ class PayloadsTest {
         char[] chars = {'x', '\uffff', 0};
         byte[] b;
         b = Payloads.of(ints);
-        assertArrayEquals(ints, Payloads.toInts(b, st(b)));
+        assertArrayEquals(ints, new Message(st(b), b).asInts());
         b = Payloads.of(longs);
-        assertArrayEquals(longs, Payloads.toLongs(b, st(b)));
+        assertArrayEquals(longs, new Message(st(b), b).asLongs());
         b = Payloads.of(doubles);
-        assertArrayEquals(doubles, Payloads.toDoubles(b, st(b)));
+        assertArrayEquals(doubles, new Message(st(b), b).asDoubles());
         b = Payloads.of(floats);
-        assertArrayEquals(floats, Payloads.toFloats(b, st(b)));
+        assertArrayEquals(floats, new Message(st(b), b).asFloats());
         b = Payloads.of(shorts);
-        assertArrayEquals(shorts, Payloads.toShorts(b, st(b)));
+        assertArrayEquals(shorts, new Message(st(b), b).asShorts());
         b = Payloads.of(chars);
-        assertArrayEquals(chars, Payloads.toChars(b, st(b)));
+        assertArrayEquals(chars, new Message(st(b), b).asChars());
         assertEquals(0, Payloads.of(new int[0]).length);
-        assertEquals(0, Payloads.toDoubles(new byte[0], new Status(0, 0, 0)).length);
+        assertEquals(0, new Message(new Status(0, 0, 0), new byte[0]).asDoubles().length);
     }
 
     @Test
@@ -74,14 +74,14 @@ class PayloadsTest {
     void lengthThatIsNotAWholeNumberOfElementsIsAClearError() {
         byte[] seven = new byte[7];
         Status s = new Status(3, 9, 7);
-        CohortException e = assertThrows(CohortException.class, () -> Payloads.toInts(seven, s));
+        CohortException e = assertThrows(CohortException.class, () -> new Message(s, seven).asInts());
         assertTrue(e.getMessage().contains("7 bytes") && e.getMessage().contains("int")
                 && e.getMessage().contains("rank 3") && e.getMessage().contains("tag 9"), e.getMessage());
-        assertThrows(CohortException.class, () -> Payloads.toLongs(seven, s));
-        assertThrows(CohortException.class, () -> Payloads.toDoubles(seven, s));
-        assertThrows(CohortException.class, () -> Payloads.toFloats(seven, s));
-        assertThrows(CohortException.class, () -> Payloads.toShorts(seven, s));
-        assertThrows(CohortException.class, () -> Payloads.toChars(seven, s));
+        assertThrows(CohortException.class, () -> new Message(s, seven).asLongs());
+        assertThrows(CohortException.class, () -> new Message(s, seven).asDoubles());
+        assertThrows(CohortException.class, () -> new Message(s, seven).asFloats());
+        assertThrows(CohortException.class, () -> new Message(s, seven).asShorts());
+        assertThrows(CohortException.class, () -> new Message(s, seven).asChars());
         CohortException e2 = assertThrows(CohortException.class, () -> new Message(s, seven).asDoubles());
         assertTrue(e2.getMessage().contains("double"), e2.getMessage());
     }

@@ -1,5 +1,6 @@
 package io.cohort.idle;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Isolated // sets a system property other tests' peers read: runs with no other class beside it
 @Timeout(10)
 class IdleStrategiesTest {
     /** Records what a strategy asked to block for, without blocking. */

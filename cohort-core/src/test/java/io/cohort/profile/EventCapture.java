@@ -19,7 +19,7 @@ public final class EventCapture {
     /** Every event of the contract. */
     public static final List<String> COHORT_EVENTS = List.of(SendEvent.NAME, ReceiveEvent.NAME, ProbeEvent.NAME,
             WaitEvent.NAME, CollectiveEvent.NAME, RegionEvent.NAME, PeerInfoEvent.NAME, JobEvent.NAME, NackEvent.NAME,
-            RetransmissionEvent.NAME, FlowControlStallEvent.NAME);
+            RetransmissionEvent.NAME, FlowControlStallEvent.NAME, DroppedTrafficEvent.NAME);
 
     /** The code to run while recording. */
     @FunctionalInterface

@@ -8,6 +8,7 @@ import io.cohort.Profile;
 import io.cohort.Request;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its Receive by sequence number, the silence of the collectives' own messages, and nothing at all
  * when no recording asks.
  */
+@Isolated // records JFR events, which are process-wide: another class's peers would add theirs
 @Timeout(60)
 class ProfileEventsTest {
 

@@ -4,7 +4,9 @@ import io.cohort.BroadcastDomain;
 import io.cohort.LocalCohort;
 import io.cohort.Request;
 import io.cohort.transport.udp.UdpSettings;
+import io.cohort.wireup.LocalJob;
 import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The datagram protocols' events under injected loss: what was asked for again, and what was sent again. */
+@Isolated // records JFR events, which are process-wide: another class's peers would add theirs
 @Timeout(60)
 class ProtocolEventsTest {
 
@@ -46,7 +49,7 @@ class ProtocolEventsTest {
     void udpRecordsGapAcksRetransmissionsAndWindowStalls() throws Exception {
         // A 64 KiB window, so that each round's 100 KB burst waits for it.
         UdpSettings small = UdpSettings.from(Map.of(UdpSettings.WINDOW_BYTES_PROP_NAME, "65536")::get);
-        List<RecordedEvent> events = record(() -> LocalCohort.builder().size(2).transport("udp").udpSettings(small)
+        List<RecordedEvent> events = record(() -> LocalJob.builder().size(2).transport("udp").udpSettings(small)
                 .fault("loss=0.1,seed=11").timeout(Duration.ofSeconds(40)).run(world -> {
                     int other = 1 - world.rank();
                     for (int round = 0; round < 5; round++) {
@@ -89,5 +92,24 @@ class ProtocolEventsTest {
                     }
                 }));
         assertProtocolEvents(events, "pcode", Set.of(0, 1, 2));
+    }
+
+    /** The end of a job's drop report: one event per transport and reason, in the words of the --verbose line. */
+    @Test
+    void droppedTrafficIsOneEventPerTransportAndReason() throws Exception {
+        List<RecordedEvent> events = record(() -> {
+            assertTrue(Profiling.refresh(), "a recording runs");
+            io.cohort.wireup.DropReport.profile(List.of(
+                    new io.cohort.wireup.DropReport.Entry("broadcast domain", "failed authentication", "datagram", 12),
+                    new io.cohort.wireup.DropReport.Entry("tcp", "other job", "connection", 1)));
+        });
+        List<RecordedEvent> dropped = named(events, DroppedTrafficEvent.NAME);
+        assertTrue(dropped.size() == 2, dropped.toString());
+        RecordedEvent forged = dropped.stream().filter(e -> e.getString("transport").equals("broadcast domain")).findFirst()
+                .orElseThrow();
+        assertTrue(forged.getString("reason").equals("failed authentication") && forged.getString("unit").equals("datagram")
+                && forged.getLong("count") == 12, forged.toString());
+        RecordedEvent tcp = dropped.stream().filter(e -> e.getString("transport").equals("tcp")).findFirst().orElseThrow();
+        assertTrue(tcp.getString("reason").equals("other job") && tcp.getLong("count") == 1, tcp.toString());
     }
 }

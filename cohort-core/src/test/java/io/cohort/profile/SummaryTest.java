@@ -1,5 +1,6 @@
 package io.cohort.profile;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The summary profile's totals and the file they are written to ({@link SummaryFormat}). */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Isolated // the summary is the process's own: another class's in-process peers would record calls into it
 class SummaryTest {
     @TempDir
     Path dir;
@@ -106,6 +108,18 @@ class SummaryTest {
         assertEquals("6000", region[9]);
         String[] protocol = records(lines, SummaryFormat.PROTOCOL).get(0);
         assertEquals(List.of("udp", "2", "3", "1", "1400", "1", "5000"), Arrays.asList(protocol).subList(1, 8));
+    }
+
+    @Test
+    void droppedTrafficIsOneRecordPerTransportReasonAndUnit() throws IOException {
+        Summary.dropped("broadcast domain", "failed authentication", "datagram", 5);
+        Summary.dropped("broadcast domain", "failed authentication", "datagram", 2);
+        Summary.dropped("tcp", "other job", "connection", 1);
+        List<String[]> dropped = new java.util.ArrayList<>(records(write(), SummaryFormat.DROPPED));
+        dropped.sort(java.util.Comparator.comparing(f -> f[1]));
+        assertEquals(2, dropped.size());
+        assertEquals(List.of("dropped", "broadcast domain", "failed authentication", "datagram", "7"), Arrays.asList(dropped.get(0)));
+        assertEquals(List.of("dropped", "tcp", "other job", "connection", "1"), Arrays.asList(dropped.get(1)));
     }
 
     @Test

@@ -21,7 +21,7 @@ class JobEnvironmentTest {
         env.put(JobEnvironment.RANK, "2");
         env.put(JobEnvironment.SIZE, "4");
         env.put(JobEnvironment.CONTROLLER, "127.0.0.1:5555");
-        env.put(JobEnvironment.JOB_KEY, "secret");
+        env.put(JobEnvironment.JOB_KEY, "5e".repeat(32));
         return env;
     }
 
@@ -55,7 +55,7 @@ class JobEnvironmentTest {
         assertEquals("localhost", j.host());
         assertEquals(5555, j.controller().getPort());
         assertEquals("127.0.0.1", j.controller().getHostString());
-        assertEquals("secret", j.jobKey());
+        assertEquals("5e".repeat(32), j.secret().toHex());
         assertEquals(JobEnvironment.WIREUP_TIMEOUT_DEFAULT_SECONDS, j.wireupTimeoutSeconds());
         assertTrue(JobEnvironment.isLaunched(valid()));
         assertFalse(JobEnvironment.isLaunched(Map.of()));
@@ -115,11 +115,18 @@ class JobEnvironmentTest {
     }
 
     @Test
-    void transportKeyIsDerivedFromJobIdAndKey() {
+    void transportKeyIsDerivedFromTheSecret() {
         long k = JobEnvironment.from(valid()).transportKey();
         assertEquals(k, JobEnvironment.from(valid()).transportKey());
-        assertNotEquals(k, JobEnvironment.from(with(JobEnvironment.JOB_KEY, "other")).transportKey());
-        assertNotEquals(k, JobEnvironment.from(with(JobEnvironment.JOB_ID, "job-2")).transportKey());
+        assertNotEquals(k, JobEnvironment.from(with(JobEnvironment.JOB_KEY, "5f".repeat(32))).transportKey());
+    }
+
+    @Test
+    void aKeyThatIsNoSecretIsRefusedWithoutShowingIt() {
+        CohortException e = assertThrows(CohortException.class,
+                () -> JobEnvironment.from(with(JobEnvironment.JOB_KEY, "guessable")));
+        assertTrue(e.getMessage().contains("COHORT_JOB_KEY"), e.getMessage());
+        assertFalse(e.getMessage().contains("guessable"), e.getMessage());
     }
 
     @Test

@@ -42,11 +42,11 @@ class PeerRecordTest {
     @Test
     void helloRoundTrip() throws IOException {
         PeerRecord me = new PeerRecord(3, 999, "node3", Map.of("tcp", "127.0.0.1:1234"), "boot:ab", 1, "0-3,6");
-        ControlFrame f = me.hello("job-42", "s3cret");
+        ControlFrame f = me.hello("job-42", "00ff");
         assertEquals(ControlMessageType.PEER_HELLO, f.type());
         PeerRecord.Hello h = PeerRecord.parseHello(ControlFrame.parse(f.encode()));
         assertEquals("job-42", h.jobId);
-        assertEquals("s3cret", h.jobKey);
+        assertEquals("00ff", h.nonce);
         assertSameRecord(me, h.record);
     }
 

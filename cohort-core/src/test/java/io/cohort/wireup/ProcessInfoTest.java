@@ -1,6 +1,6 @@
 package io.cohort.wireup;
 
-import io.cohort.engine.Placement;
+import io.cohort.engine.MachineMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,7 +12,7 @@ class ProcessInfoTest {
     void theProcessorsThisProcessMayRunOnAreAtLeastTheOnesItMayUse() {
         String cpus = ProcessInfo.allowedCpus();
         if (!cpus.isEmpty()) { // empty off Linux
-            assertTrue(Placement.cpuSet(cpus).cardinality() >= Runtime.getRuntime().availableProcessors(), cpus);
+            assertTrue(MachineMap.cpuSet(cpus).cardinality() >= Runtime.getRuntime().availableProcessors(), cpus);
         }
         assertTrue(ProcessInfo.machine("fallback-host").length() > 0);
     }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,6 +35,22 @@ class TransportPlanTest {
         assertEquals("shm", a.transportTo(1));
         assertEquals("tcp", a.transportTo(2));
         assertFalse(a.anyUdp());
+    }
+
+    /** Peers of one host name under two io-managers have two shared-memory directories: their rings could never meet. */
+    @Test
+    void sharedMemoryOnlyBetweenPeersOfOneDirectory() {
+        PeerRecord[] table = {peer(0, "a", Map.of("shm", "/dev/shm/cohort-1", "tcp", "127.0.0.1:5000")),
+            peer(1, "a", Map.of("shm", "/dev/shm/cohort-1", "tcp", "127.0.0.1:5001")),
+            peer(2, "a", Map.of("shm", "/dev/shm/cohort-2", "tcp", "127.0.0.1:5002")),
+            peer(3, "a", Map.of("tcp", "127.0.0.1:5003"))};
+        TransportPlan a = assertDoesNotThrow(() -> TransportPlan.of("auto", 0, table));
+        assertEquals("shm", a.transportTo(1));
+        assertEquals("tcp", a.transportTo(2));
+        assertEquals("tcp", a.transportTo(3));
+        IOException e = assertThrows(IOException.class, () -> TransportPlan.of("shm", 0, table));
+        assertTrue(e.getMessage().contains("rank 2 (pid 102 on a) does not share this peer's shared-memory directory"),
+                e.getMessage());
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.cohort.examples;
 import io.cohort.BroadcastDomain;
 import io.cohort.Cohort;
 import io.cohort.Communicator;
-import io.cohort.transport.bcast.DomainCounters;
+import io.cohort.DomainCounters;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -21,7 +21,7 @@ final class ClusterDbAssembler {
     static final List<String> CLUSTER_TOKENS =
             List.of("cluster", "version", "default_partition", "load_servers", "member_order", "partition_order");
     static final List<String> DAEMON_ATTRS =
-            List.of("port", "update_interval", "ttl", "heartbeat", "ring_timeout", "max_skew");
+            List.of("port", "update_interval", "ttl", "heartbeat", "ring_timeout", "max_skew", "auth_timeout");
     static final List<String> MEMBER_ATTRS = List.of("address", "cpus", "slots");
     static final List<String> PARTITION_ATTRS = List.of("members", "transport", "nice", "min_nice", "policy",
             "rt_priority", "max_rt_priority", "users", "groups", "network", "mode");
@@ -105,6 +105,7 @@ final class ClusterDbAssembler {
             case "heartbeat" -> ClusterDbValues.duration(v, "the heartbeat interval");
             case "ring_timeout" -> ClusterDbValues.duration(v, "the ring time-out");
             case "max_skew" -> ClusterDbValues.duration(v, "the largest clock skew");
+            case "auth_timeout" -> ClusterDbValues.duration(v, "the time for a connection's first authentic frame");
             default -> throw new IllegalArgumentException("unknown daemon setting; known: "
                     + String.join(", ", DAEMON_ATTRS));
         };
@@ -211,7 +212,7 @@ final class ClusterDbAssembler {
         DaemonSettings s = new DaemonSettings(get("daemon.port", d.port()),
                 get("daemon.update_interval", d.updateInterval()), get("daemon.ttl", d.ttl()),
                 get("daemon.heartbeat", d.heartbeat()), get("daemon.ring_timeout", d.ringTimeout()),
-                get("daemon.max_skew", d.maxSkew()));
+                get("daemon.max_skew", d.maxSkew()), get("daemon.auth_timeout", d.authTimeout()));
         java.util.Optional<DaemonSettings.Violation> v = s.violation();
         if (v.isPresent()) {
             throw at(v.get().token(), v.get().otherToken()).error(v.get().message());

@@ -102,6 +102,8 @@ public final class ClusterDbWriter {
         addIf(out, !d.ringTimeout().equals(def.ringTimeout()), "daemon.ring_timeout",
                 ClusterDbValues.formatDuration(d.ringTimeout()));
         addIf(out, !d.maxSkew().equals(def.maxSkew()), "daemon.max_skew", ClusterDbValues.formatDuration(d.maxSkew()));
+        addIf(out, !d.authTimeout().equals(def.authTimeout()), "daemon.auth_timeout",
+                ClusterDbValues.formatDuration(d.authTimeout()));
         for (Member m : db.members().values()) {
             String p = "member." + m.name() + ".";
             add(out, p + "address", m.address());

@@ -32,6 +32,9 @@ import java.util.Map;
  * goodbye on the ring and stops every thread. Threads are named and are daemon threads.
  */
 public final class Daemon implements AutoCloseable {
+    /** Connections the kernel completes before the daemon accepts them (capped by net.core.somaxconn). */
+    static final int ACCEPT_BACKLOG = 1024;
+
     private final ClusterDb db;
     private final Member member;
     private final DaemonLog log;
@@ -54,8 +57,9 @@ public final class Daemon implements AutoCloseable {
         InetAddress address = resolve(member);
         boolean loadServer = db.loadServers().contains(member.name());
         this.refusals = new RefusalLog(log);
+        // The guard's floor is this start: what an earlier run of this daemon accepted cannot be replayed to this one.
         MessageAuthenticator auth = new MessageAuthenticator(key, member.name(), clock, s.maxSkew().toMillis(),
-                new ReplayGuard(s.maxSkew().toMillis(), ReplayGuard.DEFAULT_CAPACITY));
+                ReplayGuard.startingAt(s.maxSkew().toMillis(), ReplayGuard.DEFAULT_CAPACITY, clock.millis()));
         Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
         for (Member m : db.members().values()) {
             addresses.put(m.name(), new InetSocketAddress(m.address(), s.port()));
@@ -69,7 +73,10 @@ public final class Daemon implements AutoCloseable {
         try {
             tcp = new ServerSocket();
             tcp.setReuseAddress(true); // a restarted daemon must not wait out TIME_WAIT
-            tcp.bind(new InetSocketAddress(address, s.port()), 64);
+            // A burst of connections (a flood, or many launchers at once) must wait in the kernel's queue until
+            // accepted and shed by the admission, not overflow it: an overflowing queue drops handshakes, and a
+            // client's connection then waits a second or more for its SYN to be sent again.
+            tcp.bind(new InetSocketAddress(address, s.port()), ACCEPT_BACKLOG);
             if (loadServer) {
                 udpIn = new DatagramSocket(null);
                 udpIn.setReuseAddress(true);
@@ -103,7 +110,7 @@ public final class Daemon implements AutoCloseable {
         this.sender = new UpdateSender(local, lsAddresses, udpOut, auth, log, s.updateInterval().toMillis());
         senderRef[0] = sender;
         this.receiver = loadServer ? new UpdateReceiver(udpIn, auth, refusals, table, log) : null;
-        this.server = new RequestServer(tcp, auth, refusals, log);
+        this.server = new RequestServer(tcp, auth, refusals, log, s.authTimeout().toMillis());
         new DaemonRequests(db.name(), local, table, ring, refusals, log, new JobScheduling(db, local, log)).register(server);
     }
 

@@ -67,9 +67,52 @@ public final class DaemonClient {
 
     /** As {@link #request(ClusterDb, String, MessageType, MessageBody)}, to {@code member}'s daemon at {@code to}. */
     public MessageBody request(String member, InetSocketAddress to, MessageType type, MessageBody body) throws IOException, RequestRefusedException {
-        try (FrameStream s = open(member, to)) {
-            s.write(type, body);
-            return answer(s.read());
+        return withOneRetry(() -> {
+            try (FrameStream s = open(member, to)) {
+                s.write(type, body);
+                return answer(s.read());
+            }
+        });
+    }
+
+    /** The longest a client waits for its clock to pass a restarted daemon's start before asking again. */
+    static final long MAX_START_WAIT_MILLIS = 5000;
+    /** The pause before asking again a daemon that shed the connection (busy, or a flood's victim). */
+    static final long BUSY_RETRY_MILLIS = 200;
+
+    /** One attempt at a request: connect, send, read the answer. */
+    @FunctionalInterface
+    interface Attempt<T> {
+        T run() throws IOException, RequestRefusedException;
+    }
+
+    /**
+     * Runs {@code attempt}, and once more when the daemon closed it with a notice that a second attempt can
+     * get past: {@code BUSY} (a flood shed the connection before it was read), after {@value #BUSY_RETRY_MILLIS}
+     * ms; {@code PREDATES_START} (the daemon restarted a moment ago and this clock is behind its own), once
+     * this clock has passed its start, if that is within {@value #MAX_START_WAIT_MILLIS} ms. Neither notice
+     * means the request was applied, and the second attempt is sealed afresh (a new nonce and time).
+     */
+    static <T> T withOneRetry(Attempt<T> attempt) throws IOException, RequestRefusedException {
+        try {
+            return attempt.run();
+        } catch (RefusalNoticeException e) {
+            RefusalNotice n = e.notice();
+            long wait = switch (n.reason()) {
+                case BUSY -> BUSY_RETRY_MILLIS;
+                case PREDATES_START -> n.retryAfterMillis() <= MAX_START_WAIT_MILLIS ? n.retryAfterMillis() : -1;
+                default -> -1;
+            };
+            if (wait < 0) {
+                throw e;
+            }
+            try {
+                Thread.sleep(wait); // waiting out a time the daemon named: there is no event to wait on
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw e;
+            }
+            return attempt.run();
         }
     }
 
@@ -86,7 +129,7 @@ public final class DaemonClient {
             socket.connect(to, connectMillis);
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(readMillis);
-            return new FrameStream(socket, auth, refusals, member).acceptingLongAnswers();
+            return new FrameStream(socket, auth, refusals, member).acceptingLongAnswers().readingNotices();
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
@@ -163,7 +206,7 @@ public final class DaemonClient {
             failures.add((String) r);
         }
         throw new ClusterUnreachableException("no load server of cluster " + db.name() + " answered: "
-                + String.join(", ", failures) + "; check that their cohortd runs and has the same cluster key");
+                + String.join(", ", failures) + "; " + advice(failures));
     }
 
     /**
@@ -265,6 +308,10 @@ public final class DaemonClient {
 
         /** Opens a connection and registers the job on it. */
         private FrameStream connect() throws IOException, RequestRefusedException {
+            return withOneRetry(this::connectOnce);
+        }
+
+        private FrameStream connectOnce() throws IOException, RequestRefusedException {
             FrameStream s = client.open(member, addressOf(db, member));
             try {
                 MessageBody body = MessageBody.empty().put("job", jobId).put("user", user);
@@ -274,7 +321,7 @@ public final class DaemonClient {
                 s.write(MessageType.JOB_REGISTER, body);
                 answer(s.read());
                 s.socket().setSoTimeout(0); // the reader waits for as long as the job runs
-                io.cohort.wireup.KeepAlive.on(s.socket()); // a host that died ends the connection too
+                io.cohort.transport.tcp.KeepAlive.on(s.socket()); // a host that died ends the connection too
                 return s;
             } catch (IOException | RequestRefusedException | RuntimeException e) {
                 s.close();
@@ -415,13 +462,24 @@ public final class DaemonClient {
         }
     }
 
-    /** A failure in a few words: "connection refused", "timed out after 2 s", "no route to host". */
+    /**
+     * A failure in a few words: "connection refused", "no route to host", and, when the daemon took the
+     * connection and then did not answer, whether it was busy or flooded (shed the connection, no answer in
+     * time) or refused the request itself (a different cluster key, clocks apart), as its
+     * {@link RefusalNotice} says.
+     */
     public static String describe(Exception e) {
+        if (e instanceof RefusalNoticeException n) {
+            return describe(n.notice());
+        }
         if (e instanceof ConnectException) {
             return "connection refused";
         }
         if (e instanceof SocketTimeoutException) {
-            return "no answer in time";
+            if (e.getMessage() != null && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("connect")) {
+                return "no answer to the connection attempt in time";
+            }
+            return "no answer in time: the daemon is " + BUSY_WORDS + ", or hangs";
         }
         if (e instanceof NoRouteToHostException) {
             return "no route to host";
@@ -429,10 +487,10 @@ public final class DaemonClient {
         if (e instanceof UnknownHostException) {
             return "unknown host " + e.getMessage();
         }
-        if (e instanceof EOFException) {
-            // A daemon that cannot open a request hangs up without a word: the usual reasons follow.
-            return "closed the connection without an answer (a different cluster key, or clocks further apart than"
-                    + " daemon.max_skew?)";
+        if (e instanceof EOFException || (e instanceof java.net.SocketException && "Connection reset".equals(e.getMessage()))) {
+            // A daemon of this version says why it closes; one that says nothing is stopping, or is an older
+            // daemon (which closed so on a different cluster key or clock skew too), or the notice was lost.
+            return "closed the connection without an answer: the daemon is " + BUSY_WORDS + ", or stopping";
         }
         if (e instanceof MalformedMessageException m) {
             Refusal r = m.refusal();
@@ -459,5 +517,34 @@ public final class DaemonClient {
             return "refused: " + e.getMessage();
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    /** The words every description of a busy or flooded daemon has ({@link #describe}). */
+    static final String BUSY_WORDS = "busy or flooded";
+
+    /**
+     * What to do when no daemon took a request, given each one's failure ({@link #describe}d): wait, when
+     * each was busy or flooded; otherwise check the daemons and the key.
+     */
+    public static String advice(java.util.Collection<String> failures) {
+        return !failures.isEmpty() && failures.stream().allMatch(f -> f.contains(BUSY_WORDS))
+                ? "try again in a few seconds; the daemons' logs name who floods them"
+                : "check that their cohortd runs and has the same cluster key";
+    }
+
+    /** What a daemon's notice means, in the words {@code cohort} prints (docs/cluster.md lists them). */
+    static String describe(RefusalNotice n) {
+        return switch (n.reason()) {
+            case BUSY -> "the daemon is " + BUSY_WORDS + ": it closed the connection before reading the request"
+                    + " (too many connections waiting to authenticate, or every place taken)";
+            case AUTH_TIMEOUT -> "the daemon is " + BUSY_WORDS + ": the request did not reach it within daemon.auth_timeout";
+            case BAD_MAC -> "refused the request: wrong cluster key (its MAC does not verify with the daemon's key)";
+            case STALE -> "refused the request: clock skew (its timestamp is further from the daemon's clock than"
+                    + " daemon.max_skew); synchronise the clocks (NTP)";
+            case REPLAYED -> "refused the request as a replay of an earlier one";
+            case PREDATES_START -> "refused the request: clock skew (it is time-stamped " + n.retryAfterMillis()
+                    + " ms before the daemon started, which a replay from before a restart is too); synchronise the"
+                    + " clocks (NTP)";
+        };
     }
 }

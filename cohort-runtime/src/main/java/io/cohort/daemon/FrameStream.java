@@ -48,6 +48,10 @@ final class FrameStream implements AutoCloseable {
      * else ends the connection.
      */
     private volatile String peer;
+    /** The accepting side: a frame refused for a reason a client can act on is told with a {@link RefusalNotice}. */
+    private boolean sendsNotices;
+    /** The connecting side of a request: a {@link RefusalNotice} ends the read with a {@link RefusalNoticeException}. */
+    private boolean readsNotices;
 
     FrameStream(Socket socket, MessageAuthenticator auth, RefusalLog refusals, String peer) throws IOException {
         this(socket, auth, refusals);
@@ -78,6 +82,21 @@ final class FrameStream implements AutoCloseable {
      */
     SealedFrame sealAnswer(MessageType type, MessageBody body) {
         return auth.sealParts(type, body, peer(), DaemonFrame.MAX_ANSWER_LENGTH);
+    }
+
+    /** For the side that accepts requests: tells a client why its frame was refused before closing. */
+    FrameStream sendingNotices() {
+        sendsNotices = true;
+        return this;
+    }
+
+    /**
+     * For the side that sent a request: a daemon's {@link RefusalNotice} ends {@link #read} with a
+     * {@link RefusalNoticeException}, not as a malformed frame.
+     */
+    FrameStream readingNotices() {
+        readsNotices = true;
+        return this;
     }
 
     /** Sets how long a frame may take to arrive (tests use a short one). */
@@ -131,12 +150,28 @@ final class FrameStream implements AutoCloseable {
      * The next message. Throws {@link EOFException} at the end of the stream, a
      * {@link java.net.SocketTimeoutException} after the socket's read time-out (bytes of a frame read so
      * far are kept, so a later call goes on where this one stopped), and {@link MalformedMessageException}
-     * (already counted and logged) for a frame that must end the connection.
+     * (already counted and logged) for a frame that must end the connection; on the side that
+     * {@link #readingNotices reads notices}, a {@link RefusalNoticeException} when the daemon closes with one.
      */
     DaemonMessage read() throws IOException {
         for (;;) {
             if (filled >= 4) {
                 int length = lengthField();
+                if (readsNotices && length == RefusalNotice.LENGTH) { // shorter than any sealed frame: a notice or nothing
+                    if (filled >= length) {
+                        RefusalNotice n = RefusalNotice.decode(pending, 0);
+                        if (n != null) {
+                            throw new RefusalNoticeException(n);
+                        }
+                    } else {
+                        int got = readWithinFrameDeadline();
+                        if (got < 0) {
+                            throw new EOFException("end of stream inside a notice");
+                        }
+                        filled += got;
+                        continue;
+                    }
+                }
                 if (length < DaemonFrame.MIN_LENGTH || length > maxIncoming) {
                     refusals.refuse(Refusal.MALFORMED, remote, "length field " + length);
                     throw new MalformedMessageException(Refusal.MALFORMED,
@@ -152,6 +187,7 @@ final class FrameStream implements AutoCloseable {
                     frameStartNanos = System.nanoTime(); // what is left begins the next frame
                     if (!o.ok()) {
                         refusals.refuse(o.refusal(), remote, o.detail());
+                        tell(o);
                         throw new MalformedMessageException(o.refusal(), o.refusal().description()
                                 + (o.detail() == null ? "" : " (" + o.detail() + ")"));
                     }
@@ -179,6 +215,24 @@ final class FrameStream implements AutoCloseable {
                 frameStartNanos = System.nanoTime();
             }
             filled += n;
+        }
+    }
+
+    /** On the accepting side, sends the notice for a refused frame, if its reason is one a client is told. */
+    private void tell(MessageAuthenticator.Opened refused) {
+        RefusalNotice n = sendsNotices ? RefusalNotice.of(refused.refusal(),
+                (int) Math.min(Integer.MAX_VALUE, refused.retryAfterMillis())) : null;
+        if (n == null) {
+            return;
+        }
+        try {
+            synchronized (out) {
+                out.write(n.encode());
+                out.flush();
+            }
+            socket.shutdownOutput(); // the notice, then the end of stream: the connection is closed next
+        } catch (IOException ignored) {
+            // The peer is gone: nothing to tell.
         }
     }
 

@@ -18,7 +18,8 @@ import java.time.Clock;
  * replayed to another daemon, whose replay guard has never seen its nonce. {@link #open} checks, in this order: the lengths add up
  * ({@link Refusal#MALFORMED}), magic, version and type ({@link Refusal#FOREIGN}), the MAC
  * ({@link Refusal#BAD_MAC}; before anything is remembered, so forgeries cannot fill the replay guard),
- * the timestamp within {@code daemon.max_skew} ({@link Refusal#STALE}), the nonce not seen before
+ * the timestamp within {@code daemon.max_skew} ({@link Refusal#STALE}), the timestamp not before the
+ * daemon's start ({@link Refusal#PREDATES_START}, see {@link ReplayGuard}), the nonce not seen before
  * ({@link Refusal#REPLAYED}), and the body. It never throws for bad input: it returns the refusal.
  *
  * <p>Thread-safe: any thread may seal and open (a {@link Mac} per thread; the guard is synchronized).
@@ -26,10 +27,14 @@ import java.time.Clock;
 public final class MessageAuthenticator {
     private static final String ALGORITHM = "HmacSHA256";
 
-    /** What {@link #open} found: exactly one of {@code message} and {@code refusal} is non-null. */
-    public record Opened(DaemonMessage message, Refusal refusal, String detail) {
+    /**
+     * What {@link #open} found: exactly one of {@code message} and {@code refusal} is non-null;
+     * {@code retryAfterMillis}, for {@link Refusal#PREDATES_START}, is how far the frame's timestamp lies
+     * before the daemon's start (what a sender whose clock is behind waits before asking again).
+     */
+    public record Opened(DaemonMessage message, Refusal refusal, String detail, long retryAfterMillis) {
         static Opened refused(Refusal r, String detail) {
-            return new Opened(null, r, detail);
+            return new Opened(null, r, detail, 0);
         }
 
         public boolean ok() {
@@ -159,6 +164,11 @@ public final class MessageAuthenticator {
         if (Math.abs(now - ts) > maxSkewMillis) {
             return Opened.refused(Refusal.STALE, "from '" + printable(f.sender()) + "', " + (now - ts) + " ms old");
         }
+        long early = guard.beforeStart(ts);
+        if (early > 0) {
+            return new Opened(null, Refusal.PREDATES_START, "from '" + printable(f.sender()) + "', " + early
+                    + " ms before this daemon started", early + 1);
+        }
         if (!guard.firstSighting(f.nonce(), ts, now)) {
             return Opened.refused(Refusal.REPLAYED, "from '" + printable(f.sender()) + "'");
         }
@@ -168,7 +178,7 @@ public final class MessageAuthenticator {
         } catch (MalformedMessageException e) {
             return Opened.refused(Refusal.MALFORMED, e.getMessage());
         }
-        return new Opened(new DaemonMessage(type, f.sender(), ts, body), null, null);
+        return new Opened(new DaemonMessage(type, f.sender(), ts, body), null, null, 0);
     }
 
     /** A name from the wire, safe to put in a log line. */

@@ -39,6 +39,8 @@ public enum MessageType {
     /** Response: the request was refused; {@code message} says why in one sentence. */
     ERROR(65);
 
+    // Code 66 is taken by the unauthenticated RefusalNotice, which is never a sealed message.
+
     private static final MessageType[] BY_CODE = new MessageType[256];
 
     static {

@@ -14,6 +14,14 @@ import java.util.Set;
  * refused, since its nonce might be one that was dropped. A flood therefore costs fresh messages
  * with old timestamps, never a replay.
  *
+ * <p>A daemon's guard also has a floor at its start ({@link #startingAt}): the nonces an earlier run of the
+ * daemon saw died with it, so a message time-stamped before this run began may be one it already
+ * accepted, captured and sent again after a restart; {@link MessageAuthenticator} refuses it
+ * ({@link Refusal#PREDATES_START}). The alternative, keeping the window in a file across restarts, needs
+ * a writable state directory and a sync per message; the floor needs nothing, and costs only a client
+ * whose clock is behind the daemon's a wait of that difference right after a restart, which
+ * {@link DaemonClient} makes once by itself.
+ *
  * <p>Thread-safe (every method synchronized): the UDP receiver and the connection threads share one.
  */
 public final class ReplayGuard {
@@ -28,13 +36,31 @@ public final class ReplayGuard {
     private final Set<Long> nonces = new HashSet<>();
     private final ArrayDeque<Seen> byArrival = new ArrayDeque<>();
     private long floor = Long.MIN_VALUE;
+    /** The first timestamp accepted: the start of the daemon that owns this guard (Long.MIN_VALUE: no start floor). */
+    private final long startMillis;
 
+    /** A guard with no start floor: a client's, which checks only answers to its own fresh requests. */
     public ReplayGuard(long maxSkewMillis, int capacity) {
+        this(maxSkewMillis, capacity, Long.MIN_VALUE);
+    }
+
+    private ReplayGuard(long maxSkewMillis, int capacity, long startMillis) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1");
         }
         this.keepMillis = 2 * maxSkewMillis;
         this.capacity = capacity;
+        this.startMillis = startMillis;
+    }
+
+    /** A daemon's guard: messages time-stamped before {@code startMillis} (its clock at start) are refused. */
+    public static ReplayGuard startingAt(long maxSkewMillis, int capacity, long startMillis) {
+        return new ReplayGuard(maxSkewMillis, capacity, startMillis);
+    }
+
+    /** How many ms {@code timestamp} lies before the start floor; 0 when it is not before it. */
+    public long beforeStart(long timestamp) {
+        return timestamp < startMillis ? startMillis - timestamp : 0;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.cohort.daemon;
 
+import io.cohort.net.ConnectionAdmission;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -12,19 +13,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The daemon's TCP side: thread {@code cohortd-accept} accepts connections, and each gets a thread of
- * its own ({@code cohortd-conn-N}, at most {@value #MAX_CONNECTIONS} at once; more are closed at once and
- * counted) that reads requests, dispatches each to its {@link RequestHandler} by type and writes the
- * answer. A connection may carry many requests; it ends at end of stream, after
+ * its own ({@code cohortd-conn-N}) that reads requests, dispatches each to its {@link RequestHandler} by
+ * type and writes the answer. A connection may carry many requests; it ends at end of stream, after
  * {@value #IDLE_TIMEOUT_MILLIS} ms without one (unless a handler made it long-lived), or at the first frame
- * that fails authentication (counted and logged by the {@link RefusalLog}, never answered).
+ * that fails authentication (counted and logged by the {@link RefusalLog}, answered only with a
+ * {@link RefusalNotice}).
+ *
+ * <p>Who holds a connection is the {@link ConnectionAdmission}'s business: a connection is pending until
+ * its first authentic frame, and one that has none within {@code daemon.auth_timeout} is closed by thread
+ * {@code cohortd-auth-deadline} ({@link Refusal#AUTH_TIMEOUT}); too many pending connections shed the
+ * oldest ({@link Refusal#SHED}). Both are told with a {@link RefusalNotice} ({@code BUSY} or
+ * {@code AUTH_TIMEOUT}) so that a client that lost its place says the daemon is busy or flooded, not that
+ * its key is wrong. Authenticated connections have places of their own, which a flood without the key
+ * cannot take; when all of them are taken, a newly authenticated one is closed with {@code BUSY} and
+ * counted in {@link #turnedAway}.
  */
 final class RequestServer implements AutoCloseable {
-    static final int MAX_CONNECTIONS = 256;
     static final int IDLE_TIMEOUT_MILLIS = 30_000;
     /** The longest pause between accept attempts while they fail (file descriptors run out). */
     static final long MAX_ACCEPT_PAUSE_MILLIS = 1000;
@@ -55,13 +63,13 @@ final class RequestServer implements AutoCloseable {
 
         /**
          * No idle time-out any more: the connection lives as long as its peer keeps it. TCP keepalive
-         * ({@link io.cohort.wireup.KeepAlive}) notices a peer whose host died or was cut off, which would
+         * ({@link io.cohort.transport.tcp.KeepAlive}) notices a peer whose host died or was cut off, which would
          * otherwise never close the connection.
          */
         void keepOpen() throws java.io.IOException {
             Socket s = stream.socket();
             s.setSoTimeout(0);
-            io.cohort.wireup.KeepAlive.on(s);
+            io.cohort.transport.tcp.KeepAlive.on(s);
         }
     }
 
@@ -70,18 +78,35 @@ final class RequestServer implements AutoCloseable {
     private final RefusalLog refusals;
     private final DaemonLog log;
     private final Map<MessageType, RequestHandler> handlers = new EnumMap<>(MessageType.class);
-    private final Semaphore slots = new Semaphore(MAX_CONNECTIONS);
+    private final ConnectionAdmission admission;
+    private final long authTimeoutMillis;
+    private final java.util.concurrent.ScheduledThreadPoolExecutor deadlines;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final AtomicLong connections = new AtomicLong();
     private final AtomicLong turnedAway = new AtomicLong();
     private volatile boolean running = true;
     private Thread acceptor;
 
-    RequestServer(ServerSocket server, MessageAuthenticator auth, RefusalLog refusals, DaemonLog log) {
+    RequestServer(ServerSocket server, MessageAuthenticator auth, RefusalLog refusals, DaemonLog log, long authTimeoutMillis) {
+        this(server, auth, refusals, log, authTimeoutMillis, new ConnectionAdmission());
+    }
+
+    /** As above, with the bounds of {@code admission} (tests use small ones). */
+    RequestServer(ServerSocket server, MessageAuthenticator auth, RefusalLog refusals, DaemonLog log, long authTimeoutMillis,
+                  ConnectionAdmission admission) {
         this.server = server;
         this.auth = auth;
         this.refusals = refusals;
         this.log = log;
+        this.authTimeoutMillis = authTimeoutMillis;
+        this.admission = admission;
+        // One thread for every connection's deadline: a deadline is a check and, at most, a close.
+        this.deadlines = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "cohortd-auth-deadline");
+            t.setDaemon(true);
+            return t;
+        });
+        deadlines.setRemoveOnCancelPolicy(true); // an authenticated connection's deadline is not kept until it passes
     }
 
     /** Registers the handler of {@code type}; before {@link #start} only. */
@@ -96,6 +121,7 @@ final class RequestServer implements AutoCloseable {
         acceptor.start();
     }
 
+    /** Authenticated connections closed at once because every authenticated place was taken. */
     long turnedAway() {
         return turnedAway.get();
     }
@@ -134,18 +160,23 @@ final class RequestServer implements AutoCloseable {
                 closeQuietly(s); // accepted while closing
                 break;
             }
-            if (!slots.tryAcquire()) {
-                turnedAway.incrementAndGet();
-                closeQuietly(s);
-                continue;
+            for (Socket old : admission.admit(s)) {
+                refusals.refuse(Refusal.SHED, old.getRemoteSocketAddress(), null);
+                refuse(old, new RefusalNotice(RefusalNotice.Reason.BUSY, 0));
             }
             open.add(s);
+            java.util.concurrent.ScheduledFuture<?> deadline = deadlines.schedule(() -> {
+                if (admission.expire(s)) {
+                    refusals.refuse(Refusal.AUTH_TIMEOUT, s.getRemoteSocketAddress(), authTimeoutMillis + " ms");
+                    refuse(s, new RefusalNotice(RefusalNotice.Reason.AUTH_TIMEOUT, 0));
+                }
+            }, authTimeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
             Thread t = new Thread(() -> {
                 try {
-                    serve(s);
+                    serve(s, deadline);
                 } finally {
                     open.remove(s);
-                    slots.release();
+                    admission.closed(s);
                 }
             }, "cohortd-conn-" + connections.incrementAndGet());
             t.setDaemon(true);
@@ -153,19 +184,49 @@ final class RequestServer implements AutoCloseable {
         }
     }
 
-    private void serve(Socket socket) {
+    /**
+     * Closes a connection that has not authenticated (or has no place), saying why first. Any thread: the
+     * connection's own thread, blocked reading it, ends with the close. The notice is a few bytes into an
+     * empty send buffer (nothing was ever sent on a connection that did not authenticate), so the write does
+     * not block; the output is shut before the close so that the notice goes out ahead of the end of stream.
+     */
+    private static void refuse(Socket s, RefusalNotice notice) {
+        try {
+            s.getOutputStream().write(notice.encode());
+            s.shutdownOutput();
+        } catch (IOException ignored) {
+            // The peer is gone already: nothing to tell.
+        }
+        closeQuietly(s);
+    }
+
+    private void serve(Socket socket, java.util.concurrent.Future<?> deadline) {
         Connection c;
         try {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(IDLE_TIMEOUT_MILLIS);
-            c = new Connection(new FrameStream(socket, auth, refusals));
+            c = new Connection(new FrameStream(socket, auth, refusals).sendingNotices());
         } catch (IOException e) {
             closeQuietly(socket);
             return;
         }
+        boolean admitted = false;
         try (FrameStream stream = c.stream()) {
             for (;;) {
                 DaemonMessage m = stream.read();
+                if (!admitted) {
+                    ConnectionAdmission.Promotion p = admission.authenticated(socket);
+                    if (p == ConnectionAdmission.Promotion.GONE) {
+                        return; // shed or timed out while its frame was read: closed and told already
+                    }
+                    deadline.cancel(false);
+                    if (p == ConnectionAdmission.Promotion.FULL) {
+                        turnedAway.incrementAndGet();
+                        refuse(socket, new RefusalNotice(RefusalNotice.Reason.BUSY, 0));
+                        return;
+                    }
+                    admitted = true;
+                }
                 RequestHandler h = handlers.get(m.type());
                 if (h == null) {
                     refusals.refuse(Refusal.UNEXPECTED, stream.remote(), m.type() + " from '"
@@ -222,6 +283,7 @@ final class RequestServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        deadlines.shutdownNow();
         open.forEach(RequestServer::closeQuietly);
     }
 

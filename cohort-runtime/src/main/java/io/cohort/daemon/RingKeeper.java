@@ -217,7 +217,9 @@ final class RingKeeper implements AutoCloseable {
             socket.connect(addresses.get(member), Math.min(timeoutMillis, 1000));
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(timeoutMillis);
-            FrameStream s = new FrameStream(socket, auth, refusals, member);
+            // A successor that refuses the hello (flooded, or restarted with its clock ahead of this one) says why
+            // in a notice: not a malformed frame to log, a connection to try again later.
+            FrameStream s = new FrameStream(socket, auth, refusals, member).readingNotices();
             s.write(MessageType.RING_HELLO, MessageBody.empty().put("to", member));
             DaemonMessage m = s.read();
             if (m.type() != MessageType.RING_HELLO || !m.sender().equals(member)) {

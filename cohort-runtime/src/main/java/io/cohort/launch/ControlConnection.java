@@ -1,6 +1,7 @@
 package io.cohort.launch;
 
 import io.cohort.wireup.ControlFrame;
+import io.cohort.wireup.ControlSeal;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -21,15 +22,22 @@ public final class ControlConnection implements Closeable {
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
+    /** The tags of every frame after the challenge-response ({@link ControlSeal}); null before it and on stacks queries. */
+    private volatile ControlSeal seal;
 
     public ControlConnection(Socket socket) throws IOException {
         this.socket = socket;
         socket.setTcpNoDelay(true);
         // Both ends: the launcher notices an io-manager's or a peer's host dying (and stops the job,
         // naming it) instead of waiting for ever, and an io-manager notices the launcher's.
-        io.cohort.wireup.KeepAlive.on(socket);
+        io.cohort.transport.tcp.KeepAlive.on(socket);
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
+    }
+
+    /** The socket under this connection (to tell the connection apart in admission bookkeeping). */
+    Socket socket() {
+        return socket;
     }
 
     /** The address of the other end (for an io-manager: the address its host reached us from), or null. */
@@ -37,9 +45,22 @@ public final class ControlConnection implements Closeable {
         return socket.getInetAddress();
     }
 
-    /** The next frame, or null at end of stream. */
+    /**
+     * Seals every frame sent from now on and opens every frame read from now on. The caller sets it
+     * between its last bare frame and its first sealed one, in each direction: that is the protocol's
+     * order ({@link io.cohort.wireup.ControlAuth}).
+     */
+    public void seal(ControlSeal s) {
+        synchronized (out) {
+            this.seal = s;
+        }
+    }
+
+    /** The next frame, or null at end of stream; once sealed, a frame whose tag fails is an IOException. */
     public ControlFrame read() throws IOException {
-        return ControlFrame.readFrom(in);
+        ControlFrame f = ControlFrame.readFrom(in);
+        ControlSeal s = seal;
+        return f == null || s == null ? f : s.open(f);
     }
 
     /**
@@ -87,7 +108,8 @@ public final class ControlConnection implements Closeable {
 
     public void send(ControlFrame f) throws IOException {
         synchronized (out) {
-            f.writeTo(out);
+            ControlSeal s = seal;
+            (s == null ? f : s.seal(f)).writeTo(out);
             out.flush();
         }
     }

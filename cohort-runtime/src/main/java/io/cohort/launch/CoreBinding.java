@@ -1,6 +1,6 @@
 package io.cohort.launch;
 
-import io.cohort.engine.Placement;
+import io.cohort.engine.MachineMap;
 import io.cohort.wireup.JobEnvironment;
 
 import java.io.IOException;
@@ -34,7 +34,7 @@ import java.util.Map;
  * <p>Why: two peers that poll and then sleep (the default idle strategy) are woken by each other,
  * and Linux tends to wake a task on its waker's processor. Once both share one, they take turns on
  * it while the other processor idles, and a stream between them moves at a seventh of its rate
- * until the scheduler parts them (docs/benchmarks.md, "Two peers on one core"). Peers bound apart
+ * until the scheduler parts them (docs/notes/benchmark-history.md, "Two peers on one core"). Peers bound apart
  * cannot meet on one processor. The JDK has no call for a process's affinity, hence {@code taskset}.
  *
  * <p>Threads: the io-manager's launch thread; stateless.
@@ -100,7 +100,7 @@ final class CoreBinding {
 
     /** The processors of {@code allowed} that {@code online} has (all of them where it is null or disjoint). */
     private static BitSet usable(String allowed, BitSet online) {
-        BitSet set = Placement.cpuSet(allowed);
+        BitSet set = MachineMap.cpuSet(allowed);
         if (set == null || set.isEmpty()) {
             throw new IllegalArgumentException("cannot read the processors this host allows (\"" + allowed + "\")");
         }
@@ -204,7 +204,7 @@ final class CoreBinding {
             String taskset = onPath(TASKSET);
             BitSet allowed;
             try {
-                allowed = taskset == null ? null : Placement.cpuSet(allowedCpus());
+                allowed = taskset == null ? null : MachineMap.cpuSet(allowedCpus());
             } catch (IOException e) {
                 allowed = null;
             }
@@ -235,7 +235,7 @@ final class CoreBinding {
                 return List.of();
             }
             int index = bindIndex(env, "auto");
-            return List.of(taskset, "-c", Placement.cpuList(plan[Math.floorMod(index, plan.length)]));
+            return List.of(taskset, "-c", MachineMap.cpuList(plan[Math.floorMod(index, plan.length)]));
         }
 
         /** Whether the peer with {@code env}'s bind index shares a processor with another of these peers. */
@@ -263,7 +263,7 @@ final class CoreBinding {
     /** The processors Linux has online, or null if it does not say. */
     private static BitSet online() {
         try {
-            return Placement.cpuSet(Files.readString(ONLINE, StandardCharsets.US_ASCII).trim());
+            return MachineMap.cpuSet(Files.readString(ONLINE, StandardCharsets.US_ASCII).trim());
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -1,8 +1,6 @@
 package io.cohort.launch;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +26,7 @@ public final class EarlyIoManager {
         }
         List<String> command = new ArrayList<>();
         command.add(LocalLaunchAgent.SETSID);
-        command.addAll(Controller.ioManagerJvm());
+        command.addAll(PeerCommandLines.ioManagerJvm());
         command.add(IoManagerMain.PARAMETERS_ON_STDIN);
         try {
             ProcessBuilder pb = new ProcessBuilder(command);
@@ -41,8 +39,9 @@ public final class EarlyIoManager {
     }
 
     /**
-     * Hands the early io-manager its parameters (the trailing arguments of {@code ioManagerCommand},
-     * after the main class) and returns it, or returns null if there is none or it is gone.
+     * Returns the early io-manager for {@code ioManagerCommand} (whose parameters the caller then
+     * writes to its standard input, as to any io-manager's), or null if there is none, it is gone, or
+     * it was started with another JVM command.
      */
     static Process takeOver(List<String> ioManagerCommand) {
         Process p = early;
@@ -50,21 +49,13 @@ public final class EarlyIoManager {
         if (p == null || !p.isAlive()) {
             return null;
         }
-        int main = ioManagerCommand.indexOf(IoManagerMain.class.getName());
-        if (main < 0 || !ioManagerCommand.subList(0, main).equals(Controller.ioManagerJvm().subList(0, main))) {
+        List<String> wanted = new ArrayList<>(PeerCommandLines.ioManagerJvm());
+        wanted.add(IoManagerMain.PARAMETERS_ON_STDIN);
+        if (!ioManagerCommand.equals(wanted)) {
             p.destroy(); // started with other settings than this job wants: not the one to use
             return null;
         }
-        try {
-            OutputStream in = p.getOutputStream();
-            in.write((String.join("\t", ioManagerCommand.subList(main + 1, ioManagerCommand.size())) + "\n")
-                    .getBytes(StandardCharsets.UTF_8));
-            in.close();
-            return p;
-        } catch (IOException e) {
-            p.destroy();
-            return null;
-        }
+        return p;
     }
 
     /** Lets an unused early io-manager go: it reads end of input and exits quietly. */

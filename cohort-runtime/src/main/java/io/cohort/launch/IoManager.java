@@ -1,6 +1,8 @@
 package io.cohort.launch;
 
-import io.cohort.transport.shm.ShmSegmentFile;
+import io.cohort.auth.JobSecret;
+import io.cohort.transport.shm.ShmJobDirectory;
+import io.cohort.wireup.ControlAuth;
 import io.cohort.wireup.ControlFrame;
 import io.cohort.wireup.ControlMessageType;
 import io.cohort.wireup.JobEnvironment;
@@ -36,6 +38,9 @@ import java.util.concurrent.TimeUnit;
  * <p>With {@code --core-dir} a peer's environment names its crash-file directory
  * ({@code COHORT_CRASH_DIR}): the io-manager creates it before starting the peer, and after the exit
  * sends the files found there with EXITED or removes it if empty ({@link CrashDirectories}).
+ *
+ * <p>A peer started with {@code --debug} is ended once its debugger detaches ({@link DebugPortGuard}),
+ * so that its JDWP agent, which then listens again, is not left open to anyone.
  */
 public final class IoManager implements PeerProcess.Listener {
     /** Grace between TERM and KILL when the controller is gone (it cannot tell us a better one). */
@@ -55,20 +60,39 @@ public final class IoManager implements PeerProcess.Listener {
     private final Map<Integer, Path> crashDirs = new ConcurrentHashMap<>();
     /** The processors claimed for {@code --bind-to auto}, given up once the last peer has exited. */
     private volatile CoreBinding.Auto binding;
+    /** This host's private directory of the job's shared-memory segments, if its peers use any ({@link ShmJobSpace}). */
+    private volatile Path shmDir;
+
+    /** How long the controller may take to answer the hello with its challenge. */
+    private static final int AUTH_MILLIS = 30_000;
+    private volatile JobSecret secret;
 
     IoManager(ControlConnection controller, PrintStream log) {
         this.controller = controller;
         this.log = log;
     }
 
-    /** Says hello, then serves the controller until every peer has been reported; returns the exit code. */
-    int run(String jobId, String jobKey, String host) throws IOException {
+    /**
+     * Says hello and proves it holds the job's secret ({@link ControlAuth}), then serves the controller
+     * until every peer has been reported; returns the exit code.
+     */
+    int run(String jobId, JobSecret secret, String host) throws IOException {
+        this.secret = secret;
         // Whether setpriv can guard the peers is asked while the controller prepares the launch.
         Thread probe = new Thread(PeerProcess.ParentDeath::prefix, "cohort-iom-probe");
         probe.setDaemon(true);
         probe.start();
-        controller.send(ControlFrame.build(ControlMessageType.IOM_HELLO).putString(jobId).putString(jobKey)
-                .putString(host).putLong(ProcessHandle.current().pid()).putByte(1).frame());
+        String nonce = ControlAuth.newClientNonce();
+        ControlFrame hello = ControlFrame.build(ControlMessageType.IOM_HELLO).putString(jobId).putString(nonce)
+                .putString(host).putLong(ProcessHandle.current().pid()).putByte(1).frame();
+        controller.send(hello);
+        ControlFrame challenge = controller.readFirst(AUTH_MILLIS);
+        if (challenge == null) {
+            throw new IOException("the launcher closed the connection instead of authenticating itself");
+        }
+        ControlAuth auth = ControlAuth.client(secret, nonce, hello);
+        controller.send(auth.answer(challenge));
+        controller.seal(auth.clientSeal()); // the reader and the pumps start below: every frame after the proof is sealed
         Thread reader = new Thread(this::serve, "cohort-iom-control");
         reader.setDaemon(true);
         reader.start();
@@ -84,35 +108,19 @@ public final class IoManager implements PeerProcess.Listener {
         awaitUninterruptibly(remaining);
         releaseProcessors();
         // Segment files are unlinked once both ends map them; a peer killed before that leaves one.
-        removeSegmentFiles(ShmSegmentFile.defaultDirectory(), jobId, peers.keySet());
+        removeShmDirectory();
         // The job's directory goes too if no peer (of any host sharing it) left anything.
         crashDirs.values().stream().map(Path::getParent).distinct().forEach(CrashDirectories::removeIfEmpty);
         controller.close();
         return 0;
     }
 
-    /**
-     * Removes the segment files whose receiver (who creates them) is one of our ranks. Only those:
-     * the io-managers of other hosts of the job may share this file system (namespaces, or
-     * {@code --launch-agent local} with several hosts) and their peers may still be starting.
-     */
-    static int removeSegmentFiles(java.nio.file.Path dir, String jobId, java.util.Set<Integer> ranks) {
-        int removed = 0;
-        for (int rank : ranks) {
-            for (String glob : new String[] {ShmSegmentFile.PREFIX + jobId + "-*-" + rank,
-                                             ShmSegmentFile.PREFIX + jobId + "-*-" + rank + ".tmp"}) {
-                try (var files = java.nio.file.Files.newDirectoryStream(dir, glob)) {
-                    for (java.nio.file.Path p : files) {
-                        if (java.nio.file.Files.deleteIfExists(p)) {
-                            removed++;
-                        }
-                    }
-                } catch (IOException ignored) {
-                    // No directory, no files.
-                }
-            }
+    /** Removes the job's shared-memory directory and what is left in it (again: nothing). */
+    private void removeShmDirectory() {
+        Path dir = shmDir;
+        if (dir != null && !ShmJobDirectory.remove(dir)) {
+            log.println("cohort: io-manager could not remove the job's shared-memory directory " + dir);
         }
-        return removed;
     }
 
     private void serve() {
@@ -187,17 +195,29 @@ public final class IoManager implements PeerProcess.Listener {
         File cwd = new File(request.workingDirectory());
         CoreBinding.Auto auto = autoBinding(request);
         List<Integer> coreIndices = coreBindIndices(request);
+        String shmFailure = null;
+        try {
+            shmDir = ShmJobSpace.prepare(request); // before any peer starts: one sentence if /dev/shm is too small
+        } catch (IOException e) {
+            shmFailure = e.getMessage();
+        }
         for (LaunchRequest.Peer spec : request.peers()) {
             if (stopping) {
                 reportStartFailure(spec.rank(), "the job was stopped before this peer started", latch);
                 continue;
             }
-            List<String> command = spec.command();
-            Map<String, String> environment = spec.environment();
-            if (environment.containsKey(JobEnvironment.CPU_SHARED)) { // ours to set, from the binding alone
-                environment = new HashMap<>(environment);
-                environment.remove(JobEnvironment.CPU_SHARED);
+            if (shmFailure != null) {
+                reportStartFailure(spec.rank(), shmFailure, latch);
+                continue;
             }
+            List<String> command = spec.command();
+            Map<String, String> environment = new HashMap<>(spec.environment());
+            // Always set (empty: none), so a peer never takes one inherited from a job that launched this one.
+            environment.put(ShmJobDirectory.ENV_NAME, shmDir == null ? "" : shmDir.toString());
+            environment.remove(JobEnvironment.CPU_SHARED); // ours to set, from the binding alone
+            // The secret goes from us to the peer, never in a frame: a peer's environment is readable
+            // by its user and root only (/proc/PID/environ is mode 0400).
+            environment.put(JobEnvironment.JOB_KEY, secret.toHex());
             try {
                 CoreBinding.Mode mode = CoreBinding.mode(environment);
                 List<String> prefix = mode == CoreBinding.Mode.CORE ? CoreBinding.prefix(environment)
@@ -231,9 +251,14 @@ public final class IoManager implements PeerProcess.Listener {
                 peers.put(spec.rank(), p);
                 controller.trySend(ControlFrame.build(ControlMessageType.STARTED).putInt(spec.rank())
                         .putLong(p.pid()).frame());
+                DebugPortGuard guard = DebugPortGuard.of(spec.rank(), command, p::killNow,
+                        said -> output(spec.rank(), PeerProcess.STDERR, said));
                 p.pump(new PeerProcess.Listener() {
                     @Override
                     public void output(int rank, int stream, byte[] line) {
+                        if (guard != null && stream == PeerProcess.STDOUT) {
+                            guard.stdoutLine(line); // before forwarding: a re-opened debug port is closed first
+                        }
                         IoManager.this.output(rank, stream, line);
                     }
 
@@ -404,6 +429,7 @@ public final class IoManager implements PeerProcess.Listener {
         } catch (InterruptedException ignored) {
             // Exiting anyway.
         }
+        removeShmDirectory(); // halt runs no clean-up of run()'s
         Runtime.getRuntime().halt(1);
     }
 

@@ -353,6 +353,15 @@ final class PeerProcess {
     }
 
     /**
+     * SIGKILL to the peer's JVM at once, a signal from this process (starting kill(1) for the group
+     * would take milliseconds), and not counted as the io-manager's stop: the exit is reported as the
+     * peer's own end. What it started in its group is ended after its exit, as after any exit.
+     */
+    void killNow() {
+        process.destroyForcibly();
+    }
+
+    /**
      * Job control: sends {@code name} ({@code STOP} or {@code CONT}) to the process groups of the
      * peers still running, with one kill(1) for all of them. Without kill(1) nothing happens: the JDK
      * can only end processes.

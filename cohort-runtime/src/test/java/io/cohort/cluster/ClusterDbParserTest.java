@@ -88,6 +88,7 @@ class ClusterDbParserTest {
                 daemon.heartbeat = 250ms
                 daemon.ring_timeout = 3s
                 daemon.max_skew = 5s
+                daemon.auth_timeout = 1500ms
                 member.n1.rack1.address = fd00::1
                 member.n1.rack1.cpus = 8
                 member.n2.address = node2.example.org
@@ -106,7 +107,7 @@ class ClusterDbParserTest {
                 partition.fast.mode = VIRTUAL
                 """);
         assertEquals(new DaemonSettings(9000, Duration.ofMillis(500), Duration.ofMinutes(1), Duration.ofMillis(250),
-                Duration.ofSeconds(3), Duration.ofSeconds(5)), db.daemon());
+                Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofMillis(1500)), db.daemon());
         assertEquals(new Member("n1.rack1", "fd00::1", 8, 8), db.members().get("n1.rack1"));
         assertEquals(new Member("n2", "node2.example.org", 4, 0), db.members().get("n2"));
         assertEquals(List.of("n1.rack1", "n2"), db.memberOrder());
@@ -219,6 +220,7 @@ class ClusterDbParserTest {
             daemon.heartbeat = 5ms           | cluster.db:7: daemon.heartbeat = '5ms': the heartbeat (5ms) must be at least 10ms
             daemon.update_interval = 9ms     | cluster.db:7: daemon.update_interval = '9ms': the update interval (9ms) must be at least 10ms
             daemon.max_skew = 999ms          | cluster.db:7: daemon.max_skew = '999ms': the largest clock skew (999ms) must be at least 1s
+            daemon.auth_timeout = 50ms       | cluster.db:7: daemon.auth_timeout = '50ms': the time for a connection's first authentic frame (50ms) must be from 100ms to 30s
             member.m1                        | 'member.m1': a line must be
             member.m1 = 3                    | unknown token; a member token is member.NAME.ATTRIBUTE
             member.m1.cpu = 3                | unknown member attribute 'cpu'; known: address, cpus, slots

@@ -129,7 +129,7 @@ class ClusterDbWriterTest {
         DaemonSettings d = r.nextBoolean() ? DaemonSettings.defaults() : new DaemonSettings(1 + r.nextInt(65535),
                 Duration.ofMillis(100 + r.nextInt(1000)), Duration.ofSeconds(3 + r.nextInt(100)),
                 Duration.ofMillis(10 + r.nextInt(490)), Duration.ofSeconds(1 + r.nextInt(3)),
-                Duration.ofMinutes(1 + r.nextInt(5)));
+                Duration.ofMinutes(1 + r.nextInt(5)), Duration.ofMillis(100 + r.nextInt(29_901)));
         String cluster = pick(r, "lab", "hpc.example.org", "c-1");
         return new ClusterDb(cluster, r.nextInt(1000), pick(r, partitions.keySet().toArray(new String[0])), loadServers,
                 d, members, partitions);

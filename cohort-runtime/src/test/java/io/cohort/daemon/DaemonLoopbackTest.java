@@ -1,5 +1,6 @@
 package io.cohort.daemon;
 
+import io.cohort.net.ConnectionAdmission;
 import io.cohort.cluster.ClusterDb;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -209,38 +210,36 @@ class DaemonLoopbackTest {
     }
 
     @Test
-    void connectionsBeyondTheLimitAreClosedAtOnceAndCounted() throws Exception {
+    void idleConnectionsBeyondTheCapOfTheirAddressShedTheOldestWithABusyNoticeAndAreCounted() throws Exception {
         InetSocketAddress ls = DaemonClient.addressOf(db, "m1");
+        int extra = 4;
         List<java.net.Socket> held = new ArrayList<>();
-        boolean turnedAway = false;
         try {
-            // The daemon's own ring link and the test's status calls hold slots too, so which connection
-            // is the first turned away is not known: open more until one is closed without a word.
-            for (int i = 0; i < RequestServer.MAX_CONNECTIONS + 20 && !turnedAway; i++) {
-                java.net.Socket s = new java.net.Socket(ls.getAddress(), ls.getPort());
+            for (int i = 0; i < ConnectionAdmission.MAX_PENDING_PER_SOURCE + extra; i++) {
+                java.net.Socket s = new java.net.Socket();
+                s.bind(new InetSocketAddress("127.0.0.9", 0));
+                s.connect(ls, 2000);
+                s.setSoTimeout(1500); // less than daemon.auth_timeout: only a shed connection ends in time
                 held.add(s);
-                if (i >= RequestServer.MAX_CONNECTIONS - 10) {
-                    s.setSoTimeout(300);
-                    try {
-                        turnedAway = s.getInputStream().read() == -1;
-                    } catch (java.net.SocketTimeoutException served) {
-                        // served and waiting for a request: not turned away
-                    }
-                }
+            }
+            // The oldest are shed, each told BUSY before its end of stream; the newest are still waiting.
+            for (int i = 0; i < extra; i++) {
+                byte[] notice = held.get(i).getInputStream().readNBytes(RefusalNotice.LENGTH + 1);
+                assertEquals(new RefusalNotice(RefusalNotice.Reason.BUSY, 0), RefusalNotice.decode(notice, 0));
+                assertEquals(RefusalNotice.LENGTH, notice.length, "no end of stream after the notice");
             }
         } finally {
             for (java.net.Socket s : held) {
                 s.close();
             }
         }
-        assertTrue(turnedAway, "no connection was turned away after " + held.size());
         await(() -> {
             try {
-                return client.status(db).counters().getOrDefault("turnedAway", 0L) >= 1;
+                return client.status(db).counters().getOrDefault("refused.shed", 0L) >= extra;
             } catch (Exception e) {
                 return false;
             }
-        }, Duration.ofSeconds(20), () -> "turned-away connection not counted: " + safeCounters());
+        }, Duration.ofSeconds(20), () -> "shed connections not counted: " + safeCounters());
     }
 
     private String safeCounters() {

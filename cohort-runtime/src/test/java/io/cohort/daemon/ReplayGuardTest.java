@@ -18,6 +18,14 @@ class ReplayGuardTest {
     }
 
     @Test
+    void aDaemonsGuardPlacesTimestampsBeforeItsStartAndAClientsHasNoFloor() {
+        ReplayGuard daemon = ReplayGuard.startingAt(30_000, 100, 5000);
+        assertEquals(1, daemon.beforeStart(4999));
+        assertEquals(0, daemon.beforeStart(5000));
+        assertEquals(0, new ReplayGuard(30_000, 100).beforeStart(Long.MIN_VALUE + 1));
+    }
+
+    @Test
     void noncesAreForgottenAfterTwiceTheSkew() {
         ReplayGuard g = new ReplayGuard(1000, 100);
         g.firstSighting(7, 5000, 5000);

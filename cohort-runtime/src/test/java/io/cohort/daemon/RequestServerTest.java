@@ -43,7 +43,7 @@ class RequestServerTest {
         MessageAuthenticator auth = new MessageAuthenticator(TestClusters.KEY, "m1", Clock.systemUTC(), 30_000,
                 new ReplayGuard(30_000, 10));
         Exhausted socket = new Exhausted();
-        RequestServer server = new RequestServer(socket, auth, new RefusalLog(log), log);
+        RequestServer server = new RequestServer(socket, auth, new RefusalLog(log), log, 2000);
         long t0 = System.nanoTime();
         server.start();
         assertTrue(socket.sixth.await(10, TimeUnit.SECONDS), "accept is tried again");

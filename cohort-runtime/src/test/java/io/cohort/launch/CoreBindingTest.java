@@ -3,7 +3,7 @@ package io.cohort.launch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.cohort.engine.Placement;
+import io.cohort.engine.MachineMap;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -35,7 +35,7 @@ class CoreBindingTest {
 
     @Test
     void offlineProcessorsAreSkippedUnlessNoneOfTheAllowedIsOnline() {
-        BitSet online = Placement.cpuSet("0,2-3");
+        BitSet online = MachineMap.cpuSet("0,2-3");
         assertEquals(0, CoreBinding.cpuFor(0, "0-3", online));
         assertEquals(2, CoreBinding.cpuFor(1, "0-3", online));
         assertEquals(3, CoreBinding.cpuFor(2, "0-3", online));
@@ -60,8 +60,8 @@ class CoreBindingTest {
     }
 
     private static String plan(int peers, String cpus) {
-        BitSet[] plan = CoreBinding.split(peers, Placement.cpuSet(cpus));
-        return Arrays.stream(plan).map(Placement::cpuList).collect(Collectors.joining(" | "));
+        BitSet[] plan = CoreBinding.split(peers, MachineMap.cpuSet(cpus));
+        return Arrays.stream(plan).map(MachineMap::cpuList).collect(Collectors.joining(" | "));
     }
 
     @Test
@@ -79,12 +79,12 @@ class CoreBindingTest {
     @Test
     void autoBindsOnlyToProcessorsNoOtherClaimHolds(@TempDir Path dir) throws IOException {
         assumeTrue(CoreBinding.onPath(CoreBinding.TASKSET) != null, "needs taskset (util-linux)");
-        BitSet allowed = Placement.cpuSet(CoreBinding.allowedCpus());
-        assumeTrue(allowed.equals(Placement.cpuSet(java.nio.file.Files.readString(
+        BitSet allowed = MachineMap.cpuSet(CoreBinding.allowedCpus());
+        assumeTrue(allowed.equals(MachineMap.cpuSet(java.nio.file.Files.readString(
                 Path.of("/sys/devices/system/cpu/online")).trim())), "needs every allowed processor online");
         try (CoreBinding.Auto first = CoreBinding.Auto.claim(1, dir)) {
             List<String> all = first.prefix(Map.of("COHORT_BIND_INDEX", "0"));
-            assertEquals(List.of("-c", Placement.cpuList(allowed)), all.subList(1, 3), "one peer: every allowed processor");
+            assertEquals(List.of("-c", MachineMap.cpuList(allowed)), all.subList(1, 3), "one peer: every allowed processor");
             try (CoreBinding.Auto second = CoreBinding.Auto.claim(2, dir)) {
                 assertEquals(List.of(), second.prefix(Map.of("COHORT_BIND_INDEX", "1")), "all held: unbound");
             }
@@ -97,7 +97,7 @@ class CoreBindingTest {
     @Test
     void peersThatShareAProcessorAreTold(@TempDir Path dir) throws IOException {
         assumeTrue(CoreBinding.onPath(CoreBinding.TASKSET) != null, "needs taskset (util-linux)");
-        int n = Placement.cpuSet(CoreBinding.allowedCpus()).cardinality();
+        int n = MachineMap.cpuSet(CoreBinding.allowedCpus()).cardinality();
         try (CoreBinding.Auto enough = CoreBinding.Auto.claim(n, dir)) {
             for (int i = 0; i < n; i++) {
                 assertFalse(enough.shared(Map.of("COHORT_BIND_INDEX", Integer.toString(i))), "one processor each: rank " + i);
@@ -117,18 +117,18 @@ class CoreBindingTest {
 
     @Test
     void claimsTakeWhatIsFreeAndLeaveWhatIsHeld(@TempDir Path dir) {
-        BitSet wanted = Placement.cpuSet("0-3");
-        try (CpuClaims a = CpuClaims.claim(Placement.cpuSet("1-2"), dir)) {
-            assertEquals("1-2", Placement.cpuList(a.cpus()));
+        BitSet wanted = MachineMap.cpuSet("0-3");
+        try (CpuClaims a = CpuClaims.claim(MachineMap.cpuSet("1-2"), dir)) {
+            assertEquals("1-2", MachineMap.cpuList(a.cpus()));
             try (CpuClaims b = CpuClaims.claim(wanted, dir)) {
-                assertEquals("0,3", Placement.cpuList(b.cpus()));
+                assertEquals("0,3", MachineMap.cpuList(b.cpus()));
             }
         }
         try (CpuClaims c = CpuClaims.claim(wanted, dir.resolve("missing"))) {
             assertTrue(c.cpus().isEmpty(), "no directory: nothing claimed, so nothing bound");
         }
         try (CpuClaims again = CpuClaims.claim(wanted, dir)) {
-            assertEquals("0-3", Placement.cpuList(again.cpus()), "every claim given back on close");
+            assertEquals("0-3", MachineMap.cpuList(again.cpus()), "every claim given back on close");
         }
     }
 
@@ -140,8 +140,8 @@ class CoreBindingTest {
         java.nio.file.Files.writeString(dir.resolve(CpuClaims.PREFIX + "1"), "");
         java.nio.file.Files.setPosixFilePermissions(dir.resolve(CpuClaims.PREFIX + "1"),
                 java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        try (CpuClaims c = CpuClaims.claim(Placement.cpuSet("0-2"), dir)) {
-            assertEquals("1-2", Placement.cpuList(c.cpus()), "the link is left alone");
+        try (CpuClaims c = CpuClaims.claim(MachineMap.cpuSet("0-2"), dir)) {
+            assertEquals("1-2", MachineMap.cpuList(c.cpus()), "the link is left alone");
         }
         assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
                 java.nio.file.Files.getPosixFilePermissions(victim)));

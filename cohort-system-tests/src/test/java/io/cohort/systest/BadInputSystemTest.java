@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad command lines fail fast, with one line and the documented code, before any peer starts. */
+@Isolated // it counts every io-manager on the machine, and another class's job has one too
 class BadInputSystemTest {
     private static void assertFails(int code, String fragment, String... args) throws Exception {
         Set<Long> before = ioManagers();

@@ -1,6 +1,7 @@
 package io.cohort.systest;
 
 import io.cohort.systest.programs.BroadcastsUntilAnotherJobIsHeard;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * on the box's bridge, while every host's kernel drops 5% of its inbound packets (nftables). The
  * {@code broadcast} example checks every message of every round.
  */
+@Tag("long")
 class BroadcastDomainBoxSystemTest {
     static final String ROUNDS = "300";
 

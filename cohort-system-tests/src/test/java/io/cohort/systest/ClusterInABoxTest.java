@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The test bed itself: addresses, unicast, broadcast and multicast, loss, and a clean teardown. */
+@Tag("long")
 class ClusterInABoxTest {
     @RegisterExtension
     static final ClusterInABox.Extension BOX = new ClusterInABox.Extension(3);

@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,7 +34,7 @@ class CoreBindingSystemTest {
         String allowed = Files.readAllLines(Path.of("/proc/self/status")).stream()
                 .filter(l -> l.startsWith("Cpus_allowed_list:")).map(l -> l.substring(l.indexOf(':') + 1).trim())
                 .findFirst().orElse("");
-        BitSet set = io.cohort.engine.Placement.cpuSet(allowed);
+        BitSet set = io.cohort.engine.MachineMap.cpuSet(allowed);
         assumeTrue(set != null && set.cardinality() >= 2, "needs two processors, has " + allowed);
         a = set.nextSetBit(0);
         b = set.nextSetBit(a + 1);
@@ -73,6 +74,7 @@ class CoreBindingSystemTest {
         return p.out().stream().filter(l -> l.endsWith(" shares its processor")).sorted().toList();
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void hostsThatShareThisMachineShareItsProcessorsByRank() throws Exception {
@@ -83,6 +85,7 @@ class CoreBindingSystemTest {
         assertTrue(p.out().containsAll(List.of("rank 0 cpus " + a, "rank 1 cpus " + b)), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void byDefaultThePeersSplitTheProcessorsTheLauncherMayUse() throws Exception {
@@ -100,6 +103,7 @@ class CoreBindingSystemTest {
                 "told, so that backoff yields at once: " + three);
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void withNoneThePeersMayRunOnEveryProcessorTheLauncherMay() throws Exception {
@@ -109,6 +113,7 @@ class CoreBindingSystemTest {
         assertTrue(none.out().containsAll(List.of("rank 0 cpus " + both(), "rank 1 cpus " + both())), none.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(90)
     void aJobStartedWhileAnotherHoldsTheProcessorsRunsUnboundAndTheNextOneBindsAgain() throws Exception {
@@ -128,6 +133,7 @@ class CoreBindingSystemTest {
         assertTrue(third.out().containsAll(List.of("rank 0 cpus " + a, "rank 1 cpus " + b)), third.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void hostsThatShareThisMachineAreLeftUnboundByDefault() throws Exception {
@@ -138,6 +144,7 @@ class CoreBindingSystemTest {
         assertTrue(p.out().containsAll(List.of("rank 0 cpus " + both(), "rank 1 cpus " + both())), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void boundPeersStillCountTheCoresOfTheirHostBetweenThem() throws Exception {

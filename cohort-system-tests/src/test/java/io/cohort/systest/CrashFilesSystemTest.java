@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,7 @@ class CrashFilesSystemTest {
         uncaughtExceptionIsRecordedAndNamedAndOtherRanksLeaveNothing(root, "throw");
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void peersThatFindTheFailedRankClosedLeaveNothingEither(@TempDir Path root) throws Exception {
@@ -70,6 +72,7 @@ class CrashFilesSystemTest {
         assertTrue(s.contains("rank 1 on ") && s.contains("exited with status 1 (root cause; crash files: " + trace + ")"), s);
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void outOfMemoryLeavesAHeapDumpInTheRanksDirectory(@TempDir Path root) throws Exception {
@@ -89,6 +92,7 @@ class CrashFilesSystemTest {
         assertTrue(summary(p).contains(job.resolve("rank-1").resolve(dump).toString()), summary(p));
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void aJvmCrashWritesItsErrorLogInTheRanksDirectory(@TempDir Path root) throws Exception {

@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -52,6 +53,7 @@ class EnvironmentSystemTest {
         assertTrue(asked.out().get(0).contains(" COHORT_IDLE=yield "), asked.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void workingDirectoryIsTheLaunchers() throws Exception {
@@ -65,6 +67,7 @@ class EnvironmentSystemTest {
      * The peers' own PATH (-x PATH=...) need not hold the helpers the io-manager starts them under
      * (setsid's setpriv, taskset): those are named by their full paths on the io-manager's PATH.
      */
+    @Tag("long")
     @Test
     @Timeout(60)
     void aPeersPathWithoutTheLaunchHelpersStillStartsIt() throws Exception {

@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,6 +23,7 @@ class ExamplesSystemTest {
         assertEquals(List.of(), p.err(), "a clean job prints nothing on stderr");
     }
 
+    @Tag("long")
     @Test
     @Timeout(120)
     void everyExampleRunsAsAJobOfOne() throws Exception {
@@ -55,6 +57,7 @@ class ExamplesSystemTest {
         assertTrue(p.out().stream().anyMatch(l -> l.startsWith("ring:") && l.endsWith("(correct)")), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void alltoallPassesWithFivePeers() throws Exception {
@@ -65,6 +68,7 @@ class ExamplesSystemTest {
     }
 
     /** The broadcast domain on one host (loopback multicast), with 10% of its datagrams lost by the fault layer. */
+    @Tag("long")
     @Test
     @Timeout(60)
     void broadcastOverTheDomainPassesWithFourPeersAndLoss() throws Exception {

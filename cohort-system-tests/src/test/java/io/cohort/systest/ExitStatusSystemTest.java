@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -17,6 +18,7 @@ class ExitStatusSystemTest {
         return p.err().stream().filter(l -> l.startsWith("cohort: job ")).toList();
     }
 
+    @Tag("long")
     @Test
     @Timeout(150)
     void rootCauseIsThePeerThatExitedNotTheOnesThatLostIt() throws Exception {
@@ -31,6 +33,7 @@ class ExitStatusSystemTest {
         }
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void aPeerThatFailsInsideTryWithResourcesIsTheRootCauseThoughTheOthersExitFirst() throws Exception {
@@ -45,6 +48,7 @@ class ExitStatusSystemTest {
         assertEquals(2, p.err().stream().filter(l -> l.matches("cohort: rank [02]: rank 1 closed its world .*")).count(), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void aPeerThatFailsInsideTryWithResourcesIsTheRootCauseAlsoWhenTheOthersWaitOnTheBroadcastDomain() throws Exception {
@@ -61,6 +65,7 @@ class ExitStatusSystemTest {
                 + "rank 1 has ended its program.*")).count(), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void inAChainOfClosedWorldsTheFirstFailureIsTheRootCause() throws Exception {
@@ -74,6 +79,7 @@ class ExitStatusSystemTest {
                 + "3 other peers were stopped"), s.get(0));
     }
 
+    @Tag("long")
     @Test
     @Timeout(150)
     void peersThatAllFailOnTheirOwnAreNamedNotCountedAsStopped() throws Exception {
@@ -139,6 +145,7 @@ class ExitStatusSystemTest {
                 + " --stacks-on-timeout shows where its peers were"), s.get(0));
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void peerThatNeverConnectsIsAWireupTimeout() throws Exception {
@@ -181,6 +188,7 @@ class ExitStatusSystemTest {
      * What a peer leaves running in its process group ends with it. Before, a child that held the peer's
      * stdout kept the job running for the child's 600 s, and one that did not was left on the host.
      */
+    @Tag("long")
     @Test
     @Timeout(90)
     void whatAPeerLeavesRunningEndsWithIt() throws Exception {
@@ -200,6 +208,7 @@ class ExitStatusSystemTest {
      * naming it, and the job ends. Before, their close() then waited for the frozen peer's goodbye for
      * ever, and the job ran into --timeout with nothing said.
      */
+    @Tag("long")
     @Test
     @Timeout(90)
     void aPeerFrozenInBroadcastDomainCollectivesEndsTheJob() throws Exception {

@@ -15,7 +15,7 @@ final class JdbProcess implements AutoCloseable {
     private final Process process;
     private final StringBuilder screen = new StringBuilder();
 
-    private static Path jdb() {
+    static Path jdb() {
         Path own = Path.of(System.getProperty("java.home"), "bin", "jdb");
         return Files.isExecutable(own) ? own : Path.of("jdb");
     }

@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,6 +23,7 @@ class LocalHostsSystemTest {
         return p;
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void aHostfileOfLocalhostRunsHereWithoutSsh(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
@@ -54,6 +56,7 @@ class LocalHostsSystemTest {
         }
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void aFailingPeerOnTheSecondHostIsTheRootCause() throws Exception {
@@ -64,22 +67,27 @@ class LocalHostsSystemTest {
                 + "status 5 \\(root cause\\); 3 other peers were stopped")), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void anAgentThatCannotStartTheIoManagerIsALaunchFailure() throws Exception {
-        long start = System.nanoTime();
-        CohortProcess p = run("run", "-n", "2", "--hosts", "ha,hb", "--launch-agent", "false %h",
+        CohortProcess p = CohortProcess.start("run", "-n", "2", "--hosts", "ha,hb", "--launch-agent", "false %h",
                 "--controller-address", "127.0.0.1", "--example", "hello");
-        assertEquals(4, p.exitCode(), p.toString());
+        p.closeStdin();
+        // Timed from the failure's line, not from the start: a loaded machine may take seconds to start a JVM.
+        assertTrue(p.awaitErr(l -> l.contains("could not start"), 1), p.toString());
+        long start = System.nanoTime();
+        assertEquals(4, p.waitFor(), p.toString());
         assertTrue(p.err().stream().anyMatch(l -> l.matches("cohort: job [0-9a-f]{8} could not start: the io-manager on "
                 + "h[ab] exited with status 1 before connecting; run with --verbose to see its command line")), p.toString());
         assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ")), p.toString());
         // The launcher once waited 15 s more in its shutdown hook after a launch failure.
         long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-        assertTrue(seconds < 12, "the launcher took " + seconds + " s to exit after the failure");
+        assertTrue(seconds < 10, "the launcher took " + seconds + " s to exit after the failure");
     }
 
     /** More than one io-manager's launch request can carry: one line and exit 4, before any peer starts. */
+    @Tag("long")
     @Test
     @Timeout(60)
     void peersBeyondOneLaunchRequestAreALaunchFailure() throws Exception {

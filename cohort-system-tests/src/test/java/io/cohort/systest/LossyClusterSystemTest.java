@@ -2,6 +2,7 @@ package io.cohort.systest;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (nftables): TCP retransmits, and so does Cohort's own udp transport, so the job, its wire-up and
  * its control connections must come through intact, only slower.
  */
+@Tag("long")
 class LossyClusterSystemTest {
     static final double LOSS_PERCENT = 5;
 

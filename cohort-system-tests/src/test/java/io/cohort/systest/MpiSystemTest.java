@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ class MpiSystemTest {
                 + ", all correct"), p.out(), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void algorithmsNamedInAJvmOptionAreTheOnesEveryPeerRuns() throws Exception {
@@ -53,6 +55,7 @@ class MpiSystemTest {
                 && l.contains("MPI.ERR_RANK")), p.toString());
     }
 
+    @Tag("long")
     @ParameterizedTest
     @ValueSource(ints = {7, 0})
     @Timeout(60)

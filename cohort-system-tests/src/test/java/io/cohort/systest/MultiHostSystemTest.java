@@ -1,5 +1,7 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * peers talking TCP between hosts and shared memory within one; stdio, exit status, the root cause
  * and the no-orphan rules across hosts.
  */
+@Isolated // it looks for job directories left in /dev/shm, and another class's job has one too
 class MultiHostSystemTest {
     @RegisterExtension
     static final ClusterInABox.Extension BOX = new ClusterInABox.Extension(3);
@@ -185,13 +188,16 @@ class MultiHostSystemTest {
     @Test
     @Timeout(60)
     void losingTheIoManagerOfOneHostStopsTheWholeJob() throws Exception {
+        java.util.Set<String> shmBefore = jobShmDirectories();
         try (CohortProcess p = CohortProcess.start(Map.of(), "run", "-n", "4", "--hosts", box().hostList(2),
                 "--launch-agent", "netns", "--verbose", "--grace-period", "500", "-cp", CohortProcess.TEST_CLASSES,
                 SLEEPER, "init")) {
             assertTrue(p.awaitOut(l -> l.endsWith(" ready"), 4), p.toString());
             String host2 = box().host(2).name();
+            // Its parameters, host name included, come on its standard input: find it by its namespace.
             ProcessHandle ioManager = ProcessHandle.allProcesses()
-                    .filter(h -> h.info().commandLine().orElse("").matches(".*IoManagerMain .* " + host2))
+                    .filter(h -> h.info().commandLine().orElse("").contains("IoManagerMain"))
+                    .filter(h -> host2.equals(namespaceOf(h.pid())))
                     .findFirst().orElseThrow(() -> new AssertionError("no io-manager for " + host2));
             ioManager.destroyForcibly();
             assertEquals(70, p.waitFor(), p.toString());
@@ -200,6 +206,24 @@ class MultiHostSystemTest {
             assertTrue(s.get(0).contains("the io-manager on " + host2 + " closed its connection before all its peers "
                     + "were reported"), s.get(0));
             assertTrue(box().awaitNoProcessesInHosts(Duration.ofSeconds(10)), "left in the hosts: " + box().processesInHosts());
+            // The killed io-manager could not remove its host's shared-memory directory: its peers did.
+            long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            java.util.Set<String> left = new java.util.TreeSet<>(jobShmDirectories());
+            left.removeAll(shmBefore);
+            while (!left.isEmpty() && System.nanoTime() - until < 0) {
+                Thread.sleep(20); // polling: there is no event for "a directory was removed"
+                left = new java.util.TreeSet<>(jobShmDirectories());
+                left.removeAll(shmBefore);
+            }
+            assertEquals(java.util.Set.of(), left, "shared-memory directories left in /dev/shm");
+        }
+    }
+
+    /** The names of the jobs' shared-memory directories now in /dev/shm. */
+    private static java.util.Set<String> jobShmDirectories() throws java.io.IOException {
+        try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm"))) {
+            return all.filter(io.cohort.transport.shm.ShmJobDirectory::isJobDirectory)
+                    .map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
         }
     }
 
@@ -208,6 +232,7 @@ class MultiHostSystemTest {
      * TCP keepalive on the control and mesh connections ends the job in seconds, naming the host.
      * Before, nothing noticed, and the job waited until --timeout, or for ever.
      */
+    @Tag("long")
     @Test
     @Timeout(120)
     void aHostCutOffMidJobEndsTheJobNamingIt() throws Exception {
@@ -279,6 +304,20 @@ class MultiHostSystemTest {
                 debuggers.forEach(JdbProcess::close);
             }
             assertEquals(2, p.out().stream().filter(l -> l.startsWith("hello from rank ")).count(), p.toString());
+        }
+    }
+
+    /** The name of the network namespace {@code pid} runs in ({@code ip netns identify}), or "" for none. */
+    private static String namespaceOf(long pid) {
+        try {
+            Process p = new ProcessBuilder("ip", "netns", "identify", Long.toString(pid)).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+            return p.waitFor() == 0 ? out : "";
+        } catch (java.io.IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
         }
     }
 }

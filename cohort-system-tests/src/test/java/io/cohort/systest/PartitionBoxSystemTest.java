@@ -5,6 +5,7 @@ import io.cohort.daemon.StatusTable;
 import io.cohort.systest.programs.FailingPeer;
 import io.cohort.systest.programs.Sleeper;
 import io.cohort.systest.programs.WhereAmI;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * modes, access lists, job registration and its release when the launcher is killed, and the
  * partition's nice value applied to every peer thread by the daemons.
  */
+@Tag("long")
 class PartitionBoxSystemTest {
     @RegisterExtension
     static final ClusterInABox.Extension BOX = new ClusterInABox.Extension(4);

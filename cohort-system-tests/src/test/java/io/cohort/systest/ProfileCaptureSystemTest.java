@@ -2,6 +2,7 @@ package io.cohort.systest;
 
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +70,7 @@ class ProfileCaptureSystemTest {
         return lines.stream().filter(f -> f[0].equals(type)).toList();
     }
 
+    @Tag("long")
     @Test
     @Timeout(90)
     void fullModeLeavesOneRecordingPerPeerWithEveryMessage(@TempDir Path tmp) throws Exception {
@@ -117,6 +119,7 @@ class ProfileCaptureSystemTest {
      * Rank 1 calls System.exit(3); rank 0 then fails with an uncaught PeerFailedException (or is
      * stopped by the launcher): both still write their summaries, into the default cohort-prof-JOBID.
      */
+    @Tag("long")
     @Test
     @Timeout(90)
     void aFailingJobStillLeavesEveryFileInTheDefaultDirectory() throws Exception {

@@ -1,12 +1,17 @@
 package io.cohort.systest;
 
+import io.cohort.systest.programs.BroadcastsUntilAnotherJobIsHeard;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -39,6 +44,7 @@ class ProfileSystemTest {
                 && trace.err().get(0).contains("--profile-mode=full"), trace.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(120)
     void aProgramThatNeverJoinsStillLeavesProfilesTheReportReads(@TempDir Path dir) throws Exception {
@@ -80,6 +86,7 @@ class ProfileSystemTest {
                 "call sites are in the example's own code:\n" + String.join("\n", out));
     }
 
+    @Tag("long")
     @Test
     @Timeout(120)
     void ringFullProfileHasTheRingsEdgesAndATraceWithItsMessages(@TempDir Path dir) throws Exception {
@@ -98,6 +105,101 @@ class ProfileSystemTest {
         for (int r = 0; r < PEERS; r++) {
             assertTrue(json.contains("\"args\":{\"name\":\"rank " + r + " ("), "a process named after rank " + r);
         }
+    }
+
+    /**
+     * Traffic a job really dropped, in its profile: two jobs broadcast at once on one multicast group
+     * and port (the all-to-all of the {@code broadcast} example, each until one of its peers has
+     * dropped a frame of the other job, so they overlap however late the second starts), so each
+     * drops the other's frames as "other job or communicator". One job is profiled as a summary and
+     * runs with --verbose, the other records in full; {@code cohort prof} of a job that dropped frames
+     * shows them in its "Dropped traffic" section, for the summary with the very counts of each
+     * rank's --verbose line.
+     */
+    @Tag("long")
+    @Test
+    @Timeout(180)
+    void twoJobsOnOneBroadcastGroupReportTheOthersFramesAsDroppedTraffic(@TempDir Path dir) throws Exception {
+        String group = "-Dcohort.bcast.group=239.255.91.7:27917";
+        List<String> program = List.of("-cp", CohortProcess.TEST_CLASSES, BroadcastsUntilAnotherJobIsHeard.class.getName(), "100", "60");
+        Path profA = dir.resolve("a");
+        Path profB = dir.resolve("b");
+        List<String> a = new ArrayList<>(List.of("run", "-n", "2", "--verbose", "--profile=" + profA, "--jvm-opt", group));
+        a.addAll(program);
+        List<String> b = new ArrayList<>(List.of("run", "-n", "2", "--profile=" + profB, "--profile-mode=full", "--jvm-opt", group));
+        b.addAll(program);
+        try (CohortProcess jobA = CohortProcess.start(a.toArray(new String[0]));
+             CohortProcess jobB = CohortProcess.start(b.toArray(new String[0]))) {
+            jobA.closeStdin();
+            jobB.closeStdin();
+            jobA.waitFor();
+            jobB.waitFor();
+            long foreignA = foreignDropped(jobA);
+            long foreignB = foreignDropped(jobB);
+            assertTrue(foreignA + foreignB > 0, "the jobs never heard each other: " + jobA + jobB);
+            if (foreignA > 0) {
+                Map<String, String> rows = droppedTraffic(profA, foreignA);
+                // Job A ran with --verbose: each rank's drop line and the profile are made of the same entries.
+                Pattern verbose = Pattern.compile("cohort: rank (\\d) dropped traffic that was not this job's or was malformed: "
+                        + "broadcast domain \\d+ datagrams? \\(.*other job or communicator (\\d+).*");
+                List<String> ranks = new ArrayList<>();
+                for (String l : jobA.err()) {
+                    Matcher m = verbose.matcher(l);
+                    if (m.matches()) {
+                        ranks.add("rank " + m.group(1) + ": " + m.group(2));
+                    }
+                }
+                assertTrue(!ranks.isEmpty(), "job A's --verbose named its drops: " + jobA);
+                String otherJob = rows.get("broadcast domain: other job or communicator");
+                for (String r : ranks) {
+                    assertTrue(List.of(otherJob.split(", ")).contains(r), "the profile has " + r + " as --verbose said: " + otherJob);
+                }
+            }
+            if (foreignB > 0) {
+                droppedTraffic(profB, foreignB);
+            }
+        }
+    }
+
+    /** A {@link BroadcastsUntilAnotherJobIsHeard} job's count of datagrams its peers dropped as not its own. */
+    private static long foreignDropped(CohortProcess job) {
+        assertEquals(0, job.exitCode(), job.toString());
+        Matcher m = Pattern.compile("until-heard: \\d+ rounds, 0 wrong, (\\d+) foreign datagrams dropped")
+                .matcher(job.out().isEmpty() ? "" : job.out().get(0));
+        assertTrue(m.matches(), job.toString());
+        return Long.parseLong(m.group(1));
+    }
+
+    /**
+     * Runs {@code cohort prof} on a job whose peers dropped at least {@code atLeast} datagrams of their
+     * broadcast domain and checks its "Dropped traffic" section; returns its rows, "transport: reason"
+     * to the ranks' counts in brackets.
+     */
+    private static Map<String, String> droppedTraffic(Path prof, long atLeast) throws Exception {
+        CohortProcess report = CohortProcess.run("prof", prof.toString());
+        assertEquals(0, report.exitCode(), report.toString());
+        assertEquals(List.of(), report.err(), "every profile was readable");
+        List<String> out = report.out();
+        int at = out.indexOf(out.stream().filter(l -> l.startsWith("@--- Dropped traffic")).findFirst()
+                .orElseThrow(() -> new AssertionError("no dropped traffic section: " + report)));
+        assertArrayEquals(new String[] {"Count", "Unit", "Dropped"}, out.get(at + 1).trim().split("\\s+"));
+        Map<String, String> rows = new HashMap<>();
+        long domain = 0;
+        for (int i = at + 2; !out.get(i).isEmpty(); i++) {
+            String[] cells = out.get(i).trim().split("\\s+", 3);
+            Matcher m = Pattern.compile("(.+?: .+?) \\((.+)\\)").matcher(cells[2]);
+            assertTrue(m.matches(), out.get(i));
+            rows.put(m.group(1), m.group(2));
+            long count = Long.parseLong(cells[0]);
+            assertTrue(count > 0, out.get(i));
+            if (m.group(1).startsWith("broadcast domain: ")) {
+                domain += count;
+            }
+        }
+        assertTrue(rows.containsKey("broadcast domain: other job or communicator"), String.join("\n", out));
+        assertTrue(domain >= atLeast, "the report counts at least the " + atLeast + " datagrams the job saw dropped:\n"
+                + String.join("\n", out));
+        return rows;
     }
 
     private static int count(String s, String what) {

@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -82,6 +83,7 @@ class ProgramLoadingSystemTest {
         assertFalse(p.err().stream().anyMatch(l -> l.contains("\tat ") || l.contains("Exception")), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void aDependencyMissedOnlyWhileMainRunsIsNamedToo() throws Exception {
@@ -98,6 +100,7 @@ class ProgramLoadingSystemTest {
         assertTrue(v.err().stream().anyMatch(l -> l.contains("NoClassDefFoundError: app/Helper")), v.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void aMainThatIsNotPublicRunsWhereThePeersJavaStartsItAndIsNamedWhereItDoesNot() throws Exception {

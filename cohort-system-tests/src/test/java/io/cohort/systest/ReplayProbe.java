@@ -25,15 +25,22 @@ final class ReplayProbe {
         return a.seal(MessageType.STATUS, MessageBody.empty(), recipient);
     }
 
-    /** Sends the bytes on a fresh connection and reads until the daemon answers or closes. */
-    static void send(InetSocketAddress to, byte[] frame) throws IOException {
+    /** An authentic DRAIN of {@code member} from "admin", sealed for {@code member}'s own daemon: what an eavesdropper records. */
+    static byte[] sealedDrainRequest(ClusterKey key, ClusterDb db, String member, String reason) {
+        MessageAuthenticator a = new MessageAuthenticator(key, "admin", Clock.systemUTC(), db.daemon().maxSkew().toMillis(),
+                new ReplayGuard(db.daemon().maxSkew().toMillis(), 10));
+        return a.seal(MessageType.DRAIN, MessageBody.empty().put("member", member).put("reason", reason), member);
+    }
+
+    /** Sends the bytes on a fresh connection and reads until the daemon answers or closes; returns what it sent back. */
+    static byte[] send(InetSocketAddress to, byte[] frame) throws IOException {
         try (Socket s = new Socket()) {
             s.connect(to, 2000);
             s.setSoTimeout(5000);
             s.getOutputStream().write(frame);
             s.shutdownOutput();
             InputStream in = s.getInputStream();
-            in.readAllBytes(); // the answer, or nothing when refused
+            return in.readAllBytes(); // the answer, or the daemon's refusal notice
         }
     }
 }

@@ -203,7 +203,7 @@ class ScriptSystemTest {
             assertTrue(script.awaitErr(l -> l.contains("io.cohort.systest.programs.Hang.stuck("), 1), script.toString());
             assertTrue(script.awaitErr(l -> l.startsWith("      RUNNABLE"), 1), script.toString());
             StackBlocks tree = StackBlocks.parse(script.err());
-            assertTrue(tree.find("[1]", "io.cohort.engine.EngineCommunicator.recv(") != null
+            assertTrue(tree.find("[1]", "io.cohort.comm.EngineCommunicator.recv(") != null
                     && tree.find("[0]", "io.cohort.systest.programs.Hang.stuck(") != null, script.toString());
             assertTrue(script.err().stream().noneMatch(l -> l.contains("Full thread dump")), "no HotSpot dump of the launcher: " + script);
             assertTrue(script.process().isAlive(), "the job goes on after SIGQUIT");
@@ -328,7 +328,7 @@ class ScriptSystemTest {
             stacks.closeStdin();
             assertEquals(0, stacks.waitFor(), stacks.toString());
             StackBlocks tree = StackBlocks.parse(stacks.out());
-            if (tree.find("[1]", "io.cohort.engine.EngineCommunicator.recv(") != null
+            if (tree.find("[1]", "io.cohort.comm.EngineCommunicator.recv(") != null
                     && tree.find("[0]", "io.cohort.systest.programs.Hang.stuck(") != null) {
                 return;
             }

@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,14 +50,42 @@ class SharedMemorySystemTest {
         return found;
     }
 
-    /** Polls the directory (there is no event for "a file was removed") until no file of the job is left. */
-    private static List<Path> awaitNoSegmentFiles(String jobId, Duration within) throws IOException, InterruptedException {
+    /**
+     * The job's private directory of segments, as rank 0 printed it ("shm-dir DIR"), with what is
+     * in it; empty once the directory is gone.
+     */
+    private static List<Path> jobDirectory(CohortProcess p) throws IOException {
+        Path dir = p.out().stream().filter(l -> l.startsWith("shm-dir ")).map(l -> Path.of(l.substring(8))).findFirst()
+                .orElseThrow(() -> new AssertionError("rank 0 printed no shm-dir line: " + p));
+        assertTrue(dir.getFileName().toString().matches("cohort-[0-9a-f]{32}"), "not a job's directory: " + dir);
+        List<Path> found = new ArrayList<>();
+        if (Files.exists(dir)) {
+            found.add(dir);
+            try (Stream<Path> files = Files.list(dir)) {
+                files.forEach(found::add);
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Polls (there is no event for "a file was removed") until neither the job's directory nor a
+     * file under the names segments once had in the shared directory is left.
+     */
+    private static List<Path> awaitNoSegmentFiles(CohortProcess p, String jobId, Duration within)
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
-        List<Path> left = segmentFiles(jobId);
+        List<Path> left = leftovers(p, jobId);
         while (!left.isEmpty() && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(50);
-            left = segmentFiles(jobId);
+            left = leftovers(p, jobId);
         }
+        return left;
+    }
+
+    private static List<Path> leftovers(CohortProcess p, String jobId) throws IOException {
+        List<Path> left = new ArrayList<>(segmentFiles(jobId));
+        left.addAll(jobDirectory(p));
         return left;
     }
 
@@ -103,6 +132,7 @@ class SharedMemorySystemTest {
         }
     }
 
+    @Tag("long")
     @Test
     @Timeout(180)
     void peerSigkilledWhileReceivingALargeStreamIsTheRootCauseAndTheSenderDoesNotHang() throws Exception {
@@ -122,9 +152,10 @@ class SharedMemorySystemTest {
         assertTrue(s.get(0).contains("rank 1 on ") && s.get(0).contains("was killed by signal 9 (SIGKILL) or exited with status 137 (root cause)"),
                 s.get(0));
         String jobId = jobIdFromPeer(p);
-        assertEquals(List.of(), segmentFiles(jobId), "segment files left after the job ended");
+        assertEquals(List.of(), leftovers(p, jobId), "segment files left after the job ended");
     }
 
+    @Tag("long")
     @Test
     @Timeout(90)
     void sigkillToTheLauncherOfAStreamingShmJobLeavesNoProcessNorSegment() throws Exception {
@@ -143,7 +174,7 @@ class SharedMemorySystemTest {
             assertTrue(CohortProcess.awaitNoProcessWith(marker, Duration.ofSeconds(10)),
                     "peers left: " + CohortProcess.processesWith(marker));
             assertTrue(CohortProcess.awaitGone(ioManagers, Duration.ofSeconds(10)), "io-manager left: " + ioManagers);
-            assertEquals(List.of(), awaitNoSegmentFiles(jobId, Duration.ofSeconds(5)), "segment files left");
+            assertEquals(List.of(), awaitNoSegmentFiles(p, jobId, Duration.ofSeconds(5)), "segment files left");
         }
     }
 
@@ -156,6 +187,7 @@ class SharedMemorySystemTest {
         assertMatrix(p, 3, "shm");
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void peersConfinedToOneProcessorReportThatTheyOutnumberIt() throws Exception {
@@ -187,6 +219,7 @@ class SharedMemorySystemTest {
         assertFalse(p.err().stream().anyMatch(l -> l.contains("Exception") || l.startsWith("\tat ")), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void badCollectiveSettingsAreOneLinePerPeerNotAStackTrace() throws Exception {
@@ -201,6 +234,7 @@ class SharedMemorySystemTest {
         }
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void verboseShowsTcpWhenTcpIsForced() throws Exception {

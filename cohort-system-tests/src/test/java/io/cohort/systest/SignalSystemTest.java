@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,6 +27,7 @@ class SignalSystemTest {
         return p;
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void sigkillToTheLauncherTakesTheWholeJobDown() throws Exception {

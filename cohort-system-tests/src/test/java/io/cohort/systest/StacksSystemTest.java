@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StacksSystemTest {
     private static final String HANG = "io.cohort.systest.programs.Hang";
     private static final String SLEEPER = "io.cohort.systest.programs.Sleeper";
-    private static final String RECV = "io.cohort.engine.EngineCommunicator.recv(";
+    private static final String RECV = "io.cohort.comm.EngineCommunicator.recv(";
     private static final String STUCK = "io.cohort.systest.programs.Hang.stuck(";
     private static final int ATTEMPTS = 10;
 
@@ -119,6 +120,7 @@ class StacksSystemTest {
         assertTrue(after.err().get(0).startsWith("cohort: no running Cohort job of user "), after.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(90)
     void ranksThatCallDifferentCollectivesAreNamedWithTheCallsTheyWaitIn(@TempDir Path runtime) throws Exception {
@@ -154,6 +156,7 @@ class StacksSystemTest {
         }
     }
 
+    @Tag("long")
     @Test
     @Timeout(90)
     void ranksWaitingOnACommunicatorsBroadcastDomainAreNamedInTheWorldsNumbering(@TempDir Path runtime) throws Exception {
@@ -174,6 +177,7 @@ class StacksSystemTest {
         }
     }
 
+    @Tag("long")
     @Test
     @Timeout(90)
     void aJobPastItsTimeoutShowsItsStacksBeforeItIsStopped(@TempDir Path runtime) throws Exception {
@@ -194,6 +198,7 @@ class StacksSystemTest {
                 + " stopped"), "the summary comes last, without the hint: " + job);
     }
 
+    @Tag("long")
     @Test
     @Timeout(90)
     void aRankStoppedBehindTheLaunchersBackIsNamedAsStoppedWithItsPid(@TempDir Path runtime) throws Exception {

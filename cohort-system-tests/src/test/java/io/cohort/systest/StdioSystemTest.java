@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,7 @@ class StdioSystemTest {
      * streams go to one place (2>&1, one terminal) the summary starts a line of its own; stdout alone
      * keeps the peer's bytes exactly.
      */
+    @Tag("long")
     @Test
     @Timeout(60)
     void theSummaryNeverSharesALineWithAPeersUnfinishedStdoutLine() throws Exception {
@@ -104,6 +106,7 @@ class StdioSystemTest {
         assertTrue(p.out().contains("rank 2 stdin: "), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void stdinAllCopiesToEveryPeer() throws Exception {
@@ -122,6 +125,7 @@ class StdioSystemTest {
         }
     }
 
+    @Tag("long")
     @Test
     @Timeout(60)
     void stdinToAnotherRank() throws Exception {
@@ -135,6 +139,7 @@ class StdioSystemTest {
      * about a window per rank is on its way. Before, the io-manager queued all of it, growing to
      * gigabytes for {@code yes | cohort run ...} until it ran out of heap and the job could not be stopped.
      */
+    @Tag("long")
     @Test
     @Timeout(90)
     void stdinThatNoPeerReadsIsHeldBackNotBuffered() throws Exception {
@@ -179,6 +184,7 @@ class StdioSystemTest {
      * launcher waited as long as the reader did: its thread that reads an io-manager was stuck
      * writing a line, so the peers' exit reports behind that line went unread.
      */
+    @Tag("long")
     @Test
     @Timeout(60)
     void aStoppedJobDoesNotWaitForAReaderThatTakesNothing(@TempDir Path dir) throws Exception {
@@ -205,6 +211,7 @@ class StdioSystemTest {
      * forwarded line by line, and an unfinished line used to be held until its newline came, which
      * here is never: the peer waits for input first.
      */
+    @Tag("long")
     @Test
     @Timeout(60)
     void aPromptWithoutANewlineIsShownBeforeTheAnswerIsRead() throws Exception {

@@ -1,5 +1,6 @@
 package io.cohort.systest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -47,6 +48,7 @@ class UdpSystemTest {
         assertFalse(Stream.of(p.out(), p.err()).flatMap(List::stream).anyMatch(l -> l.contains("MISMATCH")), p.toString());
     }
 
+    @Tag("long")
     @Test
     @Timeout(180)
     void checksummedAllToAllOverUdp() throws Exception {
@@ -68,6 +70,7 @@ class UdpSystemTest {
         assertAllUdp(p, 4);
     }
 
+    @Tag("long")
     @Test
     @Timeout(120)
     void peerSigkilledWhileReceivingIsTheRootCauseAndTheSenderDoesNotHang() throws Exception {

@@ -1,19 +1,22 @@
 package io.cohort.transport.local;
 
-import io.cohort.engine.ProgressEngine;
+import io.cohort.transport.InboundSink;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
-/** The shared state of one in-JVM job: every peer's engine and whether it has closed or failed. */
+/**
+ * The shared state of one in-JVM job: where each peer's messages go (its engine, as the
+ * {@link InboundSink} every transport delivers to) and whether it has closed or failed.
+ */
 public final class LocalFabric {
     static final int OPEN = 0;
     static final int CLOSED = 1;
     static final int FAILED = 2;
 
-    private final ProgressEngine[] engines;
+    private final InboundSink[] engines;
     private final AtomicIntegerArray state;
 
-    public LocalFabric(ProgressEngine[] engines) {
+    public LocalFabric(InboundSink[] engines) {
         this.engines = engines.clone();
         this.state = new AtomicIntegerArray(engines.length);
     }
@@ -22,7 +25,7 @@ public final class LocalFabric {
         return engines.length;
     }
 
-    ProgressEngine engine(int rank) {
+    InboundSink engine(int rank) {
         return engines[rank];
     }
 

@@ -9,6 +9,7 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -111,6 +112,7 @@ public final class ShmCollectiveSegment implements AutoCloseable {
         try {
             try (FileChannel ch = FileChannel.open(temp, EnumSet.of(StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.READ, StandardOpenOption.WRITE), ShmSegmentFile.ownerOnly())) {
+                ShmPages.reserve(ch, bytes, temp);
                 map = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
             }
             ByteBuffer b = map.duplicate().order(ByteOrder.nativeOrder());
@@ -138,7 +140,9 @@ public final class ShmCollectiveSegment implements AutoCloseable {
     static ShmCollectiveSegment open(Path path, long jobKey, int members, int member, int context,
                                      ShmTransport transport) throws IOException {
         MappedByteBuffer map;
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS)) {
+            ShmJobDirectory.verifyFile(path);
             long size = ch.size();
             if (size < ShmCollectiveDescriptor.dataOffset(members)) {
                 throw new IOException(path + " is too short to be a collective segment");
@@ -213,6 +217,9 @@ public final class ShmCollectiveSegment implements AutoCloseable {
         for (int r = 0; r < members; r++) {
             int port = b.getInt(ShmCollectiveDescriptor.doorbellOffset(r));
             a[r] = r == member || port == 0 ? null : ShmDoorbell.at(port);
+            if (a[r] != null) {
+                transport.expectRing(port); // a local peer's, as a rule, and so known already
+            }
         }
         bells = a;
     }

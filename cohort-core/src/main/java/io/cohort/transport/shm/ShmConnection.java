@@ -33,6 +33,9 @@ final class ShmConnection {
         boolean rings = bell != null && out.doorbellPort() != 0;
         this.bell = rings ? bell : null;
         this.peerBell = rings ? ShmDoorbell.at(out.doorbellPort()) : null;
+        if (rings) {
+            bell.expect(out.doorbellPort()); // the peer rings us from there
+        }
     }
 
     /** Progress owner, about to sleep: ask to be rung for records, and for room if sends wait for it. */

@@ -3,11 +3,14 @@ package io.cohort.transport.shm;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -22,14 +25,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * step of a collective waited for.
  *
  * <p>The same socket sends the rings of this peer's senders (any thread; the channel serialises
- * them). Whatever arrives is read and dropped: a datagram is only ever a reason to look at the
- * rings, so a foreign one costs a spurious poll and nothing else (counted). Java offers no
- * cross-process futex and no Unix-domain datagrams, so loopback UDP is the cheapest kernel wake-up
- * a Java process can give another.
+ * them), so a ring comes from a local peer's doorbell, whose port its segment names
+ * ({@link #expect}). Whatever arrives is read and dropped: a datagram is only ever a reason to
+ * look at the rings, so a foreign one costs a spurious poll and nothing else; those not from a
+ * peer's doorbell are counted ({@link #strangers}). The socket takes datagrams from any local
+ * user, so a wake reads at most {@value #DRAIN_MAX} of them: a flood of the port keeps the
+ * progress owner from sleeping, never from working, and a real ring behind it is seen a wake or
+ * two later. Java offers no cross-process futex and no Unix-domain datagrams, so loopback UDP is
+ * the cheapest kernel wake-up a Java process can give another.
  */
 final class ShmDoorbell implements AutoCloseable {
     /** How long the start-up check waits for the doorbell's own test ring. */
     static final long SELF_TEST_MILLIS = 1_000;
+    /**
+     * Datagrams read per wake, the rest left for the next: a ring needs one, and a few peers
+     * ringing at once a few, so 64 never delays a real ring and bounds what a flood costs a wake.
+     */
+    static final int DRAIN_MAX = 64;
 
     private final DatagramChannel channel;
     private final Selector selector;
@@ -37,14 +49,18 @@ final class ShmDoorbell implements AutoCloseable {
     private final ByteBuffer drain = ByteBuffer.allocateDirect(64);
     private final AtomicLong ringsSent = new AtomicLong();
     private final AtomicLong ringFailures = new AtomicLong();
+    /** The doorbells a ring comes from: this one (its self-test) and the local peers'. */
+    private final Set<InetSocketAddress> peers = ConcurrentHashMap.newKeySet();
     /** Written by the progress owner only; volatile so tests and counters may read them. */
     private volatile long wakesByRing;
     private volatile long sleeps;
+    private volatile long strangers;
 
     private ShmDoorbell(DatagramChannel channel, Selector selector) throws IOException {
         this.channel = channel;
         this.selector = selector;
         this.address = (InetSocketAddress) channel.getLocalAddress();
+        peers.add(address);
     }
 
     /**
@@ -63,7 +79,7 @@ final class ShmDoorbell implements AutoCloseable {
             ch.register(sel, SelectionKey.OP_READ);
             ShmDoorbell bell = new ShmDoorbell(ch, sel);
             bell.ring(bell.address);
-            if (sel.select(SELF_TEST_MILLIS) == 0 || bell.drainAll() == 0) {
+            if (sel.select(SELF_TEST_MILLIS) == 0 || bell.drain() == 0) {
                 bell.close();
                 return null;
             }
@@ -77,6 +93,11 @@ final class ShmDoorbell implements AutoCloseable {
 
     int port() {
         return address.getPort();
+    }
+
+    /** A local peer's doorbell, named by its segment: its rings are rings, not a stranger's datagrams. */
+    void expect(int port) {
+        peers.add(at(port));
     }
 
     /** The doorbell at {@code port} on this host's loopback. */
@@ -117,9 +138,12 @@ final class ShmDoorbell implements AutoCloseable {
         sleeps++;
     }
 
-    /** Progress owner, after a sleep: reads the rings that came, so the channel is quiet again. */
+    /**
+     * Progress owner, after a sleep: reads the rings that came, so the channel is quiet again, or at
+     * most {@value #DRAIN_MAX} of them, so a flood does not hold it here.
+     */
     void awake() throws IOException {
-        if (drainAll() > 0) {
+        if (drain() > 0) {
             wakesByRing++;
         }
     }
@@ -134,15 +158,22 @@ final class ShmDoorbell implements AutoCloseable {
         selector.wakeup();
     }
 
-    private int drainAll() throws IOException {
-        int n = 0;
-        while (true) {
+    /** Reads up to {@value #DRAIN_MAX} datagrams; the number from peers' doorbells, the rest counted as strangers. */
+    private int drain() throws IOException {
+        int rings = 0;
+        for (int i = 0; i < DRAIN_MAX; i++) {
             drain.clear();
-            if (channel.receive(drain) == null) {
-                return n;
+            SocketAddress from = channel.receive(drain);
+            if (from == null) {
+                break;
             }
-            n++;
+            if (peers.contains(from)) {
+                rings++;
+            } else {
+                strangers++;
+            }
         }
+        return rings;
     }
 
     long ringsSent() {
@@ -160,6 +191,11 @@ final class ShmDoorbell implements AutoCloseable {
 
     long sleeps() {
         return sleeps;
+    }
+
+    /** Datagrams read that came from no local peer's doorbell (progress owner's view). */
+    long strangers() {
+        return strangers;
     }
 
     @Override

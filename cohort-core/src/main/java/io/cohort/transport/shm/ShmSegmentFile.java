@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -17,6 +18,9 @@ import java.util.EnumSet;
 /**
  * Segment files: where they live, what they are called, how they are made and removed.
  *
+ * <p>They live in the job's private directory ({@link ShmJobDirectory}) inside
+ * {@link #defaultDirectory()}, so their names need not be secret.
+ *
  * <p>A receiver makes each of its inbound segments under a temporary name, sizes, maps and formats
  * it, and only then renames it to its final name: a sender that finds the final name can map it at
  * once and never sees a file that is too short (touching a mapping beyond the end of a file is a
@@ -25,13 +29,16 @@ import java.util.EnumSet;
 public final class ShmSegmentFile {
     public static final String DIR_PROP_NAME = "cohort.shm.dir";
     public static final String DIR_ENV_NAME = "COHORT_SHM_DIR";
-    /** Every segment file of job J starts with this prefix followed by J, so cleanup can find them. */
+    /** Every segment file of job J starts with this prefix followed by J; jobs' directories start with it too. */
     public static final String PREFIX = "cohort-";
 
     private ShmSegmentFile() {
     }
 
-    /** {@code /dev/shm} where it exists and is writable, otherwise the temporary directory; overridable. */
+    /**
+     * Where jobs' private directories are made: {@code /dev/shm} where it exists and is writable,
+     * otherwise the temporary directory; overridable.
+     */
     public static Path defaultDirectory() {
         String configured = System.getProperty(DIR_PROP_NAME, System.getenv(DIR_ENV_NAME));
         if (configured != null && !configured.isBlank()) {
@@ -65,7 +72,11 @@ public final class ShmSegmentFile {
         MappedByteBuffer segment;
         try (FileChannel ch = FileChannel.open(temp, EnumSet.of(StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.READ, StandardOpenOption.WRITE), ownerOnly())) {
+            ShmPages.reserve(ch, bytes, temp);
             segment = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
+        } catch (IOException e) {
+            unlink(temp);
+            throw e;
         }
         ShmRing.format(segment, jobKey, sender, receiver, capacity, doorbellPort);
         try {
@@ -84,9 +95,14 @@ public final class ShmSegmentFile {
         return new java.nio.file.attribute.FileAttribute<?>[0];
     }
 
-    /** Maps an existing segment, or returns null if it does not exist (yet). */
+    /**
+     * Maps an existing segment, or returns null if it does not exist (yet). A file that is not a
+     * regular file of this user, or is open to others, is refused ({@link ShmJobDirectory#verifyFile}).
+     */
     public static MappedByteBuffer open(Path path) throws IOException {
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS)) {
+            ShmJobDirectory.verifyFile(path); // after the open: the file we hold is the one in the directory we verified
             long size = ch.size();
             if (size < ShmSegmentDescriptor.DATA_OFFSET) {
                 throw new IOException(path + " is too short to be a Cohort segment");
@@ -103,20 +119,5 @@ public final class ShmSegmentFile {
         } catch (IOException ignored) {
             // Already gone, or the directory vanished: nothing to clean.
         }
-    }
-
-    /** Removes every segment file of a job (the io-manager does this when the job ends). */
-    public static int removeJobFiles(Path dir, String jobId) {
-        int removed = 0;
-        try (var files = Files.newDirectoryStream(dir, PREFIX + jobId + "-*")) {
-            for (Path p : files) {
-                if (Files.deleteIfExists(p)) {
-                    removed++;
-                }
-            }
-        } catch (IOException ignored) {
-            // No directory, no files.
-        }
-        return removed;
     }
 }

@@ -62,7 +62,11 @@ public final class ShmTransport implements Transport {
 
     /** Ring size from {@value #RING_BYTES_PROP_NAME}, a power of two, default 1 MiB. */
     public static int configuredRingBytes() {
-        String v = System.getProperty(RING_BYTES_PROP_NAME);
+        return ringBytes(System.getProperty(RING_BYTES_PROP_NAME));
+    }
+
+    /** The ring size {@value #RING_BYTES_PROP_NAME}={@code v} asks for (null: unset); a bad value is an error that says why. */
+    public static int ringBytes(String v) {
         if (v == null) {
             return RING_BYTES_DEFAULT;
         }
@@ -161,17 +165,29 @@ public final class ShmTransport implements Transport {
             completion.failed(new CohortException("no shared-memory ring to rank " + dest));
             return;
         }
-        c.send(context, tag, payload, offset, length, completion);
+        try {
+            c.send(context, tag, payload, offset, length, completion);
+        } catch (InternalError e) {
+            throw ShmPages.fault(dir, e);
+        }
     }
 
+    /**
+     * Polls every ring. Their pages were reserved when they were made ({@link ShmPages}); a SIGBUS
+     * reading one anyway fails with a sentence naming the directory instead of the JVM's.
+     */
     @Override
     public int poll() {
         int work = 0;
-        for (int p : localPeers) {
-            ShmConnection c = connections[p];
-            if (c != null) {
-                work += c.poll();
+        try {
+            for (int p : localPeers) {
+                ShmConnection c = connections[p];
+                if (c != null) {
+                    work += c.poll();
+                }
             }
+        } catch (InternalError e) {
+            throw ShmPages.fault(dir, e);
         }
         return work;
     }
@@ -274,6 +290,11 @@ public final class ShmTransport implements Transport {
         return bell == null ? 0 : bell.sleeps();
     }
 
+    /** Datagrams on this peer's doorbell from no local peer's doorbell: another local user's, say. */
+    public long doorbellStrangers() {
+        return bell == null ? 0 : bell.strangers();
+    }
+
     /** Whether the peer sleeps on a doorbell rather than a timer. */
     public boolean hasDoorbell() {
         return bell != null;
@@ -306,6 +327,14 @@ public final class ShmTransport implements Transport {
         s.announceDoorbell(b == null ? 0 : b.port());
         segments.add(s);
         return s;
+    }
+
+    /** A collective segment's member rings us from the doorbell at {@code port}: its rings are not a stranger's. */
+    void expectRing(int port) {
+        ShmDoorbell b = bell;
+        if (b != null) {
+            b.expect(port);
+        }
     }
 
     /** Rings a member of a collective segment that sleeps; nothing without a doorbell (it wakes on its timer). */

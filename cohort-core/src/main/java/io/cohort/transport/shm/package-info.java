@@ -13,9 +13,10 @@
  * shared-memory collectives of {@code io.cohort.collective} copy data once in and once out. A
  * member about to sleep asks to be rung there as on its rings, so the same doorbell wakes it.
  *
- * <p>Segment files live in {@code /dev/shm} (or the temporary directory), are created owner-only,
+ * <p>Segment files live in the job's private directory in {@code /dev/shm} (or the temporary
+ * directory), {@link io.cohort.transport.shm.ShmJobDirectory}, which no other user can enter or
+ * predict; they are created owner-only with their pages reserved ({@link io.cohort.transport.shm.ShmPages}),
  * and are unlinked as soon as both ends have mapped them, so a peer killed later leaves nothing
- * behind; the io-manager removes the job's files at job end for peers killed earlier (collective
- * segments are named after the job too).
+ * behind; the io-manager removes the directory at job end, with the files of peers killed earlier.
  */
 package io.cohort.transport.shm;

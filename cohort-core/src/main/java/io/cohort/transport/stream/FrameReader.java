@@ -2,7 +2,6 @@ package io.cohort.transport.stream;
 
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
-import io.cohort.transport.tcp.FrameDescriptor;
 
 import java.io.EOFException;
 import java.io.IOException;

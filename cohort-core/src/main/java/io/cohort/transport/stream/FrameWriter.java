@@ -3,7 +3,6 @@ package io.cohort.transport.stream;
 import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
 import io.cohort.transport.SendCompletion;
-import io.cohort.transport.tcp.FrameDescriptor;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,6 +1,7 @@
 package io.cohort.transport.tcp;
 
 import io.cohort.CohortException;
+import io.cohort.auth.JobSecret;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.SendCompletion;
 import io.cohort.transport.Transport;
@@ -27,10 +28,13 @@ import java.util.function.Consumer;
 public final class TcpTransport implements Transport {
     /** How long start-up may take to connect to every peer. */
     public static final long CONNECT_TIMEOUT_NANOS_DEFAULT = TimeUnit.SECONDS.toNanos(60);
+    /** The purpose the handshake's key is derived for ({@link JobSecret#authenticator}): no other frame verifies with it. */
+    public static final String HANDSHAKE_PURPOSE = "tcp-handshake";
 
     private final int rank;
     private final int size;
-    private final long jobKey;
+    private final JobSecret secret;
+    private final long jobTag;
     private final ServerSocketChannel server;
     private final Selector selector;
     private final TcpConnection[] connections;
@@ -42,13 +46,19 @@ public final class TcpTransport implements Transport {
         }
     };
     private int rejectedConnections;
+    private int failedAuthentications;
     private int work;
     private volatile boolean closing;
 
-    public TcpTransport(int rank, int size, long jobKey, InetSocketAddress bindAddress) throws IOException {
+    /**
+     * {@code secret} is the job's: every connection proves it holds the key derived from it before it
+     * becomes a peer's, and the secret itself never travels.
+     */
+    public TcpTransport(int rank, int size, JobSecret secret, InetSocketAddress bindAddress) throws IOException {
         this.rank = rank;
         this.size = size;
-        this.jobKey = jobKey;
+        this.secret = secret;
+        this.jobTag = secret.jobTag();
         this.server = ServerSocketChannel.open();
         this.server.bind(bindAddress, Math.max(64, size));
         this.selector = Selector.open();
@@ -74,12 +84,14 @@ public final class TcpTransport implements Transport {
     /** Connects to the ranks marked in {@code wanted} only (the pairs that use TCP). */
     public void connect(InetSocketAddress[] endpoints, boolean[] wanted, String[] peerNames, InboundSink sink,
             long timeoutNanos) throws IOException {
-        TcpMeshConnector mesh = new TcpMeshConnector(rank, size, jobKey, server);
+        // The handshake key is made here, on the thread that runs the mesh: an authenticator is one thread's.
+        TcpMeshConnector mesh = new TcpMeshConnector(rank, size, jobTag, secret.authenticator(HANDSHAKE_PURPOSE), server);
         SocketChannel[] channels;
         try {
             channels = mesh.connect(endpoints, wanted, timeoutNanos);
         } finally {
             rejectedConnections += mesh.rejected();
+            failedAuthentications += mesh.failedAuthentication();
             server.close(); // the mesh is complete (or failed): nobody else may connect
         }
         for (int i = 0; i < size; i++) {
@@ -230,9 +242,14 @@ public final class TcpTransport implements Transport {
         return malformedFrames.get();
     }
 
-    /** Connections refused at start-up as not belonging to this job. */
+    /** Connections refused at start-up as not belonging to this job (strangers, other jobs' peers). */
     public int rejectedConnections() {
         return rejectedConnections;
+    }
+
+    /** Connections refused at start-up that sent a hello of this job but did not prove they hold its key. */
+    public int failedAuthentications() {
+        return failedAuthentications;
     }
 
     boolean isClosing() {

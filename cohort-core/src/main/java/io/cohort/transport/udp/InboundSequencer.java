@@ -13,8 +13,8 @@ import java.nio.ByteBuffer;
  * <p>A frame that cannot belong to the stream (data after the goodbye, a goodbye inside a message,
  * a fragment that does not fit its message) is counted as malformed and breaks the stream: the
  * pair fails the peer with the reason {@link #failure()} gives. Such a frame passed every check a
- * single datagram allows, so it came from the peer's own address with the job's key: a broken peer,
- * not a stranger.
+ * single datagram allows, its tag included, so the peer itself made it: a broken peer, not a
+ * stranger.
  *
  * <p>Threads: the progress owner only, except {@link #byeReceived()} (volatile: the close check may
  * run on a parked waiter's thread) and {@link #windowFrames()} (final).

@@ -2,6 +2,8 @@ package io.cohort.transport.udp;
 
 import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
+import io.cohort.auth.FrameAuthenticator;
+import io.cohort.auth.JobSecret;
 import io.cohort.profile.StallSpan;
 import io.cohort.profile.Profiling;
 import io.cohort.transport.InboundSink;
@@ -32,6 +34,12 @@ import java.util.ArrayDeque;
  * belongs to the progress owner alone and runs outside the monitor, so the engine's
  * matching is never entered with it held; the owner publishes the new acknowledgement under the
  * monitor after each frame. Completions and failure reports run outside the monitor.
+ *
+ * <p>Authentication: every datagram is the frame followed by a {@value FrameAuthenticator#TAG_BYTES}-byte
+ * tag over all of it, keyed per ordered pair ({@link #signer}, {@link #verifier}): the key binds
+ * sender and receiver, so a frame of this pair replayed to another peer (or reflected back to its
+ * sender) does not verify, and nothing in the header needs to change. A {@link FrameAuthenticator}
+ * is not thread-safe; each of the two here has one user at a time, said at its field.
  */
 final class UdpChannel {
     private static final long NONE = Long.MAX_VALUE;
@@ -52,10 +60,22 @@ final class UdpChannel {
     private final InboundSink sink;
     private final UdpCounters counters;
     private final UdpSettings settings;
-    private final long jobKey;
+    private final long jobTag;
     private final int rank;
     private final int datagramBytes;
     private final Fragmenter fragmenter;
+    /**
+     * Signs what this peer sends to the pair: used by {@link #transmit} and {@link #sendAck} only,
+     * both of which hold the monitor, which makes its users one at a time (and publishes its state
+     * from one to the next), whichever thread sends.
+     */
+    private final FrameAuthenticator signer;
+    /**
+     * Checks what arrives claiming to be the peer's: used by {@link #authentic} only, which the
+     * progress owner alone calls (the transport's dispatch, under poll, block or peerGone), one
+     * thread at a time by the {@link io.cohort.transport.Transport} contract.
+     */
+    private final FrameAuthenticator verifier;
 
     // ---- send side: guarded by this ----
     private final SendWindow sendWindow;
@@ -82,7 +102,8 @@ final class UdpChannel {
     private long lastHeardAt;
 
     UdpChannel(UdpTransport transport, int peer, String peerName, InetSocketAddress address, int datagramBytes,
-               int windowFrames, long windowBytes, InboundSink sink, long now) {
+               int windowFrames, long windowBytes, InboundSink sink, long now, FrameAuthenticator signer,
+               FrameAuthenticator verifier) {
         this.transport = transport;
         this.peer = peer;
         this.peerName = peerName;
@@ -91,10 +112,13 @@ final class UdpChannel {
         this.sink = sink;
         this.counters = transport.counters();
         this.settings = transport.settings();
-        this.jobKey = transport.jobKey();
+        this.jobTag = transport.jobTag();
         this.rank = transport.rank();
         this.datagramBytes = datagramBytes;
-        this.fragmenter = new Fragmenter(datagramBytes);
+        this.signer = signer;
+        this.verifier = verifier;
+        // The tag rides in every datagram: frames get what is left, so no datagram exceeds the pair's size.
+        this.fragmenter = new Fragmenter(datagramBytes - FrameAuthenticator.TAG_BYTES);
         this.sendWindow = new SendWindow(Integer.highestOneBit(windowFrames - 1) << 1);
         this.sendWindow.limit(windowFrames);
         this.sendWindow.byteLimit(windowBytes);
@@ -102,10 +126,20 @@ final class UdpChannel {
         this.ackTracker = new AckTracker(settings.ackDelayNanos(),
                 (int) Math.max(2, Math.min(windowFrames, windowBytes / datagramBytes) / 8));
         this.rtt = new RttEstimator(settings.rtoInitialNanos(), settings.rtoMinNanos(), settings.rtoMaxNanos());
-        this.staging = ByteBuffer.allocateDirect(Math.max(datagramBytes,
-                UdpFrameDescriptor.HEADER_LENGTH + UdpFrameDescriptor.MAX_EXTRA)).order(ByteOrder.LITTLE_ENDIAN);
+        this.staging = ByteBuffer.allocateDirect(Math.max(datagramBytes, UdpFrameDescriptor.HEADER_LENGTH
+                + UdpFrameDescriptor.MAX_EXTRA + FrameAuthenticator.TAG_BYTES)).order(ByteOrder.LITTLE_ENDIAN);
         this.lastHeardAt = now;
         this.lastSentAt = now;
+    }
+
+    /** The key this peer ({@code rank}) signs its frames to {@code peer} with. */
+    static FrameAuthenticator signer(JobSecret secret, int rank, int peer) {
+        return secret.authenticator("udp", rank, peer);
+    }
+
+    /** The key {@code peer} signs its frames to this peer ({@code rank}) with: the peer's {@link #signer}. */
+    static FrameAuthenticator verifier(JobSecret secret, int rank, int peer) {
+        return secret.authenticator("udp", peer, rank);
     }
 
     int datagramBytes() {
@@ -226,7 +260,7 @@ final class UdpChannel {
         int length = sendWindow.length(seq);
         ByteBuffer b = staging;
         b.clear();
-        UdpFrameDescriptor.writeHeader(b, m.type, first ? UdpFrameDescriptor.FLAG_FIRST : 0, jobKey, rank, seq,
+        UdpFrameDescriptor.writeHeader(b, m.type, first ? UdpFrameDescriptor.FLAG_FIRST : 0, jobTag, rank, seq,
                 publishedAck, publishedSack, inbound.windowFrames(), 0);
         if (first) {
             UdpFrameDescriptor.writeMessageHeader(b, m.context, m.tag, m.length);
@@ -236,7 +270,7 @@ final class UdpChannel {
             b.put(p, m.data, m.start + sendWindow.offset(seq), length);
             b.position(p + length);
         }
-        b.flip();
+        seal(b);
         int datagram = b.remaining();
         if (!port.send(b, address)) {
             transport.armTimer(now); // socket buffer full: the owner tries again on its next poll
@@ -263,10 +297,10 @@ final class UdpChannel {
         int extra = inbound.extraBytes();
         ByteBuffer b = staging;
         b.clear();
-        UdpFrameDescriptor.writeHeader(b, UdpFrameDescriptor.TYPE_ACK, (short) 0, jobKey, rank, sendWindow.next(),
+        UdpFrameDescriptor.writeHeader(b, UdpFrameDescriptor.TYPE_ACK, (short) 0, jobTag, rank, sendWindow.next(),
                 publishedAck, publishedSack, inbound.windowFrames(), extra);
         inbound.writeExtra(b, extra);
-        b.flip();
+        seal(b);
         if (port.send(b, address)) {
             ackTracker.sent();
             lastSentAt = now;
@@ -276,9 +310,30 @@ final class UdpChannel {
         }
     }
 
+    /**
+     * Appends the tag to the frame written in {@code [0, position)} of the staging buffer and flips it
+     * to the datagram. Signed last, after every field is final (the acks included). Holds the monitor.
+     */
+    private void seal(ByteBuffer b) {
+        int frame = b.position();
+        signer.sign(b, 0, frame);
+        b.limit(frame + FrameAuthenticator.TAG_BYTES).position(0);
+    }
+
     // ---- receiving (the progress owner) -------------------------------------------------------------
 
-    /** A datagram from this peer that passed {@link UdpFrameDescriptor#check}, at {@code [0, length)} of {@code b}. */
+    /**
+     * Whether the frame at {@code [0, frameLength)} of {@code b} carries the peer's tag right after it.
+     * Owner only (see {@link #verifier}).
+     */
+    boolean authentic(ByteBuffer b, int frameLength) {
+        return verifier.verify(b, 0, frameLength);
+    }
+
+    /**
+     * A frame from this peer that passed {@link UdpFrameDescriptor#check} and {@link #authentic}, at
+     * {@code [0, length)} of {@code b} (its tag excluded).
+     */
     void onDatagram(ByteBuffer b, int length, long now) {
         if (ended) {
             counters.afterEnd.incrementAndGet();

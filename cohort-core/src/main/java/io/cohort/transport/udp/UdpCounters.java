@@ -12,6 +12,7 @@ public final class UdpCounters {
     final AtomicLong wrongVersion = new AtomicLong();
     final AtomicLong wrongJob = new AtomicLong();
     final AtomicLong unknownSender = new AtomicLong();
+    final AtomicLong forged = new AtomicLong();
     final AtomicLong malformed = new AtomicLong();
     final AtomicLong outOfWindow = new AtomicLong();
     final AtomicLong badAck = new AtomicLong();
@@ -45,9 +46,20 @@ public final class UdpCounters {
         return wrongJob.get();
     }
 
-    /** Dropped: from an address that is not the claimed rank's socket, or not in the job at all. */
+    /**
+     * Dropped: a genuine frame from an address that is not the claimed rank's socket, or a rank
+     * this peer has no pair with.
+     */
     public long unknownSender() {
         return unknownSender.get();
+    }
+
+    /**
+     * Dropped: failed authentication. The tag is not the one the claimed sender's key gives for
+     * this frame: forged, meant for another peer, or changed on the way.
+     */
+    public long forged() {
+        return forged.get();
     }
 
     /** Dropped: an impossible rank, type, flag, length or message framing. */
@@ -72,8 +84,8 @@ public final class UdpCounters {
 
     /** Every datagram dropped for one of the reasons above. */
     public long dropped() {
-        return truncated() + notCohort() + wrongVersion() + wrongJob() + unknownSender() + malformed() + outOfWindow()
-                + badAck() + afterEnd();
+        return truncated() + notCohort() + wrongVersion() + wrongJob() + unknownSender() + forged() + malformed()
+                + outOfWindow() + badAck() + afterEnd();
     }
 
     /** Frames that had arrived before (retransmitted or duplicated on the way); ignored, acknowledged again. */
@@ -120,7 +132,7 @@ public final class UdpCounters {
                 + ", retransmitted " + retransmissions() + " (" + timeouts() + " time-outs), acks " + acksSent()
                 + ", duplicates " + duplicates() + "; dropped " + dropped() + " (truncated " + truncated() + ", not cohort "
                 + notCohort() + ", version " + wrongVersion() + ", wrong job " + wrongJob() + ", unknown sender "
-                + unknownSender() + ", malformed " + malformed() + ", out of window " + outOfWindow() + ", bad ack "
+                + unknownSender() + ", failed authentication " + forged() + ", malformed " + malformed() + ", out of window " + outOfWindow() + ", bad ack "
                 + badAck() + ", after end " + afterEnd() + ")";
     }
 }

@@ -1,10 +1,13 @@
 package io.cohort.transport.udp;
 
+import io.cohort.auth.FrameAuthenticator;
+
 import java.nio.ByteBuffer;
 
 /**
  * The layout of every datagram of the {@code udp} transport. Little-endian (like the TCP frames),
- * one frame per datagram, never larger than the pair's datagram size:
+ * one frame per datagram followed by its {@value FrameAuthenticator#TAG_BYTES}-byte tag, never larger
+ * than the pair's datagram size:
  *
  * <pre>
  *   0                   1                   2                   3
@@ -14,7 +17,7 @@ import java.nio.ByteBuffer;
  *  +---------------+---------------+-------------------------------+
  *  | version (u8)  |   type (u8)   |          flags (u16)          |  4
  *  +---------------+---------------+-------------------------------+
- *  |                        job key (int64)                        |  8
+ *  |            job tag (int64): which job, not a secret           |  8
  *  |                                                               |
  *  +---------------------------------------------------------------+
  *  |                     sender's rank (int32)                     | 16
@@ -35,6 +38,9 @@ import java.nio.ByteBuffer;
  *  | ACK: extended SACK map, bit j of byte k = frame ack+65+8k+j   |
  *  | BYE: nothing                                                  |
  *  +---------------------------------------------------------------+
+ *  | tag: HMAC-SHA256 of every byte above, truncated to 16 bytes,  | frame's end
+ *  | keyed for the ordered pair (sender, receiver)                 |
+ *  +---------------------------------------------------------------+
  * </pre>
  *
  * <ul>
@@ -48,11 +54,16 @@ import java.nio.ByteBuffer;
  *   <li>Sequence numbers are per ordered pair, start at 0 and compare by serial arithmetic
  *       ({@code a - b < 0}), so they may wrap.</li>
  *   <li>Every frame carries the ack fields: acknowledgements are piggy-backed on data.</li>
+ *   <li>The tag ({@link io.cohort.auth.FrameAuthenticator}) is keyed by
+ *       {@code secret.authenticator("udp", sender, receiver)}: it proves the frame was made by a
+ *       member for this receiver and not changed since. The header's offsets and the lengths below
+ *       are those of the frame, without the tag.</li>
  * </ul>
  *
- * A datagram that is shorter than its header, has another magic or version, another job key, an
+ * A datagram that is shorter than its header, has another magic or version, another job tag, an
  * impossible rank, type, flags or length, is dropped and counted by {@link #check}; it never
- * reaches the protocol.
+ * reaches the protocol. {@link #check} reads only what finds the pair's key and says where the
+ * frame ends; nothing else of the frame is believed before its tag is verified.
  */
 public final class UdpFrameDescriptor {
     public static final int MAGIC = 0x55484F43;
@@ -98,12 +109,12 @@ public final class UdpFrameDescriptor {
     }
 
     /**
-     * Checks a received datagram at {@code [0, length)} of {@code b} (little-endian) for the job
-     * {@code jobKey} of {@code size} peers. Returns the sender's rank, or one of the negative codes
-     * above. It checks everything a single datagram can show; the sequence numbers are the
-     * protocol's business.
+     * Checks a received frame at {@code [0, length)} of {@code b} (little-endian; the datagram's
+     * length minus its tag) for the job tagged {@code jobTag} of {@code size} peers. Returns the
+     * sender's rank, or one of the negative codes above. It checks everything a single frame can
+     * show before its tag does; the sequence numbers are the protocol's business.
      */
-    public static int check(ByteBuffer b, int length, long jobKey, int size) {
+    public static int check(ByteBuffer b, int length, long jobTag, int size) {
         if (length < HEADER_LENGTH) {
             return length >= 4 && b.getInt(MAGIC_OFFSET) != MAGIC ? NOT_COHORT : TRUNCATED;
         }
@@ -113,7 +124,7 @@ public final class UdpFrameDescriptor {
         if (b.get(VERSION_OFFSET) != VERSION) {
             return WRONG_VERSION;
         }
-        if (b.getLong(JOB_KEY_OFFSET) != jobKey) {
+        if (b.getLong(JOB_KEY_OFFSET) != jobTag) {
             return WRONG_JOB;
         }
         int rank = b.getInt(RANK_OFFSET);
@@ -160,13 +171,13 @@ public final class UdpFrameDescriptor {
     }
 
     /** Writes the common header at {@code b}'s position 0 (little-endian) and positions {@code b} after it. */
-    public static void writeHeader(ByteBuffer b, byte type, short flags, long jobKey, int rank, int seq, int ack,
+    public static void writeHeader(ByteBuffer b, byte type, short flags, long jobTag, int rank, int seq, int ack,
                                    long sack, int window, int extra) {
         b.putInt(MAGIC_OFFSET, MAGIC);
         b.put(VERSION_OFFSET, VERSION);
         b.put(TYPE_OFFSET, type);
         b.putShort(FLAGS_OFFSET, flags);
-        b.putLong(JOB_KEY_OFFSET, jobKey);
+        b.putLong(JOB_KEY_OFFSET, jobTag);
         b.putInt(RANK_OFFSET, rank);
         b.putInt(SEQ_OFFSET, seq);
         b.putInt(ACK_OFFSET, ack);

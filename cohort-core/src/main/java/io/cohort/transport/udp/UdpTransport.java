@@ -1,6 +1,8 @@
 package io.cohort.transport.udp;
 
 import io.cohort.CohortException;
+import io.cohort.auth.FrameAuthenticator;
+import io.cohort.auth.JobSecret;
 import io.cohort.idle.LocalPause;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.SendCompletion;
@@ -38,9 +40,14 @@ import java.util.stream.IntStream;
  *
  * <ul>
  *   <li>Receive: {@link #poll()} drains up to {@value #RECEIVE_BATCH} datagrams, checks each
- *       ({@link UdpFrameDescriptor#check}: magic, version, job key, rank; then that it came from
- *       that rank's socket), hands it to its pair, and after the batch sends the acks that are
- *       urgent. What fails a check is dropped and counted in {@link #counters()}, never thrown.</li>
+ *       ({@link UdpFrameDescriptor#check}: magic, version, job tag, rank; then the frame's tag with
+ *       the key of the pair it claims; then that it came from that rank's socket), hands it to its
+ *       pair, and after the batch sends the acks that are urgent. What fails a check is dropped and
+ *       counted in {@link #counters()}, never thrown.</li>
+ *   <li>Authentication: every datagram ends with a {@value FrameAuthenticator#TAG_BYTES}-byte tag
+ *       (HMAC-SHA256 over the whole frame) keyed per ordered pair, derived from the job's
+ *       {@link JobSecret}: only a member can make a frame the pair accepts, and a frame of one pair
+ *       does not verify for another ({@link UdpChannel}).</li>
  *   <li>Block: {@link #block} first polls the socket {@link UdpSettings#pollsBeforeBlock()} times
  *       (PSE: many {@code recvfrom} calls before one {@code select}), then waits in a selector, but
  *       never past the next protocol timer or a datagram the fault layer holds.</li>
@@ -63,7 +70,10 @@ public final class UdpTransport implements Transport {
 
     private final int rank;
     private final int size;
-    private final long jobKey;
+    /** The job's tag ({@link JobSecret#jobTag()}): tells other jobs' datagrams apart; no proof of anything. */
+    private final long jobTag;
+    /** Each pair's keys are derived from it in {@link #connect}. */
+    private final JobSecret secret;
     private final UdpSettings settings;
     private final NioDatagramPort socket;
     private final DatagramPort port;
@@ -89,20 +99,22 @@ public final class UdpTransport implements Transport {
     private volatile boolean closed;
 
     /**
-     * Binds a socket on {@code bindAddress} (port 0 for an ephemeral one). {@code faults} may be
-     * {@link FaultPlan#NONE}.
+     * Binds a socket on {@code bindAddress} (port 0 for an ephemeral one). Every frame is signed and
+     * checked with keys derived from {@code secret}, the same in every peer of the job.
+     * {@code faults} may be {@link FaultPlan#NONE}.
      */
-    public UdpTransport(int rank, int size, long jobKey, InetSocketAddress bindAddress, UdpSettings settings,
+    public UdpTransport(int rank, int size, JobSecret secret, InetSocketAddress bindAddress, UdpSettings settings,
                         FaultPlan faults) throws IOException {
-        this(rank, size, jobKey, bindAddress, settings, faults, UnaryOperator.identity());
+        this(rank, size, secret, bindAddress, settings, faults, UnaryOperator.identity());
     }
 
     /** As above, with the port wrapped once more by {@code decorate} (tests inject datagrams that way). */
-    UdpTransport(int rank, int size, long jobKey, InetSocketAddress bindAddress, UdpSettings settings,
+    UdpTransport(int rank, int size, JobSecret secret, InetSocketAddress bindAddress, UdpSettings settings,
                  FaultPlan faults, UnaryOperator<DatagramPort> decorate) throws IOException {
         this.rank = rank;
         this.size = size;
-        this.jobKey = jobKey;
+        this.secret = secret;
+        this.jobTag = secret.jobTag();
         this.settings = settings;
         this.socket = NioDatagramPort.open(bindAddress, settings.socketBufferBytes());
         this.faultPort = faults.isNone() ? null : new FaultInjectingPort(socket, faults, faults.seedFor(rank));
@@ -137,7 +149,8 @@ public final class UdpTransport implements Transport {
             if (i != rank && wanted[i]) {
                 int d = UdpEndpoint.datagramBytes(settings.datagramBytes(), local, endpoints[i]);
                 channels[i] = new UdpChannel(this, i, peerNames[i], endpoints[i].address(), d,
-                        settings.windowFrames(receiveBuffer), settings.windowBytesFor(receiveBuffer), sink, now);
+                        settings.windowFrames(receiveBuffer), settings.windowBytesFor(receiveBuffer), sink, now,
+                        UdpChannel.signer(secret, rank, i), UdpChannel.verifier(secret, rank, i));
             }
         }
         active = IntStream.range(0, size).filter(i -> channels[i] != null).mapToObj(i -> channels[i])
@@ -217,8 +230,17 @@ public final class UdpTransport implements Transport {
         return n;
     }
 
+    /**
+     * Checks one datagram at {@code [0, length)} of {@code b} and hands it to its pair. The order is
+     * the security argument: only the cheap header fields that find the key (magic, version, job tag,
+     * rank, and the lengths that say where the frame ends) are read before the tag is verified; its
+     * acks, sequence number and window are believed only after. The tag comes before the source
+     * address: whatever socket a forgery came from, it is counted as one; the address check after it
+     * is defence in depth (a member's genuine frame replayed from another socket).
+     */
     private void dispatch(ByteBuffer b, int length, SocketAddress source, long now) {
-        int r = UdpFrameDescriptor.check(b, length, jobKey, size);
+        int frame = length - FrameAuthenticator.TAG_BYTES; // negative for a runt: check calls it truncated
+        int r = UdpFrameDescriptor.check(b, frame, jobTag, size);
         if (r < 0) {
             switch (r) {
                 case UdpFrameDescriptor.TRUNCATED -> counters.truncated.incrementAndGet();
@@ -230,11 +252,19 @@ public final class UdpTransport implements Transport {
             return;
         }
         UdpChannel c = channels[r];
-        if (c == null || !c.address.equals(source)) {
-            counters.unknownSender.incrementAndGet(); // not in the job, or not the socket of the rank it claims
+        if (c == null) {
+            counters.unknownSender.incrementAndGet(); // a rank of the job this peer has no udp pair with (or itself)
             return;
         }
-        c.onDatagram(b, length, now);
+        if (!c.authentic(b, frame)) {
+            counters.forged.incrementAndGet(); // not made with this pair's key: a stranger, another pair's frame, a bit flipped
+            return;
+        }
+        if (!c.address.equals(source)) {
+            counters.unknownSender.incrementAndGet(); // genuine, but not from the socket of the rank it claims
+            return;
+        }
+        c.onDatagram(b, frame, now);
     }
 
     /** A pair received frames in this batch; it decides about acks after the batch. */
@@ -405,8 +435,8 @@ public final class UdpTransport implements Transport {
         return settings;
     }
 
-    long jobKey() {
-        return jobKey;
+    long jobTag() {
+        return jobTag;
     }
 
     int rank() {

@@ -4,7 +4,9 @@
  * cumulative and selective acknowledgements, selective retransmission on an adaptive
  * (Jacobson/Karels) timer plus RACK-style loss detection, an overflow queue so sends never block
  * while memory lasts, fragmentation to the path MTU and reassembly into the receive's buffer,
- * keepalives and an inactivity time-out, and a goodbye handshake so closing loses nothing.
+ * keepalives and an inactivity time-out, and a goodbye handshake so closing loses nothing. Every
+ * datagram carries a tag keyed per ordered pair from the job's secret and is dropped unread without
+ * it ({@code docs/security.md}).
  *
  * <p>Classes, one per mechanism: {@link io.cohort.transport.udp.UdpTransport} (socket, poll loop,
  * timers), {@link io.cohort.transport.udp.UdpChannel} (one pair), {@link io.cohort.transport.udp.SendWindow},
@@ -15,7 +17,8 @@
  * {@link io.cohort.transport.udp.UdpEndpoint} (what the wire-up publishes) and
  * {@link io.cohort.transport.udp.UdpCounters}.
  *
- * <p>May depend on {@code io.cohort} (exceptions), {@code io.cohort.transport} (the SPI),
+ * <p>May depend on {@code io.cohort} (exceptions), {@code io.cohort.auth} (the job's secret and
+ * frame tags), {@code io.cohort.transport} (the SPI),
  * {@code io.cohort.transport.fault} (the datagram port it sends through), {@code io.cohort.profile}
  * (NACK, retransmission and stall events) and the JDK.
  */

@@ -85,6 +85,9 @@ class ShmCollectiveSegmentTest {
         e = assertThrows(IOException.class, () -> transport(1).openCollectiveSegment("9-2", 3, 1, 9));
         assertTrue(e.getMessage().endsWith("does not exist"), e.getMessage());
         Files.write(dir.resolve("cohort-job-coll-9-3"), new byte[8192]);
+        // Owner-only, as a segment is: a file open to others is refused before its contents are read.
+        Files.setPosixFilePermissions(dir.resolve("cohort-job-coll-9-3"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         e = assertThrows(IOException.class, () -> transport(1).openCollectiveSegment("9-3", 3, 1, 9));
         assertTrue(e.getMessage().endsWith("is not a collective segment of this version"), e.getMessage());
         assertThrows(IOException.class, () -> transport(0).createCollectiveSegment("9-1", 3, 0, 4096, 9),

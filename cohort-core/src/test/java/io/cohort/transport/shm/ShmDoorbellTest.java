@@ -5,6 +5,7 @@ import io.cohort.Status;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.ParkingIdleStrategy;
 import io.cohort.transport.tcp.TcpTransport;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * woken by the peer that writes them or frees it. Both peers' idle strategy blocks at once for 30 s,
  * so without a ring nothing here finishes within the time limit: the limit is the assertion.
  */
+@Isolated // sets a system property other tests' peers read: runs with no other class beside it
 class ShmDoorbellTest {
     private static final long PARK_NANOS = TimeUnit.SECONDS.toNanos(30);
     private final ProgressEngine[] engines = new ProgressEngine[2];
@@ -118,6 +120,7 @@ class ShmDoorbellTest {
         assertEquals(3, s.length());
         assertTrue(transports[0].doorbellRingsSent() >= 1, "the sender rang");
         assertTrue(transports[1].doorbellWakes() >= 1, "the receiver woke by the ring");
+        assertEquals(0, transports[1].doorbellStrangers(), "the ring came from the doorbell the sender's segment names");
     }
 
     @Test
@@ -158,6 +161,63 @@ class ShmDoorbellTest {
         assertEquals("cohort.shm.doorbell=yes must be true or false", e.getMessage());
     }
 
+    /** {@code n} one-byte datagrams to {@code bell} from a socket that is no peer's doorbell. */
+    private static void flood(ShmDoorbell bell, int n) throws Exception {
+        try (java.nio.channels.DatagramChannel stranger = java.nio.channels.DatagramChannel.open(
+                java.net.StandardProtocolFamily.INET)) {
+            stranger.bind(ShmDoorbell.at(0));
+            for (int i = 0; i < n; i++) {
+                stranger.send(ByteBuffer.wrap(new byte[] {1}), ShmDoorbell.at(bell.port()));
+            }
+        }
+    }
+
+    /**
+     * Anyone on the host may write to the doorbell's port: a wake reads at most
+     * {@value ShmDoorbell#DRAIN_MAX} of a flood, counted as strangers', and leaves the rest for the
+     * next wake, so a flood bounds no drain's return. 100 datagrams fit the socket's default buffer.
+     */
+    @Test
+    @Timeout(10)
+    void aStrangersFloodIsDrainedAtMost64AWake() throws Exception {
+        try (ShmDoorbell bell = ShmDoorbell.open()) {
+            assertTrue(bell != null, "loopback UDP works here");
+            flood(bell, 100);
+            bell.sleep(TimeUnit.SECONDS.toNanos(1)); // returns as soon as the first is readable
+            bell.awake();
+            assertTrue(bell.strangers() > 0 && bell.strangers() <= ShmDoorbell.DRAIN_MAX,
+                    bell.strangers() + " datagrams read in one wake");
+            assertEquals(0, bell.wakesByRing(), "a stranger's datagram is no ring");
+            while (bell.strangers() < 100) { // the rest, in later wakes; a lost one would end at the time-out
+                long before = bell.strangers();
+                bell.sleep(TimeUnit.SECONDS.toNanos(1));
+                bell.awake();
+                assertTrue(bell.strangers() - before <= ShmDoorbell.DRAIN_MAX, "one wake read " + (bell.strangers() - before));
+            }
+            assertEquals(0, bell.wakesByRing());
+        }
+    }
+
+    /** A peer's ring behind a stranger's flood still wakes the sleeper, within the wakes the flood takes. */
+    @Test
+    @Timeout(10)
+    void aRealRingBehindAFloodStillWakesTheSleeper() throws Exception {
+        try (ShmDoorbell bell = ShmDoorbell.open(); ShmDoorbell peer = ShmDoorbell.open()) {
+            assertTrue(bell != null && peer != null, "loopback UDP works here");
+            bell.expect(peer.port()); // as the peer's segment names it
+            flood(bell, 100);
+            peer.ring(ShmDoorbell.at(bell.port()));
+            int wakes = 0;
+            while (bell.wakesByRing() == 0) {
+                bell.sleep(TimeUnit.SECONDS.toNanos(30)); // without a datagram pending, this would take 100 ms
+                bell.awake();
+                wakes++;
+            }
+            assertTrue(wakes <= 101 / ShmDoorbell.DRAIN_MAX + 1, "the ring took " + wakes + " wakes");
+            assertEquals(1, bell.wakesByRing());
+        }
+    }
+
     /**
      * A host's shared memory beside TCP to another host, as {@code --transport auto} wires a
      * multi-host job: ranks 0 and 1 share memory, rank 2 is reached over TCP. Rank 0 sleeps in its
@@ -167,6 +227,7 @@ class ShmDoorbellTest {
     @Timeout(20)
     void aRingWakesAnOwnerAsleepInTheTcpSelector() throws Exception {
         long key = ThreadLocalRandom.current().nextLong();
+        io.cohort.auth.JobSecret secret = io.cohort.auth.JobSecret.generate();
         String jobId = "bellmix" + Long.toHexString(key & 0xFFFFFFFFL);
         Path dir = ShmSegmentFile.defaultDirectory();
         String[] names = {"rank 0", "rank 1", "rank 2"};
@@ -175,7 +236,7 @@ class ShmDoorbellTest {
         java.net.InetSocketAddress[] endpoints = new java.net.InetSocketAddress[3];
         for (int r = 0; r < 3; r++) {
             mixed[r] = new ProgressEngine(r, 3, () -> new ParkingIdleStrategy(PARK_NANOS));
-            tcp[r] = new TcpTransport(r, 3, key, new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+            tcp[r] = new TcpTransport(r, 3, secret, new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
             endpoints[r] = tcp[r].localAddress();
         }
         ShmTransport[] shm = new ShmTransport[2];

@@ -3,7 +3,6 @@ package io.cohort.transport.stream;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
 import io.cohort.transport.TestTargets;
-import io.cohort.transport.tcp.FrameDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

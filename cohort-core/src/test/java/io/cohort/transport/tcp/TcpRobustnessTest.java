@@ -5,9 +5,12 @@ import io.cohort.CohortException;
 import io.cohort.PeerClosedException;
 import io.cohort.PeerFailedException;
 import io.cohort.Request;
-import io.cohort.engine.EngineCommunicator;
+import io.cohort.auth.Challenge;
+import io.cohort.auth.JobSecret;
+import io.cohort.comm.EngineCommunicator;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.IdleStrategies;
+import io.cohort.transport.stream.FrameDescriptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,7 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that sends garbage is reported as failed instead of corrupting the stream.
  */
 class TcpRobustnessTest {
-    static final long KEY = 0x5eed_c0de_1234_5678L;
+    static final JobSecret SECRET = JobSecret.generate();
+    static final long TAG = SECRET.jobTag();
     static final long CONNECT_TIMEOUT = TimeUnit.SECONDS.toNanos(20);
 
     private final List<AutoCloseable> cleanup = new ArrayList<>();
@@ -64,10 +68,8 @@ class TcpRobustnessTest {
         return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     }
 
-    static byte[] handshake(long key, int rank, int size) {
-        ByteBuffer b = ByteBuffer.allocate(HandshakeDescriptor.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-        HandshakeDescriptor.write(b, key, rank, size);
-        return b.array();
+    static byte[] handshake(long tag, int rank, int size) {
+        return TcpHandshakeTest.hello(tag, rank, size, Challenge.nonce());
     }
 
     static byte[] header(int length, short type, int context, int tag) {
@@ -114,7 +116,7 @@ class TcpRobustnessTest {
         InetSocketAddress[] addresses = new InetSocketAddress[n];
         String[] names = new String[n];
         for (int i = 0; i < n; i++) {
-            t[i] = new TcpTransport(i, n, KEY, loopback());
+            t[i] = new TcpTransport(i, n, SECRET, loopback());
             cleanup.add(t[i]);
             engines[i] = new ProgressEngine(i, n, IdleStrategies.factory("backoff"));
             addresses[i] = t[i].localAddress();
@@ -123,10 +125,10 @@ class TcpRobustnessTest {
         // Rank 0 accepts ranks 1 and 2, rank 1 accepts rank 2: strangers queue up in front of them.
         List<Socket> rejectedStrangers = new ArrayList<>();
         rejectedStrangers.add(stranger(addresses[0], "GET / HTTP/1.1\r\nHost: cohort\r\n\r\n".getBytes(StandardCharsets.US_ASCII), false));
-        rejectedStrangers.add(stranger(addresses[0], handshake(KEY ^ 1, 1, n), false)); // wrong job key
+        rejectedStrangers.add(stranger(addresses[0], handshake(TAG ^ 1, 1, n), false)); // another job's tag
         rejectedStrangers.add(stranger(addresses[0], new byte[] {1, 2, 3, 4, 5}, true)); // short garbage, then EOF
-        rejectedStrangers.add(stranger(addresses[0], handshake(KEY, 0, n), false)); // claims to be rank 0 itself
-        rejectedStrangers.add(stranger(addresses[1], handshake(KEY, 2, n + 1), false)); // wrong job size
+        rejectedStrangers.add(stranger(addresses[0], handshake(TAG, 0, n), false)); // claims to be rank 0 itself
+        rejectedStrangers.add(stranger(addresses[1], handshake(TAG, 2, n + 1), false)); // wrong job size
         rejectedStrangers.add(stranger(addresses[1], new byte[0], true)); // connects and hangs up
         Socket silent = stranger(addresses[0], new byte[] {0x43, 0x4F}, false); // starts a handshake, never finishes
 
@@ -148,9 +150,12 @@ class TcpRobustnessTest {
             connectors[i].join();
             assertNull(errors[i], () -> "rank " + " could not connect: " + errors[0] + " / " + errors[1] + " / " + errors[2]);
         }
-        assertEquals(4, t[0].rejectedConnections(), "rank 0 must count the four strangers it refused");
+        assertEquals(5, t[0].rejectedConnections(), "rank 0 must count the four strangers it refused and the one it closed unfinished");
         assertEquals(2, t[1].rejectedConnections(), "rank 1 must count the two strangers it refused");
         assertEquals(0, t[2].rejectedConnections());
+        for (TcpTransport x : t) {
+            assertEquals(0, x.failedAuthentications(), "no stranger here sent a hello of this job");
+        }
         for (Socket s : rejectedStrangers) {
             assertTrue(closedByPeer(s), "a refused stranger's connection must be closed");
         }
@@ -201,7 +206,7 @@ class TcpRobustnessTest {
         final SocketChannel channel;
 
         ManualPeer() throws Exception {
-            transport = new TcpTransport(0, 2, KEY, loopback());
+            transport = new TcpTransport(0, 2, SECRET, loopback());
             cleanup.add(this);
             engine = new ProgressEngine(0, 2, IdleStrategies.factory("backoff"));
             InetSocketAddress[] addresses = {transport.localAddress(), new InetSocketAddress(InetAddress.getLoopbackAddress(), 1)};
@@ -215,9 +220,8 @@ class TcpRobustnessTest {
             });
             connector.start();
             channel = SocketChannel.open(transport.localAddress());
-            write(handshake(KEY, 1, 2));
-            ByteBuffer theirs = read(HandshakeDescriptor.LENGTH);
-            assertEquals(0, HandshakeDescriptor.validate(theirs, 0, KEY, 2), "rank 0 answers with its handshake");
+            TcpHandshakeTest.proveAsConnector(java.nio.channels.Channels.newInputStream(channel),
+                    java.nio.channels.Channels.newOutputStream(channel), SECRET, 1, 0, 2);
             connector.join();
             if (error[0] != null) {
                 throw new AssertionError("rank 0 did not accept the fixture", error[0]);

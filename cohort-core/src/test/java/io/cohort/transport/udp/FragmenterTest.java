@@ -3,6 +3,7 @@ package io.cohort.transport.udp;
 import io.cohort.transport.InboundSink;
 import io.cohort.transport.InboundTarget;
 import io.cohort.transport.TestTargets;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Fragmentation to the datagram size and reassembly into the engine's buffer. */
+@Isolated // records JFR events, which are process-wide: another class's peers would add theirs
 @Timeout(10)
 class FragmenterTest {
     /** A sink that records messages; the target is a fresh array of exactly the message's length. */

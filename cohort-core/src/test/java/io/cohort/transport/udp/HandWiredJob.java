@@ -1,7 +1,8 @@
 package io.cohort.transport.udp;
 
 import io.cohort.Communicator;
-import io.cohort.engine.EngineCommunicator;
+import io.cohort.auth.JobSecret;
+import io.cohort.comm.EngineCommunicator;
 import io.cohort.engine.ProgressEngine;
 import io.cohort.idle.IdleStrategies;
 import io.cohort.transport.fault.DatagramPort;
@@ -16,7 +17,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * A job of N peers as threads over udp transports the test builds itself (with a port decorator per
- * rank and a known job key), for tests that need more access than {@code LocalCohort} gives.
+ * rank and a known job secret), for tests that need more access than {@code LocalCohort} gives.
  */
 final class HandWiredJob {
     /** What each peer runs. */
@@ -25,19 +26,19 @@ final class HandWiredJob {
         void run(Communicator world) throws Exception;
     }
 
-    final long key;
+    final JobSecret secret;
     final UdpTransport[] transports;
     final ProgressEngine[] engines;
 
-    HandWiredJob(int n, long key, UdpSettings settings, IntFunction<UnaryOperator<DatagramPort>> decorators)
+    HandWiredJob(int n, JobSecret secret, UdpSettings settings, IntFunction<UnaryOperator<DatagramPort>> decorators)
             throws IOException {
-        this.key = key;
+        this.secret = secret;
         this.transports = new UdpTransport[n];
         this.engines = new ProgressEngine[n];
         UdpEndpoint[] endpoints = new UdpEndpoint[n];
         String[] names = new String[n];
         for (int i = 0; i < n; i++) {
-            transports[i] = new UdpTransport(i, n, key, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            transports[i] = new UdpTransport(i, n, secret, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     settings, FaultPlan.NONE, decorators.apply(i));
             endpoints[i] = transports[i].localEndpoint();
             names[i] = "rank " + i;

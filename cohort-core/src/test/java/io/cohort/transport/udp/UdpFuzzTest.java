@@ -3,6 +3,7 @@ package io.cohort.transport.udp;
 import io.cohort.Communicator;
 import io.cohort.Message;
 import io.cohort.Request;
+import io.cohort.auth.JobSecret;
 import io.cohort.transport.fault.DatagramPort;
 import io.cohort.transport.fault.ForwardingDatagramPort;
 import org.junit.jupiter.api.Test;
@@ -32,19 +33,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * while
  * <ul>
  *   <li>a foreign socket sprays every peer with random bytes, truncated and mutated frames, frames
- *       of another job, another version, and forged frames with this job's key (which its address
- *       gives away), and</li>
- *   <li>rank 0's port interleaves forged frames that carry rank 1's real source address (as a
- *       spoofing host could), with absurd sequence numbers, acks of frames never sent, impossible
- *       lengths and types, and ranks that do not match the address.</li>
+ *       of another job, another version, and frames with this job's tag (which its traffic gives
+ *       away), half with a wrong tag (a stranger) and half with the right one (a member's frame
+ *       sent from a socket not its own), and</li>
+ *   <li>rank 0's port interleaves frames signed with rank 1's key that carry rank 1's real source
+ *       address (a broken member, or one whose key leaked), with absurd sequence numbers, acks of
+ *       frames never sent, impossible lengths and types, and ranks that do not match the address.</li>
  * </ul>
  * Every message must arrive intact and in order, and each kind of drop counter must have moved.
- * (A forged frame with a plausible in-window sequence number from a spoofed address cannot be told
- * from a real one without a MAC; the job key tells jobs apart, it does not authenticate.)
+ * ({@link UdpAuthenticationTest} shows that a stranger cannot make the frames of the second kind.)
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class UdpFuzzTest {
-    private static final long KEY = 0x5EED_F00D_CAFEL;
+    private static final JobSecret SECRET = JobSecret.generate();
+    private static final long KEY = SECRET.jobTag();
     private static final int N = 3;
     private static final int ROUNDS = 25;
 
@@ -129,12 +131,14 @@ class UdpFuzzTest {
     @Test
     void aLiveJobShrugsOffRandomMutatedAndForgedDatagrams() throws Exception {
         SpoofingPort[] spoof = new SpoofingPort[1];
-        HandWiredJob job = new HandWiredJob(N, KEY, UdpSettings.defaults(), rank -> rank == 0
+        HandWiredJob job = new HandWiredJob(N, SECRET, UdpSettings.defaults(), rank -> rank == 0
                 ? p -> spoof[0] = new SpoofingPort(p) : p -> p);
         spoof[0].spoofedSource = job.address(1);
         SplittableRandom r = new SplittableRandom(77);
         for (int i = 0; i < 150; i++) {
-            spoof[0].forged.addAll(forgeries(KEY, 1, r));
+            for (byte[] f : forgeries(KEY, 1, r)) {
+                spoof[0].forged.add(SignedFrames.sealAsClaimed(SECRET, N, 0, f));
+            }
         }
         AtomicBoolean done = new AtomicBoolean();
         AtomicLong sprayed = new AtomicLong();
@@ -142,10 +146,15 @@ class UdpFuzzTest {
             SplittableRandom s = new SplittableRandom(78);
             try (DatagramChannel foreign = DatagramChannel.open()) {
                 foreign.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                byte[] wrongTag = new byte[16];
+                boolean sealed = false;
                 while (!done.get()) {
                     for (int rank = 0; rank < N; rank++) {
                         for (byte[] f : forgeries(KEY, 1, s)) {
-                            foreign.send(ByteBuffer.wrap(f), job.address(rank));
+                            sealed = !sealed;
+                            s.nextBytes(wrongTag);
+                            byte[] d = sealed ? SignedFrames.sealAsClaimed(SECRET, N, rank, f) : SignedFrames.withTag(f, wrongTag);
+                            foreign.send(ByteBuffer.wrap(d), job.address(rank));
                             sprayed.incrementAndGet();
                         }
                     }
@@ -172,6 +181,7 @@ class UdpFuzzTest {
         assertTrue(c0.wrongVersion() > 0, all);
         assertTrue(c0.wrongJob() > 0, all);
         assertTrue(c0.unknownSender() > 0, all);
+        assertTrue(c0.forged() > 0, all);
         assertTrue(c0.malformed() > 0, all);
         assertTrue(c0.outOfWindow() > 0, all);
         assertTrue(c0.badAck() > 0, all);

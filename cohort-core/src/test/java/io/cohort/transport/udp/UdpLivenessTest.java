@@ -2,6 +2,7 @@ package io.cohort.transport.udp;
 
 import io.cohort.CohortException;
 import io.cohort.PeerFailedException;
+import io.cohort.auth.JobSecret;
 import io.cohort.transport.SendCompletion;
 import io.cohort.transport.fault.FaultPlan;
 import org.junit.jupiter.api.AfterEach;
@@ -30,7 +31,7 @@ class UdpLivenessTest {
     private UdpTransport[] t;
 
     private void wire(UdpSettings settings) throws IOException {
-        long key = 42;
+        JobSecret key = JobSecret.generate();
         t = new UdpTransport[2];
         UdpEndpoint[] endpoints = new UdpEndpoint[2];
         for (int i = 0; i < 2; i++) {

@@ -7,7 +7,7 @@ import io.cohort.Request;
 /**
  * {@code ShmRingStreamer <marker>}: every peer endlessly passes 256 KiB messages round a ring
  * (to rank+1, from rank-1), so the shared-memory segments are in constant use. Prints the job id
- * (rank 0) and "rank R streaming" once the first round went through. The marker only tags the
+ * and the job's shared-memory directory (rank 0) and "rank R streaming" once the first round went through. The marker only tags the
  * command line so a test can find the processes.
  */
 public final class ShmRingStreamer {
@@ -22,6 +22,7 @@ public final class ShmRingStreamer {
         byte[] data = new byte[256 << 10];
         if (world.rank() == 0) {
             System.out.println("job " + System.getenv("COHORT_JOB_ID"));
+            System.out.println("shm-dir " + System.getenv("COHORT_SHM_JOB_DIR"));
         }
         for (long round = 0;; round++) {
             Request r = world.isend(next, 1, data);

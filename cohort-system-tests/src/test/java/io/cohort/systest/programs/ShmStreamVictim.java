@@ -9,7 +9,7 @@ import java.io.IOException;
  * {@code ShmStreamVictim <totalMiB> <chunkMiB> <killAfter>}: rank 0 streams totalMiB to rank 1 in
  * chunkMiB messages (far more than a shared-memory ring holds, so rank 0 is blocked in send most of
  * the time); rank 1 SIGKILLs itself after receiving killAfter of them. Rank 0 prints the job id
- * first so the test can look for that job's segment files. If rank 0 ever finishes streaming it
+ * and its shared-memory directory first so the test can look for that job's segment files. If rank 0 ever finishes streaming it
  * waits for a reply rank 1 never sends, so it must be released by the peer-failure path either way.
  */
 public final class ShmStreamVictim {
@@ -23,6 +23,7 @@ public final class ShmStreamVictim {
         Communicator world = Cohort.init();
         if (world.rank() == 0) {
             System.out.println("job " + System.getenv("COHORT_JOB_ID"));
+            System.out.println("shm-dir " + System.getenv("COHORT_SHM_JOB_DIR"));
             System.out.flush();
         }
         world.barrier();

@@ -77,6 +77,7 @@ public final class HtmlReport {
         regions(h, a);
         protocol(h, a);
         h.append("</div>\n");
+        dropped(h, a);
         h.append("<footer>Made by <code>cohort prof</code> from ").append(set.peers().size()).append(" recordings in <code>")
                 .append(Html.escape(set.directory().toString()))
                 .append("</code>. Times of peers on different hosts are offset by the skew of their clocks.</footer>\n");
@@ -238,6 +239,26 @@ public final class HtmlReport {
         h.append("</section>");
     }
 
+    /** Only when something was dropped: the transports' drops, as each peer's --verbose line counts them. */
+    private static void dropped(StringBuilder h, ProfileAnalysis a) {
+        if (a.dropped().isEmpty()) {
+            return;
+        }
+        h.append("<section class=\"card\" id=\"dropped\"><h2>Dropped traffic</h2><p class=\"note\">What the transports dropped "
+                + "as not this job's, failing authentication or malformed (totals over the ")
+                .append(a.scope().isOneRank() ? "rank" : "peers").append(", as <code>cohort run --verbose</code> prints them per peer)."
+                + " Such traffic is never delivered.</p>");
+        Table t = new Table("Transport", "Reason", "Dropped", "Per rank");
+        for (ProfileAnalysis.DropRow r : a.dropped()) {
+            List<String> perRank = new ArrayList<>();
+            r.perRank().forEach((rank, n) -> perRank.add("rank " + rank + ": " + n));
+            t.row(code(r.transport()), Html.escape(r.reason()), Html.escape(r.count() + " " + ProfileAnalysis.dropUnit(r)),
+                    Html.escape(String.join(", ", perRank)));
+        }
+        t.appendTo(h, "Nothing dropped.");
+        h.append("</section>\n");
+    }
+
     private static String code(String s) {
         return "<code>" + Html.escape(s) + "</code>";
     }
@@ -262,17 +283,22 @@ public final class HtmlReport {
             }
             h.append("<table><thead><tr>");
             for (int i = 0; i < heads.length; i++) {
-                h.append(i == 0 || heads[i].equals("Call site") ? "<th>" : "<th class=\"num\">").append(Html.escape(heads[i])).append("</th>");
+                h.append(text(i) ? "<th>" : "<th class=\"num\">").append(Html.escape(heads[i])).append("</th>");
             }
             h.append("</tr></thead><tbody>");
             for (String[] r : rows) {
                 h.append("<tr>");
                 for (int i = 0; i < r.length; i++) {
-                    h.append(i == 0 || heads[i].equals("Call site") ? "<td>" : "<td class=\"num\">").append(r[i]).append("</td>");
+                    h.append(text(i) ? "<td>" : "<td class=\"num\">").append(r[i]).append("</td>");
                 }
                 h.append("</tr>");
             }
             h.append("</tbody></table>");
+        }
+
+        /** Whether column {@code i} holds text (left-aligned), not a number. */
+        private boolean text(int i) {
+            return i == 0 || heads[i].equals("Call site") || heads[i].equals("Reason") || heads[i].equals("Per rank");
         }
     }
 

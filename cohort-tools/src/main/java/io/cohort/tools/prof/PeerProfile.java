@@ -17,11 +17,23 @@ import java.util.Map;
  * @param threads     Java thread id to name, for the threads that recorded something
  * @param totals      a summary profile's totals ({@link Totals#NONE} for a recording of events, whose
  *                    {@code comms} and {@code regions} hold every call instead)
+ * @param dropped     what the peer's transports dropped over the job, one entry per transport, reason and unit
+ *                    (empty when nothing was, or the peer never closed its world)
  */
 public record PeerProfile(Path file, int rank, int size, String jobId, String host, String application, long pid,
                           long firstNanos, long lastNanos, long appNanos, boolean jobClosed,
                           List<CommEvent> comms, List<RegionEvent> regions, Map<String, Long> samples,
-                          Map<String, ProtocolStats> protocol, Map<Long, String> threads, Totals totals) {
+                          Map<String, ProtocolStats> protocol, Map<Long, String> threads, Totals totals,
+                          List<DroppedTraffic> dropped) {
+
+    /** A profile in which nothing was dropped. */
+    public PeerProfile(Path file, int rank, int size, String jobId, String host, String application, long pid,
+                       long firstNanos, long lastNanos, long appNanos, boolean jobClosed,
+                       List<CommEvent> comms, List<RegionEvent> regions, Map<String, Long> samples,
+                       Map<String, ProtocolStats> protocol, Map<Long, String> threads, Totals totals) {
+        this(file, rank, size, jobId, host, application, pid, firstNanos, lastNanos, appNanos, jobClosed, comms, regions,
+                samples, protocol, threads, totals, List.of());
+    }
 
     /** Sum of the communication events' durations (they do not nest), or of a summary's times. */
     public long commNanos() {

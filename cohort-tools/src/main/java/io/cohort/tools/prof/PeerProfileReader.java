@@ -33,6 +33,7 @@ final class PeerProfileReader {
     private final Map<String, Long> samples = new HashMap<>();
     private final Map<String, ProtocolStats> protocol = new TreeMap<>();
     private final Map<Long, String> threads = new TreeMap<>();
+    private final Map<String, DroppedTraffic> dropped = new LinkedHashMap<>();
     private long first = Long.MAX_VALUE;
     private long last = Long.MIN_VALUE;
     private int rank = -1;
@@ -114,7 +115,7 @@ final class PeerProfileReader {
         return new PeerProfile(file, rank, size, jobId, host, application, pid, first, last, app, closed,
                 Collections.unmodifiableList(comms), Collections.unmodifiableList(regions),
                 Collections.unmodifiableMap(samples), Collections.unmodifiableMap(protocol),
-                Collections.unmodifiableMap(threads), Totals.NONE);
+                Collections.unmodifiableMap(threads), Totals.NONE, List.copyOf(dropped.values()));
     }
 
     private void accept(RecordedEvent e) {
@@ -161,6 +162,8 @@ final class PeerProfileReader {
                 s.stalls++;
                 s.stallNanos += duration;
             }
+            case ProfileEvents.DROPPED_TRAFFIC -> DroppedTraffic.add(dropped, text(e, ProfileEvents.TRANSPORT, "?"),
+                    text(e, ProfileEvents.REASON, "?"), text(e, ProfileEvents.UNIT, ""), number(e, ProfileEvents.COUNT, 0));
             default -> {
                 // JDK events other than samples only widen the recording's span.
             }

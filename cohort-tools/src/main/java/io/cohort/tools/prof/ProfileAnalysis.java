@@ -34,6 +34,13 @@ public final class ProfileAnalysis {
     public record TransportRow(String transport, ProtocolStats stats) {
     }
 
+    /**
+     * What the scope's peers' {@code transport} dropped for {@code reason}: {@code count} {@code unit}s
+     * in all (a job total, not a mean per peer), and the count of each rank that dropped some.
+     */
+    public record DropRow(String transport, String reason, String unit, long count, Map<Integer, Long> perRank) {
+    }
+
     private final ProfileSet set;
     private final Scope scope;
     private final TableLimit limit;
@@ -48,6 +55,7 @@ public final class ProfileAnalysis {
     private final long samples;
     private final TableLimit.Ranked<RegionRow> regions;
     private final List<TransportRow> protocol;
+    private final List<DropRow> dropped;
     private boolean summary;
 
     public ProfileAnalysis(ProfileSet set, Scope scope, TableLimit limit) {
@@ -62,7 +70,14 @@ public final class ProfileAnalysis {
         Map<String, Long> methodSamples = new HashMap<>();
         Map<String, long[]> regionTimes = new HashMap<>();
         Map<String, ProtocolStats> transports = new TreeMap<>();
+        Map<List<String>, Map<Integer, Long>> drops = new HashMap<>();
         for (PeerProfile p : scope.peers()) {
+            for (DroppedTraffic d : p.dropped()) {
+                if (d.count() > 0) {
+                    drops.computeIfAbsent(List.of(d.transport(), d.reason(), d.unit()), k -> new TreeMap<>())
+                            .merge(p.rank(), d.count(), Long::sum);
+                }
+            }
             long c = p.commNanos();
             peerTimes.add(new PeerTime(p.rank(), p.host(), p.appNanos(), c, p.jobClosed()));
             app += p.appNanos();
@@ -129,6 +144,13 @@ public final class ProfileAnalysis {
         List<TransportRow> ts = new ArrayList<>();
         transports.forEach((t, s) -> ts.add(new TransportRow(t, s)));
         this.protocol = List.copyOf(ts);
+
+        List<DropRow> ds = new ArrayList<>();
+        drops.forEach((k, perRank) -> ds.add(new DropRow(k.get(0), k.get(1), k.get(2),
+                perRank.values().stream().mapToLong(Long::longValue).sum(), java.util.Collections.unmodifiableMap(perRank))));
+        ds.sort(Comparator.comparing(DropRow::transport).thenComparing(Comparator.comparingLong(DropRow::count).reversed())
+                .thenComparing(DropRow::reason).thenComparing(DropRow::unit));
+        this.dropped = List.copyOf(ds);
     }
 
     private static void add(long[] countAndNanos, long nanos) {
@@ -209,6 +231,27 @@ public final class ProfileAnalysis {
 
     public List<TransportRow> protocol() {
         return protocol;
+    }
+
+    /** What the transports dropped, per transport (by name), then reason (most first); empty when nothing was. */
+    public List<DropRow> dropped() {
+        return dropped;
+    }
+
+    /** {@code broadcast domain: failed authentication (rank 1: 7, rank 2: 5)}: a drop row's words after its count. */
+    public static String dropWhat(DropRow r) {
+        StringBuilder b = new StringBuilder(r.transport()).append(": ").append(r.reason()).append(" (");
+        String sep = "";
+        for (Map.Entry<Integer, Long> e : r.perRank().entrySet()) {
+            b.append(sep).append("rank ").append(e.getKey()).append(": ").append(e.getValue());
+            sep = ", ";
+        }
+        return b.append(')').toString();
+    }
+
+    /** {@code 1 datagram}, {@code 12 datagrams}: a drop row's count with its unit. */
+    public static String dropUnit(DropRow r) {
+        return r.unit().isEmpty() ? "" : r.unit() + (r.count() == 1 ? "" : "s");
     }
 
     /** The lowest and highest size class any operation's messages fall in, or {-1, -1}. */

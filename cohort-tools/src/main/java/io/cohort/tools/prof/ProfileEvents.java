@@ -18,6 +18,7 @@ public final class ProfileEvents {
     public static final String NACK = "io.cohort.Nack";
     public static final String RETRANSMISSION = "io.cohort.Retransmission";
     public static final String FLOW_CONTROL_STALL = "io.cohort.FlowControlStall";
+    public static final String DROPPED_TRAFFIC = "io.cohort.DroppedTraffic";
     /** The JDK's method sampler: one stack per sampled running thread and period. */
     public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
 
@@ -36,6 +37,8 @@ public final class ProfileEvents {
     public static final String PID = "pid";
     public static final String TRANSPORT = "transport";
     public static final String COUNT = "count";
+    public static final String REASON = "reason";
+    public static final String UNIT = "unit";
 
     /** Fields every JFR event has; the rest of a Cohort event's fields are its own. */
     static final List<String> STANDARD_FIELDS = List.of("startTime", "duration", "eventThread", "stackTrace");

@@ -32,6 +32,7 @@ final class SummaryReader {
         Map<String, long[]> regions = new TreeMap<>();
         Map<String, Long> samples = new HashMap<>();
         Map<String, ProtocolStats> protocol = new TreeMap<>();
+        Map<String, DroppedTraffic> dropped = new java.util.LinkedHashMap<>();
         int rank = -1;
         int size = 0;
         String jobId = "";
@@ -101,6 +102,13 @@ final class SummaryReader {
                             s.stalls += Long.parseLong(f[6]);
                             s.stallNanos += Long.parseLong(f[7]);
                         }
+                        case SummaryFormat.DROPPED -> {
+                            long n = Long.parseLong(f[4]);
+                            if (n < 0) {
+                                throw new IllegalArgumentException("dropped " + n);
+                            }
+                            DroppedTraffic.add(dropped, text(f[1]), text(f[2]), text(f[3]), n);
+                        }
                         default -> {
                             // a record a later writer added
                         }
@@ -137,7 +145,7 @@ final class SummaryReader {
                 Collections.unmodifiableList(regionTotals), siteInterval, ticks, pause);
         return new PeerProfile(file, rank, size, jobId, host, application, pid, start, start + app, app, closed,
                 List.of(), List.of(), Collections.unmodifiableMap(samples), Collections.unmodifiableMap(protocol),
-                Map.of(), totals);
+                Map.of(), totals, List.copyOf(dropped.values()));
     }
 
     /** A comm line's peer (-1: none or any) within the job, and its size class (-1: none) within the histogram's. */

@@ -32,6 +32,7 @@ public final class TextReport {
         methods(out, a);
         regions(out, a);
         protocol(out, a);
+        dropped(out, a);
         out.append("@--- End of report\n");
         return out.toString();
     }
@@ -219,5 +220,17 @@ public final class TextReport {
                     Fmt.millis(s.perPeer(p.stallNanos())));
         }
         section(out, "Protocol (per transport)", t);
+    }
+
+    /** Only when something was dropped: a job's traffic that was not its own, failed authentication or was malformed. */
+    private static void dropped(StringBuilder out, ProfileAnalysis a) {
+        if (a.dropped().isEmpty()) {
+            return;
+        }
+        TextTable t = new TextTable("Count", "Unit<", "Dropped<");
+        for (ProfileAnalysis.DropRow r : a.dropped()) {
+            t.row(Long.toString(r.count()), ProfileAnalysis.dropUnit(r), ProfileAnalysis.dropWhat(r));
+        }
+        section(out, "Dropped traffic (not this job's, failed authentication or malformed; totals, per rank in brackets)", t);
     }
 }

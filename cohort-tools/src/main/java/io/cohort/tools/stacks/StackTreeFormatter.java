@@ -21,7 +21,7 @@ import java.util.Map;
  *        io.cohort.wireup.PeerMain.main(PeerMain.java:34)
  *        ...
  *    [1-3] app.Hang.main(Hang.java:31)
- *          io.cohort.engine.EngineCommunicator.recv(EngineCommunicator.java:88)
+ *          io.cohort.comm.EngineCommunicator.recv(EngineCommunicator.java:88)
  *          ...
  *          TIMED_WAITING
  *    [0]   app.Hang.main(Hang.java:29)

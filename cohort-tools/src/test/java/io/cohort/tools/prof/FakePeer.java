@@ -18,7 +18,8 @@ public final class FakePeer {
     static final String JOB_ID = "c0ffee01";
     private static final String[] ENABLED = {ProfileEvents.SEND, ProfileEvents.RECEIVE, ProfileEvents.PROBE,
             ProfileEvents.WAIT, ProfileEvents.COLLECTIVE, ProfileEvents.REGION, ProfileEvents.PEER_INFO,
-            ProfileEvents.JOB, ProfileEvents.NACK, ProfileEvents.RETRANSMISSION, ProfileEvents.FLOW_CONTROL_STALL};
+            ProfileEvents.JOB, ProfileEvents.NACK, ProfileEvents.RETRANSMISSION, ProfileEvents.FLOW_CONTROL_STALL,
+            ProfileEvents.DROPPED_TRAFFIC};
     /** Operations longer than this sleep through most of their time; a sleep overshoots by some tens of microseconds. */
     private static final long PARK_ABOVE_NANOS = 300_000;
 
@@ -125,7 +126,8 @@ public final class FakePeer {
     private static void loadEventClasses() {
         for (jdk.jfr.Event e : new jdk.jfr.Event[] {new FixtureEvents.Send(), new FixtureEvents.Receive(), new FixtureEvents.Probe(),
                 new FixtureEvents.Wait(), new FixtureEvents.Collective(), new FixtureEvents.Region(), new FixtureEvents.PeerInfo(),
-                new FixtureEvents.Job(), new FixtureEvents.Nack(), new FixtureEvents.Retransmission(), new FixtureEvents.FlowControlStall()}) {
+                new FixtureEvents.Job(), new FixtureEvents.Nack(), new FixtureEvents.Retransmission(), new FixtureEvents.FlowControlStall(),
+                new FixtureEvents.DroppedTraffic()}) {
             e.isEnabled();
         }
     }
@@ -215,6 +217,16 @@ public final class FakePeer {
         e.name = name;
         e.end();
         e.commit();
+    }
+
+    /** What a transport dropped over the job for one reason, as a peer reports it at its end. */
+    public void dropped(String transport, String reason, String unit, long count) {
+        FixtureEvents.DroppedTraffic d = new FixtureEvents.DroppedTraffic();
+        d.transport = transport;
+        d.reason = reason;
+        d.unit = unit;
+        d.count = count;
+        d.commit();
     }
 
     public void protocolTrouble(String transport, int peer) {

@@ -95,4 +95,12 @@ final class FixtureEvents {
         String transport;
         int peer;
     }
+
+    @Name(ProfileEvents.DROPPED_TRAFFIC)
+    static final class DroppedTraffic extends Event {
+        String transport;
+        String reason;
+        String unit;
+        long count;
+    }
 }
