@@ -20,9 +20,11 @@ import static io.cohort.broadcast.eqa.EqaHeaderDescriptor.*;
  *   PUSH_PULL:  BTP1 packet, BTP2 packet (PUSH_END, names a designated receiver) ─► wait
  *               designated receiver ── PULL ──► rest of the message as SIMPLE
  *   recovery:   GAP ACK from r ─► resend cursor(r).. to r only (at most once per gap hold)
- *               r silent for the retransmit timeout with packets outstanding ─► the same
+ *               r silent for its retransmit timeout with packets outstanding ─► the same
  *               no PULL within the timeout ─► resend the PUSH_END packet to the designated receiver
  * </pre>
+ *
+ * Each receiver's retransmit timeout follows its measured round trip ({@link RetransmitTimers}).
  *
  * A push that some receivers lost does not hold the pull back: they recover by go-back-N like any
  * other packet, and the window stops the sender until they have (the paper's "suspended").
@@ -55,7 +57,7 @@ final class EqaSender {
     private final RetransmissionBuffer buffer;
     private final FrameOutput out;
     private final EqaCounters counters;
-    private final long rtoNanos;
+    private final RetransmitTimers timers;
     private final long gapHoldNanos;
     private final ByteBuffer frame;
     private final ByteBuffer resend;
@@ -88,7 +90,7 @@ final class EqaSender {
         this.buffer = buffer;
         this.out = out;
         this.counters = counters;
-        this.rtoNanos = ctx.retransmitTimeoutMicros() * 1000;
+        this.timers = new RetransmitTimers(receiverRanks.length, buffer.window(), ctx.retransmitTimeoutMicros() * 1000);
         this.gapHoldNanos = ctx.gapHoldMicros() * 1000;
         int max = DataFrameDescriptor.PAYLOAD_OFFSET + ctx.packetPayloadBytes();
         this.frame = ByteBuffer.allocate(max).order(ByteOrder.LITTLE_ENDIAN);
@@ -181,6 +183,7 @@ final class EqaSender {
         int frameLength = DataFrameDescriptor.PAYLOAD_OFFSET + length;
         frame.limit(frameLength);
         buffer.store(frame);
+        timers.broadcast(seq, now);
         for (int r = 0; r < receiverRanks.length; r++) {
             if (buffer.cursor(r) == seq) {
                 lastProgressAt[r] = now; // r was up to date: its timeout starts with this packet
@@ -213,15 +216,16 @@ final class EqaSender {
                 if (phase == Phase.AWAIT_PULL && current != null && receiverRanks[r] != designated) {
                     continue; // silent by design until the pull: a lost push shows as a gap once the rest flows
                 }
-                if (c < next && now - lastProgressAt[r] >= rtoNanos) {
+                if (c < next && now - lastProgressAt[r] >= timers.timeout(r)) {
                     counters.increment(TIMEOUT_RESENDS);
+                    timers.backOff(r);
                     work += resendFrom(r, c, now);
                 }
             }
         }
-        if (phase == Phase.AWAIT_PULL && current != null && now - lastNudgeAt >= rtoNanos) {
+        int slot = phase == Phase.AWAIT_PULL && current != null ? slotOf(designated) : -1;
+        if (slot >= 0 && now - lastNudgeAt >= timers.timeout(slot)) {
             lastNudgeAt = now;
-            int slot = slotOf(designated);
             resend.clear();
             int length = buffer.copy(slot, pushEndSeq, resend);
             if (length < 0) {
@@ -260,6 +264,7 @@ final class EqaSender {
             sent++;
         }
         lastProgressAt[slot] = now; // the next timeout counts from this resend
+        timers.resent(slot, next); // Karn: an ACK of these may answer either copy, so it is no sample
         return sent;
     }
 
@@ -270,8 +275,13 @@ final class EqaSender {
             return;
         }
         counters.increment(ACKS_RECEIVED);
+        long before = buffer.cursor(slot);
         if (buffer.acknowledge(slot, next) >= 0) {
             lastProgressAt[slot] = now;
+            if (next > before) {
+                // next - 1 was at or past the cursor, so still in the window and its send time with it
+                timers.acknowledged(slot, next, now);
+            }
         }
         if (phase == Phase.AWAIT_PULL && rank == designated && next > pushEndSeq) {
             pullGranted(now);
@@ -299,6 +309,11 @@ final class EqaSender {
         for (int r = 0; r < receiverRanks.length; r++) {
             lastProgressAt[r] = now; // the silent receivers' timeouts count from the resumption
         }
+    }
+
+    /** Receiver {@code rank}'s retransmit timeout now, in nanoseconds (for reports and tests). */
+    long retransmitTimeoutNanos(int rank) {
+        return timers.timeout(slotOf(rank));
     }
 
     private int slotOf(int rank) {
