@@ -105,7 +105,8 @@ final class DomainOpening {
             PcodeContext timers = PcodeContext.fromSystemProperties(); // the call time-out and linger of every domain
             String idle = IdleStrategies.configured().get().name();
             EqaDomain d = EqaDomain.open(binding, addresses, eqa, EqaAgentThread.Idle.forStrategy(idle),
-                    timers.callTimeoutNanos(), timers.lingerNanos());
+                    timers.callTimeoutNanos(), timers.lingerNanos(),
+                    memory -> verbose.accept("cohort: " + comm + "'s eqa domain: " + memory));
             verbose.accept("cohort: " + comm + " broadcasts over eqa (mode " + eqa.mode().name().toLowerCase(java.util.Locale.ROOT)
                     + ", " + eqa.bufferDesign().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
                     + " buffer, window " + eqa.window() + ")");

@@ -82,6 +82,8 @@ public final class EqaDomain implements BroadcastDomain {
     private final java.util.concurrent.atomic.AtomicLong malformed = new java.util.concurrent.atomic.AtomicLong();
     /** Where this domain's drops go when it closes (the job's drop report), or null. */
     private final DomainFactory dropsTo;
+    /** Told, once the domain has closed, what its buffers held at most ({@link #memoryReport}); may do nothing. */
+    private final java.util.function.Consumer<String> closeReport;
 
     /**
      * Runs the domain on {@code peer}, which must not be driven by anyone else: starts its agent
@@ -89,15 +91,19 @@ public final class EqaDomain implements BroadcastDomain {
      */
     public EqaDomain(EqaPeer peer, EqaAgentThread.Idle idle, long callTimeoutNanos, long lingerNanos)
             throws java.io.IOException {
-        this(peer, idle, callTimeoutNanos, lingerNanos, null);
+        this(peer, idle, callTimeoutNanos, lingerNanos, null, s -> { });
     }
 
-    /** As above; {@code dropsTo}, if not null, is told this domain's drops when it closes. */
+    /**
+     * As above; {@code dropsTo}, if not null, is told this domain's drops when it closes, and
+     * {@code closeReport} its {@link #memoryReport}.
+     */
     @SuppressWarnings("unchecked")
     private EqaDomain(EqaPeer peer, EqaAgentThread.Idle idle, long callTimeoutNanos, long lingerNanos,
-                      DomainFactory dropsTo) throws java.io.IOException {
+                      DomainFactory dropsTo, java.util.function.Consumer<String> closeReport) throws java.io.IOException {
         this.peer = peer;
         this.dropsTo = dropsTo;
+        this.closeReport = closeReport;
         this.rank = peer.rank();
         this.size = peer.size();
         this.idle = idle;
@@ -119,12 +125,19 @@ public final class EqaDomain implements BroadcastDomain {
      */
     public static EqaDomain open(DomainFactory.Binding binding, String[] addresses, EqaContext ctx,
                                  EqaAgentThread.Idle idle, long callTimeoutNanos, long lingerNanos) {
+        return open(binding, addresses, ctx, idle, callTimeoutNanos, lingerNanos, s -> { });
+    }
+
+    /** As above, and {@code closeReport} is told the domain's {@link #memoryReport} once it has closed. */
+    public static EqaDomain open(DomainFactory.Binding binding, String[] addresses, EqaContext ctx,
+                                 EqaAgentThread.Idle idle, long callTimeoutNanos, long lingerNanos,
+                                 java.util.function.Consumer<String> closeReport) {
         DomainFactory f = binding.factory();
         DomainEndpoints e = binding.endpoints(addresses);
         try {
             EqaPeer peer = new EqaPeer(ctx, f.key(), f.rank(), e.unicast(), e.group(), e.peers(), e.broadcastTarget(),
                     frameAuthenticator(f));
-            return new EqaDomain(peer, idle, callTimeoutNanos, lingerNanos, f);
+            return new EqaDomain(peer, idle, callTimeoutNanos, lingerNanos, f, closeReport);
         } catch (java.io.IOException | RuntimeException x) {
             for (DatagramPort p : new DatagramPort[] {e.unicast(), e.group()}) {
                 if (p != null) {
@@ -424,7 +437,22 @@ public final class EqaDomain implements BroadcastDomain {
             if (dropsTo != null) {
                 dropsTo.countDrops(counters()); // the agent has stopped: these are final
             }
+            closeReport.accept(memoryReport());
         }
+    }
+
+    /**
+     * What this peer's buffers held at most, for the EQA paper's memory comparison in a real job:
+     * the retransmission buffer of its one broadcast stream (shared by every receiver, or one per
+     * channel) and its receive channels, in bytes (packet copies and their structures). Exact once
+     * the domain has closed; a running domain's figures may be a moment old.
+     */
+    public String memoryReport() {
+        RetransmissionBuffer b = peer.retransmissionBuffer();
+        return "rank " + rank + " held at most " + b.peakBytesHeld() + " B for retransmission ("
+                + peer.context().bufferDesign().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+                + " buffer, " + (size - 1) + " receivers, " + peer.counters().get(EqaCounters.Counter.MESSAGES_SENT)
+                + " messages sent) and " + peer.receivePeakBytes() + " B in its receive channels";
     }
 
     /** How long the wire must be quiet before close: a few retransmit timeouts, at least 20 ms. */

@@ -132,6 +132,37 @@ class EqaDomainTest {
         allToAll(open(3, loss, new EqaContext().bufferDesign(EqaContext.BufferDesign.PER_CHANNEL)));
     }
 
+    /**
+     * The memory report --verbose prints at close: rank 0 streams 64 KiB messages to five others;
+     * its shared buffer holds each packet once, one buffer per channel once per receiver.
+     */
+    @Test
+    void theMemoryReportShowsTheSharedBufferHoldingEachPacketOnce() throws Exception {
+        long shared = senderPeak(new EqaContext());
+        long perChannel = senderPeak(new EqaContext().bufferDesign(EqaContext.BufferDesign.PER_CHANNEL));
+        assertTrue(shared > 0 && perChannel >= 3 * shared, "shared " + shared + " B, per channel " + perChannel + " B");
+    }
+
+    private static long senderPeak(EqaContext ctx) throws Exception {
+        EqaDomain[] d = open(6, null, ctx);
+        byte[] message = content(0, 0, 64 << 10);
+        run(d, domain -> {
+            for (int k = 0; k < 8; k++) {
+                if (domain.rank() == 0) {
+                    domain.multicast(message, others(6, 0));
+                } else {
+                    assertArrayEquals(message, domain.request(0, others(6, 0)));
+                }
+            }
+        });
+        String report = d[0].memoryReport();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("rank 0 held at most (\\d+) B for retransmission \\("
+                + ctx.bufferDesign().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+                + " buffer, 5 receivers, 8 messages sent\\) and (\\d+) B in its receive channels").matcher(report);
+        assertTrue(m.matches(), report);
+        return Long.parseLong(m.group(1));
+    }
+
     @Test
     void aSmallerTargetSetMeetsItsOwnRequestsAndOthersNeverSeeIt() throws Exception {
         EqaDomain[] d = open(4, null, new EqaContext());
