@@ -5,7 +5,7 @@
 #
 #   scripts/bench-collectives-box.sh [--quick] [--peers "2 4 8"] [--sizes 8,32,...] [--ops bcast,allgather,allreduce,barrier]
 #                                    [--impls openmpi,mpj,cohort] [--modes p2p,bcast,auto] [--iters N] [--warmup N] [--prewarm N]
-#                                    [--mtu M] [--timeout S] [--out FILE]
+#                                    [--mtu M] [--rate R] [--timeout S] [--out FILE]
 #
 # For each N and operation, one after the other on the same box:
 #   - openmpi: cohort-bench/src/main/c/osu_coll.c built with mpicc, mpirun in the root namespace with
@@ -15,14 +15,18 @@
 #     niodev), one `ip netns exec HOST java ... MpjColl RANK CONF niodev` per host, wired together by
 #     MpjRendezvous (same directory), which plays mpjrun's part in niodev's start-up exchange;
 #   - cohort: `cohort run --hosts ... --launch-agent netns --transport tcp --collectives MODE` of
-#     io.cohort.bench.CollectiveLatencyJob, once per mode (p2p, bcast, auto). A mode may name
+#     io.cohort.bench.CollectiveLatencyJob, once per mode (p2p, bcast, auto). A mode may name the
+#     broadcast domain's protocol, `bcast:eqa` (--bcast-protocol eqa; pcode is the default), and
 #     algorithms to force, `auto@barrier_domain+bcast_linear` (cohort.collectives.algorithms), so
-#     variants run side by side in one run; their lines say impl=cohort-auto@barrier_domain+...
+#     variants run side by side in one run; their lines say impl=cohort-bcast:eqa,
+#     impl=cohort-auto@barrier_domain+...
 # Every implementation prints, for each size (barrier: size=0),
-#   coll impl=openmpi|mpj|cohort-MODE op=.. n=.. size=.. avg_us=.. median_us=.. p99_us=.. loop_us=.. iters=.. samples=..
+#   coll impl=openmpi|mpj|cohort-MODE op=.. n=.. size=.. avg_us=.. median_us=.. p99_us=.. loop_us=.. cpu_us=.. iters=.. samples=..
 # avg_us is what OSU reports (each rank's mean over the timed iterations, averaged over the ranks);
 # median and p99 are over the samples of all ranks (iters x N); loop_us is rank 0's wall time per
-# timed iteration, the call and its barrier together. Each iteration is one timed call
+# timed iteration, the call and its barrier together; cpu_us is the processor time of all ranks
+# together per timed iteration (each process's own clock before and after the loop, summed): where
+# 8-16 peers share 2 processors, the fair figure of what an operation costs. Each iteration is one timed call
 # followed by an untimed barrier; warm-up iterations first (default 1000 per size, 2000 timed), and
 # before any size a pre-warm pass: --prewarm calls (default 5000, 30000 where N exceeds the cores;
 # the same for all three) shared out over the sizes, each size in turn. The Java peers' JIT compiles
@@ -46,7 +50,9 @@
 # BENCH_COHORT_ARGS=--counters makes its peers add their domain counters to FILE (experiments).
 #
 # --mtu M gives every link of the box frames of M bytes (cluster-in-a-box up --mtu; default 1500),
-# for all implementations alike: 9000 is a cluster network with jumbo frames.
+# for all implementations alike: 9000 is a cluster network with jumbo frames. --rate R (10mbit,
+# 100mbit, ...) limits what each host sends (cluster-in-a-box up --rate): the links of the EQA
+# paper's cluster were 10 Mb/s Ethernet.
 #
 # --quick: N = 2, 4; 8 B and 4 KiB; 200 iterations after 100 warm-up ones (1000 pre-warm). --impls openmpi,mpj skips
 # Cohort (whose collectives API CollectiveLatencyJob needs may not exist yet).
@@ -56,13 +62,13 @@ root=$PWD
 case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
 
 peers="2 4 8" sizes=8,32,128,256,1024,4096,16384,65536 ops=bcast,allgather,allreduce,barrier
-impls=openmpi,mpj,cohort modes=p2p,bcast,auto iters=2000 warmup=1000 prewarm=5000 limit=900 out="" mtu="" prewarm_given=0
+impls=openmpi,mpj,cohort modes=p2p,bcast,auto iters=2000 warmup=1000 prewarm=5000 limit=900 out="" mtu="" rate="" prewarm_given=0
 ompi_yield=${BENCH_OMPI_YIELD:-1} # 0, 1, or auto: yield only when N exceeds the cores
 [[ $ompi_yield =~ ^(0|1|auto)$ ]] || { echo "bench-collectives-box: BENCH_OMPI_YIELD must be 0, 1 or auto" >&2; exit 2; }
 die() { echo "bench-collectives-box: $*" >&2; exit 2; }
 while (($#)); do
   case $1 in
-    --peers | --sizes | --ops | --impls | --modes | --iters | --warmup | --prewarm | --timeout | --out | --mtu)
+    --peers | --sizes | --ops | --impls | --modes | --iters | --warmup | --prewarm | --timeout | --out | --mtu | --rate)
       (($# >= 2)) || die "$1 needs a value" ;;
   esac
   case $1 in
@@ -78,6 +84,7 @@ while (($#)); do
     --timeout) limit=$2; shift ;;
     --out) out=$2; shift ;;
     --mtu) mtu=$2; shift ;;
+    --rate) rate=$2; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -88,7 +95,7 @@ done
 [[ $iters =~ ^[1-9][0-9]*$ && $warmup =~ ^[0-9]+$ && $prewarm =~ ^[0-9]+$ && $limit =~ ^[1-9][0-9]*$ ]] || die "--iters, --warmup, --prewarm and --timeout want whole numbers"
 for o in ${ops//,/ }; do [[ $o =~ ^(bcast|allgather|allreduce|barrier)$ ]] || die "unknown op '$o'"; done
 for i in ${impls//,/ }; do [[ $i =~ ^(openmpi|mpj|cohort)$ ]] || die "unknown impl '$i' (openmpi, mpj, cohort)"; done
-for m in ${modes//,/ }; do [[ $m =~ ^(p2p|bcast|auto)(@[a-z0-9_]+(\+[a-z0-9_]+)*)?$ ]] || die "unknown collectives mode '$m' (p2p, bcast, auto, optionally @algorithm+algorithm)"; done
+for m in ${modes//,/ }; do [[ $m =~ ^(p2p|bcast|auto)(:(pcode|eqa))?(@[a-z0-9_]+(\+[a-z0-9_]+)*)?$ ]] || die "unknown collectives mode '$m' (p2p, bcast, auto, optionally :pcode or :eqa, optionally @algorithm+algorithm)"; done
 max=0
 for n in $peers; do
   [[ $n =~ ^[0-9]+$ ]] && ((n >= 2)) || die "--peers wants numbers of at least 2, not '$n'"
@@ -128,17 +135,18 @@ if has mpj; then
   for j in /usr/share/mpj/lib/*.jar /usr/share/java/log4j-1.2.jar; do ln -s "$(readlink -f "$j")" "$work/mpj-home/lib/$(basename "$j")"; done
   cp /usr/share/mpj/conf/mpjexpress.conf "$work/mpj-home/conf/"
   mpj_cp="$work/mpj-home/lib/mpj.jar:$work/mpj-home/lib/log4j-1.2.jar:$work/mpj-classes"
-  javac -nowarn -d "$work/mpj-classes" -cp "$mpj_cp" cohort-bench/src/main/java-mpj/MpjColl.java cohort-bench/src/main/java-mpj/MpjRendezvous.java
+  javac -nowarn -d "$work/mpj-classes" -cp "$mpj_cp" cohort-bench/src/main/java-mpj/MpjColl.java cohort-bench/src/main/java-mpj/MpjRendezvous.java \
+    cohort-bench/src/main/java/io/cohort/bench/ProcessCpu.java
 fi
 if has cohort; then
-  mvn -q -o -pl cohort-core,cohort-bench -am package -DskipTests
+  mvn -q -pl cohort-core,cohort-bench -am package -DskipTests
   jar=$(ls cohort-bench/target/cohort-bench-*.jar | grep -v -- '-sources' | head -n1)
   cohort_cp="$root/$jar:$root/cohort-bench/target/lib/*"
 fi
 
 # ---- the box ------------------------------------------------------------------------------------
 box_up=1
-scripts/cluster-in-a-box up "$max" --name "$box" --owner $$ ${mtu:+--mtu "$mtu"} >"$work/box.txt"
+scripts/cluster-in-a-box up "$max" --name "$box" --owner $$ ${mtu:+--mtu "$mtu"} ${rate:+--rate "$rate"} >"$work/box.txt"
 bridge_ip=$(awk '$1 == "box" {sub(/\/.*/, "", $5); print $5}' "$work/box.txt")
 subnet=$(awk '$1 == "box" {split($5, a, "/"); sub(/\.[0-9]+$/, ".0", a[1]); print a[1] "/" a[2]}' "$work/box.txt")
 mapfile -t host_names < <(awk '$1 == "host" {print $2}' "$work/box.txt")
@@ -236,10 +244,12 @@ mpj_job() { # mpj_job N OP   (run by `run`, so its exit status and output are ch
 }
 mpj() { run "impl=mpj op=$2 n=$1" mpj_job "$1" "$2"; }
 
-cohort() { # cohort N OP MODE[@ALGORITHM+ALGORITHM]
-  local hosts="" i o extra=() mode=${3%%@*}
+cohort() { # cohort N OP MODE[:PROTOCOL][@ALGORITHM+ALGORITHM]
+  local hosts="" i o extra=() mode=${3%%@*} protocol=pcode
+  [[ $mode == *:* ]] && { protocol=${mode#*:}; mode=${mode%%:*}; }
   for ((i = 0; i < $1; i++)); do hosts+="${hosts:+,}${host_names[i]}"; done
   for o in ${BENCH_COHORT_JVM_OPTS:-}; do extra+=(--jvm-opt "$o"); done
+  extra+=(--bcast-protocol "$protocol")
   [[ $3 == *@* ]] && extra+=(--jvm-opt "-Dcohort.collectives.algorithms=$(tr + , <<<"${3#*@}")")
   # shellcheck disable=SC2046
   run "impl=cohort-$3 op=$2 n=$1" ./cohort run -n "$1" --hosts "$hosts" --launch-agent netns --transport tcp --verbose \
@@ -251,7 +261,7 @@ cohort() { # cohort N OP MODE[@ALGORITHM+ALGORITHM]
   echo "# $(date -u +%FT%TZ) $cores CPUs, $(uname -r), $(java -version 2>&1 | head -n1)"
   has openmpi && echo "# $(mpirun --version 2>/dev/null | head -n1)"
   has mpj && echo "# MPJ Express $(dpkg-query -W -f '${Version}' libmpj-java 2>/dev/null) niodev"
-  echo "# peers=\"$peers\" sizes=$sizes ops=$ops impls=$impls iters=$iters warmup=$warmup prewarm=$prewarm$( ((prewarm_given)) || echo " (30000 above the cores)") mtu=${mtu:-1500}"
+  echo "# peers=\"$peers\" sizes=$sizes ops=$ops impls=$impls iters=$iters warmup=$warmup prewarm=$prewarm$( ((prewarm_given)) || echo " (30000 above the cores)") mtu=${mtu:-1500} rate=${rate:-full}"
 } | tee -a "$out"
 for n in $peers; do
   for op in ${ops//,/ }; do

@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 done
 cd "$root"
 ./cohort run -n 2 --example hello >/dev/null   # builds on first use; not timed
-[ -d cohort-bench/target/classes/io/cohort/bench ] || mvn -q -o package -DskipTests -pl cohort-bench -am
+[ -d cohort-bench/target/classes/io/cohort/bench ] || mvn -q package -DskipTests -pl cohort-bench -am
 bench=cohort-bench/target/classes
 for ((i = 1; i <= runs; i++)); do
   ./cohort run -n 2 --transport shm -cp "$bench" io.cohort.bench.IdleWakeJob "$rounds" "$gap" shm-doorbell | grep '^idle-wake'

@@ -178,7 +178,7 @@ if has ompi-java; then
 fi
 
 # ---- Cohort and the benchmark programs (into $work, never into the tree) --------------------------
-mvn -q -o -pl cohort-bench,cohort-dist -am package -DskipTests
+mvn -q -pl cohort-bench,cohort-dist -am package -DskipTests
 ./cohort run -n 2 --example hello >/dev/null   # the launcher's own up-to-date check; not timed
 lib=$root/cohort-dist/target/cohort/lib
 bench=$root/cohort-bench/target/classes        # OsuStyleJob and OsuFigures (shared by every program)

@@ -9,12 +9,15 @@
  *   p99_us     99th percentile of the same samples
  *   loop_us    rank 0's wall time per timed iteration, the call and its barrier together: what a
  *              program that alternates the two pays (a fast call followed by a slow barrier shows)
+ *   cpu_us     the processor time of all ranks together per timed iteration, call and barrier
+ *              (CLOCK_PROCESS_CPUTIME_ID before and after the loop, summed over the ranks): the
+ *              fair figure where more ranks than processors share a machine
  *
  * Message sizes mean what OSU means: bcast moves `size` bytes from rank 0 (a fixed root), allgather
  * contributes `size` bytes per rank (receives N * size), allreduce sums size / 8 doubles (at least
  * one); barrier has no size and prints one line with size=0. Rank 0 prints, one line per size:
  *
- *   coll impl=openmpi op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. iters=1000 samples=8000
+ *   coll impl=openmpi op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. loop_us=.. cpu_us=.. iters=1000 samples=8000
  *
  *   mpicc -O2 -o osu_coll osu_coll.c
  *   mpirun -np 4 ./osu_coll bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters 1000] [--warmup 100] [--prewarm 0]
@@ -26,8 +29,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_SIZES 64
+
+/* This process's processor time so far, all threads (Open MPI's progress threads too), in seconds. */
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static int cmp(const void *a, const void *b) {
     double x = *(const double *) a, y = *(const double *) b;
@@ -126,8 +137,9 @@ int main(int argc, char **argv) {
         int size = sizes[s];
         int w = warmup;
         MPI_Barrier(MPI_COMM_WORLD);
-        double loop0 = 0;
+        double loop0 = 0, cpu0 = 0;
         for (int i = 0; i < w + iters; i++) {
+            if (i == w) cpu0 = cpu_seconds();
             double t0 = MPI_Wtime();
             if (i == w) loop0 = t0;
             call(kind, size, send, recv, dsend, drecv);
@@ -136,6 +148,7 @@ int main(int argc, char **argv) {
             MPI_Barrier(MPI_COMM_WORLD);
         }
         double loop = (MPI_Wtime() - loop0) * 1e6 / iters;
+        double cpu = (cpu_seconds() - cpu0) * 1e6 / iters, cpu_all = 0;
         if (kind == 2 && drecv[0] != (double) nranks * (nranks - 1) / 2) {
             fprintf(stderr, "osu_coll: rank %d: allreduce gave %g, expected %g\n", rank, drecv[0],
                     (double) nranks * (nranks - 1) / 2);
@@ -145,12 +158,13 @@ int main(int argc, char **argv) {
         for (int i = 0; i < iters; i++) sum += t[i];
         double mine = sum / iters;
         MPI_Reduce(&mine, &avg_all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        MPI_Reduce(&cpu, &cpu_all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         MPI_Gather(t, iters, MPI_DOUBLE, all, iters, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         if (rank == 0) {
             long n = (long) iters * nranks;
             qsort(all, n, sizeof(double), cmp);
-            printf("coll impl=openmpi op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f loop_us=%.2f iters=%d samples=%ld\n",
-                   op, nranks, size, avg_all / nranks, percentile(all, n, 50), percentile(all, n, 99), loop, iters, n);
+            printf("coll impl=openmpi op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f loop_us=%.2f cpu_us=%.2f iters=%d samples=%ld\n",
+                   op, nranks, size, avg_all / nranks, percentile(all, n, 50), percentile(all, n, 99), loop, cpu_all, iters, n);
             fflush(stdout);
         }
     }

@@ -1,3 +1,4 @@
+import io.cohort.bench.ProcessCpu;
 import mpi.MPI;
 import mpi.MPIException;
 
@@ -17,10 +18,12 @@ import java.util.Locale;
  * {@code size} bytes per rank; allreduce sums {@code size / 8} doubles (at least one); barrier
  * prints one line with size=0. Rank 0 prints:
  * <pre>
- *   coll impl=mpj op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. loop_us=.. iters=1000 samples=8000
+ *   coll impl=mpj op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. loop_us=.. cpu_us=.. iters=1000 samples=8000
  * </pre>
  * avg_us is OSU's figure (each rank's mean, averaged over the ranks); median and p99 are over all
- * samples of all ranks; loop_us is rank 0's wall time per timed iteration, call and barrier together.
+ * samples of all ranks; loop_us is rank 0's wall time per timed iteration, call and barrier together;
+ * cpu_us is the processor time of all ranks together per timed iteration (Cohort's
+ * {@code ProcessCpu}, compiled beside this file, before and after the loop).
  * <p>
  * Usage (after MPJ's own three arguments: rank, device configuration, device name):
  * {@code MpjColl bcast|allgather|allreduce|barrier [--sizes 8,256,4096] [--iters N] [--warmup N] [--prewarm N]}
@@ -72,6 +75,8 @@ public final class MpjColl {
         double[] all = new double[iters * n];
         double[] mean = new double[1];
         double[] meanSum = new double[1];
+        double[] cpu = new double[1];
+        double[] cpuSum = new double[1];
 
         // The pre-warm pass, as osu_coll.c's: --prewarm calls shared out over the sizes, each in turn.
         for (int s = 0; s < sizes.length && prewarm > 0; s++) {
@@ -85,7 +90,11 @@ public final class MpjColl {
             int w = warmup;
             MPI.COMM_WORLD.Barrier();
             long loop0 = 0;
+            long cpu0 = 0;
             for (int i = 0; i < w + iters; i++) {
+                if (i == w) {
+                    cpu0 = ProcessCpu.nanos();
+                }
                 long t0 = System.nanoTime();
                 if (i == w) {
                     loop0 = t0;
@@ -98,18 +107,20 @@ public final class MpjColl {
                 MPI.COMM_WORLD.Barrier();
             }
             double loop = (System.nanoTime() - loop0) / 1000.0 / iters;
+            cpu[0] = (ProcessCpu.nanos() - cpu0) / 1000.0 / iters;
             if (op.equals("allreduce") && drecv[0] != n * (n - 1) / 2.0) {
                 System.err.printf(Locale.ROOT, "MpjColl: rank %d: allreduce gave %s, expected %s%n", rank, drecv[0], n * (n - 1) / 2.0);
                 System.exit(1);
             }
             mean[0] = Arrays.stream(t).sum() / iters;
             MPI.COMM_WORLD.Reduce(mean, 0, meanSum, 0, 1, MPI.DOUBLE, MPI.SUM, 0);
+            MPI.COMM_WORLD.Reduce(cpu, 0, cpuSum, 0, 1, MPI.DOUBLE, MPI.SUM, 0);
             MPI.COMM_WORLD.Gather(t, 0, iters, MPI.DOUBLE, all, 0, iters, MPI.DOUBLE, 0);
             if (rank == 0) {
                 Arrays.sort(all);
                 System.out.printf(Locale.ROOT,
-                        "coll impl=mpj op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f loop_us=%.2f iters=%d samples=%d%n",
-                        op, n, size, meanSum[0] / n, percentile(all, 50), percentile(all, 99), loop, iters, all.length);
+                        "coll impl=mpj op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f loop_us=%.2f cpu_us=%.2f iters=%d samples=%d%n",
+                        op, n, size, meanSum[0] / n, percentile(all, 50), percentile(all, 99), loop, cpuSum[0], iters, all.length);
                 System.out.flush();
             }
         }

@@ -27,13 +27,17 @@ import java.util.concurrent.TimeUnit;
  * line with size=0. Each peer records its iterations into an HdrHistogram; rank 0 merges them and
  * prints:
  * <pre>
- *   coll impl=cohort-bcast op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. loop_us=.. iters=1000 samples=8000
+ *   coll impl=cohort-bcast op=bcast n=8 size=256 avg_us=.. median_us=.. p99_us=.. loop_us=.. cpu_us=.. iters=1000 samples=8000
  * </pre>
  * avg_us is OSU's figure (each rank's mean over its iterations, averaged over the ranks); median
  * and p99 are over all samples of all ranks; loop_us is rank 0's wall time per timed iteration, the
- * call and its barrier together (a fast call bought with a slow barrier shows there). The impl names
+ * call and its barrier together (a fast call bought with a slow barrier shows there); cpu_us is the
+ * processor time of all peers together per timed iteration, call and barrier ({@link ProcessCpu}
+ * before and after the loop, summed over the ranks): the fair figure where more peers than
+ * processors share a machine. The impl names
  * the collective family the job ran with ({@code cohort run --collectives auto|p2p|bcast}, i.e.
- * {@code cohort.collectives} or {@code COHORT_COLLECTIVES}), followed by {@code @} and the algorithms
+ * {@code cohort.collectives} or {@code COHORT_COLLECTIVES}), then {@code :eqa} when the broadcast
+ * domain runs EQA ({@code --bcast-protocol eqa}), then {@code @} and the algorithms
  * when {@code cohort.collectives.algorithms} forces some. The last iteration's result is checked on
  * every rank.
  * <p>
@@ -84,7 +88,8 @@ public final class CollectiveLatencyJob {
         }
         String forced = System.getProperty(CollectivePolicy.FORCE_PROP_NAME, "").trim().toLowerCase(Locale.ROOT);
         // forced by --jvm-opt -Dcohort.collectives.algorithms=..: a variant of its own in tables and plots
-        String impl = "cohort-" + mode() + (forced.isEmpty() ? "" : "@" + forced.replace(',', '+'));
+        String impl = "cohort-" + mode() + (mode().equals("p2p") || !protocol().equals("eqa") ? "" : ":eqa")
+                + (forced.isEmpty() ? "" : "@" + forced.replace(',', '+'));
         try (Communicator world = Cohort.init()) {
             int n = world.size();
             int me = world.rank();
@@ -110,9 +115,13 @@ public final class CollectiveLatencyJob {
                 long sumNanos = 0;
                 world.barrier();
                 long loop0 = 0;
+                long cpu0 = 0;
                 for (int i = 0; i < w + iters; i++) {
                     if (me == 0 && size > 0) {
                         b[size - 1] = (byte) i;
+                    }
+                    if (i == w) {
+                        cpu0 = ProcessCpu.nanos();
                     }
                     long t0 = System.nanoTime();
                     if (i == w) {
@@ -127,8 +136,9 @@ public final class CollectiveLatencyJob {
                     world.barrier();
                 }
                 long loopNanos = System.nanoTime() - loop0;
+                long cpuNanos = ProcessCpu.nanos() - cpu0;
                 check(op, me, n, size, w + iters, b, bs.r, bs.dr);
-                report(world, impl, op, size, iters, h, sumNanos, loopNanos, label);
+                report(world, impl, op, size, iters, h, sumNanos, loopNanos, cpuNanos, label);
                 if (dumpCounters && !mode().equals("p2p")) {
                     System.err.println("coll-counters rank=" + me + " size=" + size + " " + world.broadcastDomain().counters());
                 }
@@ -164,6 +174,15 @@ public final class CollectiveLatencyJob {
             case "allreduce" -> world.allreduce(bs.ds, bs.dr, Op.SUM);
             default -> world.barrier();
         }
+    }
+
+    /** The protocol of this job's broadcast domains, as {@code cohort run --bcast-protocol} set it. */
+    private static String protocol() {
+        String p = System.getProperty("cohort.bcast.protocol");
+        if (p == null || p.isBlank()) {
+            p = System.getenv("COHORT_BCAST_PROTOCOL");
+        }
+        return p == null || p.isBlank() ? "pcode" : p.trim().toLowerCase(Locale.ROOT);
     }
 
     /** The collective family of this job, as {@code cohort run --collectives} set it. */
@@ -207,9 +226,10 @@ public final class CollectiveLatencyJob {
 
     /** Rank 0 merges every peer's histogram and sum and prints the line. */
     private static void report(Communicator world, String impl, String op, int size, int iters, Histogram mine,
-                               long sumNanos, long loopNanos, String label) {
-        ByteBuffer b = ByteBuffer.allocate(8 + mine.getNeededByteBufferCapacity());
+                               long sumNanos, long loopNanos, long cpuNanos, String label) {
+        ByteBuffer b = ByteBuffer.allocate(16 + mine.getNeededByteBufferCapacity());
         b.putLong(sumNanos);
+        b.putLong(cpuNanos);
         mine.encodeIntoCompressedByteBuffer(b);
         b.flip();
         if (world.rank() != 0) {
@@ -218,9 +238,12 @@ public final class CollectiveLatencyJob {
         }
         Histogram all = mine.copy();
         double meanSum = sumNanos / (double) iters;
+        long cpuSum = cpuNanos;
         for (int q = 1; q < world.size(); q++) {
             ByteBuffer in = ByteBuffer.wrap(world.recv(q, TAG_RESULT).bytes());
             meanSum += in.getLong() / (double) iters;
+            long theirs = in.getLong();
+            cpuSum = cpuSum < 0 || theirs < 0 ? -1 : cpuSum + theirs;
             try {
                 all.add(Histogram.decodeFromCompressedByteBuffer(in, 0));
             } catch (java.util.zip.DataFormatException e) {
@@ -229,9 +252,10 @@ public final class CollectiveLatencyJob {
         }
         int n = world.size();
         System.out.printf(Locale.ROOT,
-                "coll impl=%s op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f loop_us=%.2f iters=%d samples=%d%s%n",
+                "coll impl=%s op=%s n=%d size=%d avg_us=%.2f median_us=%.2f p99_us=%.2f loop_us=%.2f cpu_us=%.2f iters=%d samples=%d%s%n",
                 impl, op, n, size, meanSum / n / 1000.0, all.getValueAtPercentile(50) / 1000.0,
-                all.getValueAtPercentile(99) / 1000.0, loopNanos / 1000.0 / iters, iters, all.getTotalCount(), label);
+                all.getValueAtPercentile(99) / 1000.0, loopNanos / 1000.0 / iters, cpuSum < 0 ? -1.0 : cpuSum / 1000.0 / iters,
+                iters, all.getTotalCount(), label);
         System.out.flush();
     }
 
