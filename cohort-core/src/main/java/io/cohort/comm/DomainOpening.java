@@ -107,6 +107,9 @@ final class DomainOpening {
             EqaDomain d = EqaDomain.open(binding, addresses, eqa, EqaAgentThread.Idle.forStrategy(idle),
                     timers.callTimeoutNanos(), timers.lingerNanos(),
                     memory -> verbose.accept("cohort: " + comm + "'s eqa domain: " + memory));
+            if (comm.worldRanks != null) {
+                d.worldRanks(comm.worldRanks); // the stacks name the ranks a call waits for as the job does
+            }
             verbose.accept("cohort: " + comm + " broadcasts over eqa (mode " + eqa.mode().name().toLowerCase(java.util.Locale.ROOT)
                     + ", " + eqa.bufferDesign().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
                     + " buffer, window " + eqa.window() + ")");

@@ -2,6 +2,8 @@ package io.cohort.systest;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -157,12 +159,14 @@ class StacksSystemTest {
     }
 
     @Tag("long")
-    @Test
+    @ParameterizedTest(name = "--bcast-protocol {0}")
+    @ValueSource(strings = {"pcode", "eqa"})
     @Timeout(90)
-    void ranksWaitingOnACommunicatorsBroadcastDomainAreNamedInTheWorldsNumbering(@TempDir Path runtime) throws Exception {
+    void ranksWaitingOnACommunicatorsBroadcastDomainAreNamedInTheWorldsNumbering(String protocol, @TempDir Path runtime)
+            throws Exception {
         Map<String, String> env = Map.of("XDG_RUNTIME_DIR", runtime.toString());
         try (CohortProcess job = CohortProcess.start(env, "run", "-n", "4", "--transport", "udp", "--collectives", "bcast",
-                "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.MismatchedDomainBcasts")) {
+                "--bcast-protocol", protocol, "-cp", CohortProcess.TEST_CLASSES, "io.cohort.systest.programs.MismatchedDomainBcasts")) {
             assertTrue(job.awaitOut(l -> l.matches("rank \\d calls bcast"), 3), job.toString());
             StackBlocks tree = stacksUntil(env, t -> t.waitCycles().size() == 1);
             // World rank 3 is the communicator's rank 0 and waits for its rank 2, world rank 1.

@@ -6,6 +6,8 @@ import io.cohort.DomainCounters;
 import io.cohort.GlobalProgramException;
 import io.cohort.broadcast.pcode.DomainEndpoints;
 import io.cohort.broadcast.pcode.DomainFactory;
+import io.cohort.stacks.PeerWait;
+import io.cohort.stacks.PeerWaits;
 import io.cohort.transport.fault.DatagramPort;
 
 import java.nio.ByteBuffer;
@@ -166,6 +168,26 @@ public final class EqaDomain implements BroadcastDomain {
         return size;
     }
 
+    /**
+     * Each member's rank in the world, for the stacks (a communicator's domain numbers its members
+     * from 0); null: the domain's numbers are the world's. Set once, before the first call.
+     */
+    private volatile int[] worldRanks;
+
+    /** Names the members by their world ranks in what the stacks show this domain's callers waiting for. */
+    public void worldRanks(int[] ranks) {
+        if (ranks.length != size) {
+            throw new IllegalArgumentException(ranks.length + " world ranks for a domain of " + size);
+        }
+        this.worldRanks = ranks.clone();
+    }
+
+    /** What the calling thread waits for, for the stacks: {@code member} in the world's numbering. */
+    private PeerWait waitFor(String operation, int member) {
+        int[] w = worldRanks;
+        return new PeerWait(operation, w == null ? member : w[member], -1, -1);
+    }
+
     /** The EQA member under this domain (its counters, its buffer's memory figures). */
     public EqaPeer peer() {
         return peer;
@@ -204,13 +226,28 @@ public final class EqaDomain implements BroadcastDomain {
      */
     private void awaitRoom() {
         long deadline = System.nanoTime() + callTimeoutNanos;
-        while (multicasts - peer.counters().get(EqaCounters.Counter.MESSAGES_SENT) >= MAX_UNSENT_MESSAGES) {
-            checkUsable("multicast");
-            if (System.nanoTime() - deadline > 0) {
-                throw fail("multicast from rank " + rank + " waited " + TimeUnit.NANOSECONDS.toMillis(callTimeoutNanos)
-                        + " ms for the members to acknowledge its earlier multicasts; one is stopped, cut off or gone");
+        PeerWaits.Slot waiting = null;
+        int named = -1;
+        try {
+            while (multicasts - peer.counters().get(EqaCounters.Counter.MESSAGES_SENT) >= MAX_UNSENT_MESSAGES) {
+                checkUsable("multicast");
+                if (System.nanoTime() - deadline > 0) {
+                    throw fail("multicast from rank " + rank + " waited " + TimeUnit.NANOSECONDS.toMillis(callTimeoutNanos)
+                            + " ms for the members to acknowledge its earlier multicasts; one is stopped, cut off or gone"
+                            + (peer.laggard() >= 0 ? " (the slowest: rank " + peer.laggard() + ")" : ""));
+                }
+                int behind = peer.laggard();
+                if (behind >= 0 && behind != named) {
+                    named = behind;
+                    waiting = waiting == null ? PeerWaits.slot() : waiting;
+                    waiting.set(waitFor(PeerWait.MULTICAST, behind));
+                }
+                pause();
             }
-            pause();
+        } finally {
+            if (waiting != null) {
+                waiting.clear();
+            }
         }
     }
 
@@ -226,6 +263,21 @@ public final class EqaDomain implements BroadcastDomain {
                     + Arrays.toString(t) + " do not contain it");
         }
         checkUsable("request");
+        byte[] first = take(source, t);
+        if (first != null) {
+            return first;
+        }
+        PeerWaits.Slot waiting = PeerWaits.slot();
+        waiting.set(waitFor(PeerWait.REQUEST, source));
+        try {
+            return awaitMessage(source, t);
+        } finally {
+            waiting.clear();
+        }
+    }
+
+    /** Files deliveries until one from {@code source} to {@code t} is there, or the call times out. */
+    private byte[] awaitMessage(int source, int[] t) {
         long deadline = System.nanoTime() + callTimeoutNanos;
         while (true) {
             byte[] found = take(source, t);

@@ -300,6 +300,11 @@ public final class EqaPeer implements AutoCloseable {
         return outbox.isEmpty() && sender.idle();
     }
 
+    /** The rank whose acknowledgements hold this sender's window back, or -1 (any thread; may be a moment old). */
+    public int laggard() {
+        return sender.laggard();
+    }
+
     /** The sender's retransmission buffer (its byte figures may be read by any thread). */
     public RetransmissionBuffer retransmissionBuffer() {
         return sender.buffer();

@@ -76,6 +76,14 @@ final class EqaSender {
     /** The profiler's event of the current window stall, if a recording wants it. */
     private StallSpan stall;
 
+    /**
+     * The receiver that holds the window back (lowest cursor with packets outstanding), or -1: its
+     * rank, for the stacks of a caller waiting in multicast. Written by the owner thread when it
+     * changes, read by any thread: volatile so a capture sees the current one, an int so it is whole.
+     */
+    private volatile int laggard = -1;
+    private int laggardWritten = -1;
+
     private final long[] lastProgressAt;
     private final long[] lastGapFrom;
     private final long[] lastGapAt;
@@ -210,9 +218,15 @@ final class EqaSender {
     private int runTimers(long now) {
         int work = 0;
         long next = buffer.nextSequence();
+        int behind = -1;
         if (buffer.lowestCursor() < next) {
+            long lowest = next;
             for (int r = 0; r < receiverRanks.length; r++) {
                 long c = buffer.cursor(r);
+                if (c < lowest) {
+                    lowest = c;
+                    behind = receiverRanks[r];
+                }
                 if (phase == Phase.AWAIT_PULL && current != null && receiverRanks[r] != designated) {
                     continue; // silent by design until the pull: a lost push shows as a gap once the rest flows
                 }
@@ -222,6 +236,10 @@ final class EqaSender {
                     work += resendFrom(r, c, now);
                 }
             }
+        }
+        if (behind != laggardWritten) {
+            laggardWritten = behind;
+            laggard = behind;
         }
         int slot = phase == Phase.AWAIT_PULL && current != null ? slotOf(designated) : -1;
         if (slot >= 0 && now - lastNudgeAt >= timers.timeout(slot)) {
@@ -309,6 +327,11 @@ final class EqaSender {
         for (int r = 0; r < receiverRanks.length; r++) {
             lastProgressAt[r] = now; // the silent receivers' timeouts count from the resumption
         }
+    }
+
+    /** The rank whose acknowledgements hold the window back now, or -1 (any thread). */
+    int laggard() {
+        return laggard;
     }
 
     /** Receiver {@code rank}'s retransmit timeout now, in nanoseconds (for reports and tests). */

@@ -143,6 +143,39 @@ class EqaDomainTest {
         assertTrue(shared > 0 && perChannel >= 3 * shared, "shared " + shared + " B, per channel " + perChannel + " B");
     }
 
+    /** A caller waiting in request is shown to the stacks as waiting for its source, by world rank. */
+    @Test
+    void aWaitingRequestNamesItsSourceToTheStacksInTheWorldsNumbering() throws Exception {
+        EqaDomain[] d = open(3, null, new EqaContext());
+        d[1].worldRanks(new int[] {5, 7, 9});
+        byte[] message = content(0, 0, 10);
+        java.util.concurrent.CompletableFuture<Thread> requester = new java.util.concurrent.CompletableFuture<>();
+        run(d, domain -> {
+            if (domain.rank() == 1) {
+                requester.complete(Thread.currentThread());
+                assertArrayEquals(message, domain.request(0, others(3, 0)));
+                assertEquals(null, io.cohort.stacks.PeerWaits.snapshot().get(Thread.currentThread().getId()),
+                        "the wait is cleared once the message is there");
+            } else if (domain.rank() == 0) {
+                long id;
+                try {
+                    id = requester.get(10, TimeUnit.SECONDS).getId();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                io.cohort.stacks.PeerWait w;
+                while ((w = io.cohort.stacks.PeerWaits.snapshot().get(id)) == null && System.nanoTime() < deadline) {
+                    Thread.onSpinWait(); // polling the other thread's slot: a capture has no event either
+                }
+                assertEquals(new io.cohort.stacks.PeerWait(io.cohort.stacks.PeerWait.REQUEST, 5, -1, -1), w);
+                domain.multicast(message, others(3, 0));
+            } else {
+                assertArrayEquals(message, domain.request(0, others(3, 0)));
+            }
+        });
+    }
+
     private static long senderPeak(EqaContext ctx) throws Exception {
         EqaDomain[] d = open(6, null, ctx);
         byte[] message = content(0, 0, 64 << 10);
