@@ -348,7 +348,8 @@ public final class DomainFactory {
                 unicast = new FaultInjectingPort(unicast, faults, faults.seedFor(FAULT_STREAM_BASE + 2L * rank));
                 group = new FaultInjectingPort(group, faults, faults.seedFor(FAULT_STREAM_BASE + 2L * rank + 1));
             }
-            PcodeDomain domain = new PcodeDomain(rank, size, secret, key, ctx, new DomainEndpoints(unicast, group, target, peers));
+            PcodeDomain domain = new PcodeDomain(rank, size, authenticator("bcast"), key, ctx,
+                    new DomainEndpoints(unicast, group, target, peers));
             domain.counters.countDropsAlsoIn(drops);
             return domain;
         }

@@ -101,6 +101,15 @@ public final class PcodeDomain implements BroadcastDomain {
      * wire to tell jobs apart); {@code secret} is the job's, from which the domain's frame key is derived.
      */
     public PcodeDomain(int rank, int size, JobSecret secret, long key, PcodeContext ctx, DomainEndpoints endpoints) {
+        this(rank, size, secret.authenticator("bcast", key), key, ctx, endpoints);
+    }
+
+    /**
+     * As above, with the frame signer given: a job's domains are keyed over their whole scope
+     * ({@link DomainFactory#authenticator}), not over the 64-bit {@code key}, which only spreads
+     * groups and ports and tells jobs apart quickly.
+     */
+    PcodeDomain(int rank, int size, FrameAuthenticator auth, long key, PcodeContext ctx, DomainEndpoints endpoints) {
         ctx.validate(size);
         if (rank < 0 || rank >= size) {
             throw new IllegalArgumentException("rank " + rank + " is not in a broadcast domain of " + size + " peers");
@@ -112,7 +121,7 @@ public final class PcodeDomain implements BroadcastDomain {
         this.self = rank;
         this.size = size;
         this.key = wireTag(key);
-        this.auth = secret.authenticator("bcast", key);
+        this.auth = auth;
         this.ctx = ctx;
         this.endpoints = endpoints;
         this.pcv = new PersonalCounterVector(size);
