@@ -183,6 +183,8 @@ run() {
   grep -h '^coll-counters ' "$log" "$log.out" >>"$out" || true
   # Cohort's own account of its choices (--verbose): which machines, which algorithm at which size.
   grep -h '^cohort: .* peers on .* machine\|^cohort: .* uses ' "$log" | sed 's/^/# /' >>"$out" || true
+  # Over EQA (--verbose), what rank 0's domain held at most: the sender's retransmission memory.
+  grep -h "eqa domain: rank 0 held at most" "$log" | sed "s/^/# $label: /" >>"$out" || true
   if ((rc != 0)); then
     failed=1
     echo "# FAILED $label (exit $rc$( ((rc == 124)) && echo ", timed out after ${limit}s"))" | tee -a "$out"
