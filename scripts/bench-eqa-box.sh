@@ -5,7 +5,7 @@
 # full rate), one peer per host, then the sender's retransmission memory in real jobs (EQA's shared
 # buffer against one buffer per channel). Needs root (the box).
 #
-#   scripts/bench-eqa-box.sh [--peers "2 4 8"] [--sizes 8,1024,16384,65536] [--rates 10mbit,100mbit,full]
+#   scripts/bench-eqa-box.sh [--peers "2 4 8"] [--sizes 8,1024,16384,65536] [--rates full,100mbit,10mbit]
 #                            [--memory-peers "2 4 8 16"] [--out DIR]
 #
 # Iterations shrink as the links slow (a 64 KiB bcast takes 50 ms and more at 10 Mb/s): full rate
@@ -15,7 +15,7 @@
 # scripts/table-eqa-bcast.py prints the tables of docs/benchmarks.md from them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-peers="2 4 8" sizes=8,1024,16384,65536 rates=10mbit,100mbit,full memory_peers="2 4 8 16" out=""
+peers="2 4 8" sizes=8,1024,16384,65536 rates=full,100mbit,10mbit memory_peers="2 4 8 16" out=""
 die() { echo "bench-eqa-box: $*" >&2; exit 2; }
 while (($#)); do
   case $1 in
@@ -44,13 +44,13 @@ for r in ${rates//,/ }; do
   esac
   rate=()
   [[ $r == full ]] || rate=(--rate "$r")
-  scripts/bench-collectives-box.sh --ops bcast --impls openmpi,mpj,cohort --modes p2p,bcast,bcast:eqa \
+  scripts/bench-collectives-box.sh --ops bcast --impls openmpi,mpj,cohort --modes p2p,auto@bcast_domain,auto:eqa@bcast_domain \
     --peers "$peers" --sizes "$sizes" "${it[@]}" "${rate[@]}" --timeout 1200 --out "$out/bcast-$r.txt" || failed=1
 done
 # The sender's retransmission memory: rank 0 bcasts 64 KiB 300 times; --verbose says what its domain held.
 for design in shared per_channel; do
   BENCH_COHORT_JVM_OPTS="-Dcohort.eqa.bufferDesign=$design" scripts/bench-collectives-box.sh --ops bcast --impls cohort \
-    --modes bcast:eqa --peers "$memory_peers" --sizes 65536 --iters 300 --warmup 0 --prewarm 0 --timeout 600 \
+    --modes auto:eqa@bcast_domain --peers "$memory_peers" --sizes 65536 --iters 300 --warmup 0 --prewarm 0 --timeout 600 \
     --out "$out/memory-${design/_/-}.txt" || failed=1
 done
 scripts/table-eqa-bcast.py "$out"/bcast-*.txt "$out"/memory-*.txt | tee "$out/tables.md"
