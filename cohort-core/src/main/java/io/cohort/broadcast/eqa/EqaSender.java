@@ -334,11 +334,6 @@ final class EqaSender {
         return laggard;
     }
 
-    /** Receiver {@code rank}'s retransmit timeout now, in nanoseconds (for reports and tests). */
-    long retransmitTimeoutNanos(int rank) {
-        return timers.timeout(slotOf(rank));
-    }
-
     private int slotOf(int rank) {
         // Receivers are every rank but self, in order: rank r sits at r or r - 1.
         if (rank < 0 || rank >= size || rank == self) {

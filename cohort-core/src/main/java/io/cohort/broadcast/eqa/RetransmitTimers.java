@@ -22,7 +22,6 @@ final class RetransmitTimers {
     /** The longest a receiver is waited for between two resends. */
     static final long MAX_NANOS = 1_000_000_000L;
 
-    private final long initialNanos;
     private final long minNanos;
     /** When each packet of the window was first broadcast, by sequence modulo the window. */
     private final long[] sentAt;
@@ -34,7 +33,6 @@ final class RetransmitTimers {
     private final long[] resentBelow;
 
     RetransmitTimers(int receivers, int window, long initialNanos) {
-        this.initialNanos = initialNanos;
         this.minNanos = Math.max(10_000L, initialNanos / 4);
         this.sentAt = new long[window];
         this.srtt = new long[receivers];
@@ -88,10 +86,5 @@ final class RetransmitTimers {
     /** The smoothed round trip to receiver {@code slot} in nanoseconds; 0 before its first sample. */
     long smoothedRoundTrip(int slot) {
         return srtt[slot];
-    }
-
-    /** The configured first timeout. */
-    long initial() {
-        return initialNanos;
     }
 }
